@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SeatMap",
+    products: [
+        .executable(name: "seatmap", targets: ["seatmap"]),
+        .library(name: "SeatMapCore", targets: ["SeatMapCore"]),
+        .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
+        .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
+    ],
+    targets: [
+        // MARK: System libraries (C stays inside the modules that import these)
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+
+        // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
+        .target(name: "SeatMapCore"),
+        // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
+        .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
+        // MARK: Cairo backend
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo"]),
+
+        // MARK: Command line: a testable library and a thin executable
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender"]),
+        .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
+
+        // MARK: Test helpers
+        .target(name: "SeatMapTestSupport", dependencies: ["SeatMapCore"], path: "Tests/SeatMapTestSupport"),
+
+        // MARK: Tests
+        .testTarget(name: "SeatMapCoreTests", dependencies: ["SeatMapCore", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapTestSupport"]),
+    ]
+)

@@ -1,0 +1,7 @@
+#ifndef SEATMAP_CCAIRO_SHIM_H
+#define SEATMAP_CCAIRO_SHIM_H
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo-ft.h>
+#endif

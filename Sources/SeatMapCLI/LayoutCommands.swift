@@ -1,0 +1,159 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+
+extension SeatMapCLI {
+    static let zoomOption = CommandSpec.Option.value("zoom", "Z", "Zoom, 0.25…8 (default 1).")
+    static let scaleOption = CommandSpec.Option.value("scale", "S", "Device pixels per point, 1…4 (default 2).")
+
+    /// Zoom and scale from the options, checked against the layout's ranges.
+    static func zoomAndScale(_ a: Arguments) throws(UsageError) -> (Double, Double) {
+        (try a.double("zoom", default: 1, in: Layout.zoomRange), try a.double("scale", default: 2, in: Layout.scaleRange))
+    }
+
+    static let layoutCommand = Command(
+        spec: CommandSpec(
+            name: "layout", usage: "layout FILE [--zoom Z] [--scale S] [--json]",
+            summary: "Integer pixel rects of every seat, row label and the screen.",
+            options: [zoomOption, scaleOption, .flag("json", "Print the layout as JSON.")]),
+        run: { args, console in
+            let file = try positionals(args, ["FILE"])[0]
+            let (zoom, scale) = try zoomAndScale(args)
+            let hall = try Files.readHall(file)
+            let layout = try Layout(hall: hall, zoom: zoom, scale: scale)
+            if args.flag("json") {
+                console.out(JSONWriter.write(layoutJSON(layout), pretty: false))
+                return 0
+            }
+            console.out("\(layout.width)×\(layout.height) px at zoom \(fmt(zoom)), scale \(fmt(scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
+            for s in layout.seats {
+                console.out("\(s.id) \(s.chineseDescription) \(s.status.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
+            }
+            return 0
+        })
+
+    static func fmt(_ v: Double) -> String { Arguments.format(v) }
+
+    static func rectMembers(_ r: PixelRect) -> [(String, JSONNode)] {
+        [("x", .int(r.x)), ("y", .int(r.y)), ("w", .int(r.w)), ("h", .int(r.h))]
+    }
+
+    static func layoutJSON(_ l: Layout) -> JSONNode {
+        let seats: [JSONNode] = l.seats.map { s in
+            .object([("id", .string(s.id)), ("row", .int(s.row)), ("column", .int(s.column)),
+                     ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel))]
+                    + rectMembers(s.rect)
+                    + [("status", .string(s.status.name)), ("type", .string(s.type.rawValue)),
+                       ("price", s.price.map { .string($0.plainText) } ?? .null)])
+        }
+        let labels: [JSONNode] = l.rowLabels.map { r in
+            .object([("row", .int(r.row)), ("label", .string(r.label))] + rectMembers(r.rect))
+        }
+        return .object([
+            ("zoom", .number(fmt(l.zoom))), ("scale", .number(fmt(l.scale))),
+            ("width", .int(l.width)), ("height", .int(l.height)),
+            ("seatWidth", .int(l.seatWidth)), ("seatHeight", .int(l.seatHeight)),
+            ("gapX", .int(l.gapX)), ("pitchY", .int(l.pitchY)),
+            ("seats", .array(seats)), ("rowLabels", .array(labels)),
+            ("screen", .object(rectMembers(l.screen) + [("centerX", .int(l.centerX))])),
+        ])
+    }
+
+    static let hitCommand = Command(
+        spec: CommandSpec(
+            name: "hit",
+            usage: "hit FILE [--zoom Z] [--scale S] [--offset X,Y] [--viewport W,H] [--slop P] (--point X,Y ... | --points-file F) [--json]",
+            summary: "Which seat a tap lands on, for view points at a zoom and pan offset.",
+            options: [
+                zoomOption, scaleOption,
+                .value("offset", "X,Y", "Content offset in points, as UIScrollView.contentOffset (default 0,0)."),
+                .value("viewport", "W,H", "Viewport size in points; taps outside it are reported as outside."),
+                .value("slop", "P", "A tap on a gap within P points of a seat hits the nearest seat (default 0)."),
+                .values("point", "X,Y", "A tap in view points; repeat or list several."),
+                .value("points-file", "F", "Read taps as X,Y lines from F (- for stdin)."),
+                .flag("json", "Print a JSON array of results."),
+            ],
+            details: "Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available 45`, `-> aisle 3,7`, `-> gap`, `-> outside`."),
+        run: { args, console in
+            let file = try positionals(args, ["FILE"])[0]
+            let (zoom, scale) = try zoomAndScale(args)
+            let offset = try args.pair("offset") ?? (0, 0)
+            let viewport = try args.pair("viewport")
+            if let viewport, viewport.0 <= 0 || viewport.1 <= 0 {
+                throw UsageError(message: "--viewport expects a positive width and height")
+            }
+            let slop = try args.double("slop", default: 0, in: 0...1000)
+            var points: [(String, ViewPoint)] = []
+            for text in args.values["point"] ?? [] {
+                let p = try Arguments.parsePair(text, option: "point")
+                points.append((text, ViewPoint(p.0, p.1)))
+            }
+            if let f = args.value("points-file") {
+                points += try readPoints(f)
+            }
+            if points.isEmpty { throw UsageError(message: "give taps with --point X,Y or --points-file F") }
+            let hall = try Files.readHall(file)
+            let layout = try Layout(hall: hall, zoom: zoom, scale: scale)
+            let transform = ViewTransform(layout: layout, viewportWidth: viewport?.0, viewportHeight: viewport?.1,
+                                          offsetX: offset.0, offsetY: offset.1)
+            let tester = HitTester(layout: layout)
+            var json: [JSONNode] = []
+            var lines: [String] = []
+            for (text, p) in points {
+                var result = HitResult.outside
+                let inViewport = viewport.map { p.x >= 0 && p.y >= 0 && p.x < $0.0 && p.y < $0.1 } ?? true
+                if inViewport { result = try tester.hit(p, transform, slop: slop) }
+                if args.flag("json") {
+                    json.append(hitJSON(p, result))
+                } else {
+                    lines.append("\(text) -> " + hitText(result))
+                }
+            }
+            console.out(args.flag("json") ? JSONWriter.write(.array(json), pretty: false) : lines.joined(separator: "\n"))
+            return 0
+        })
+
+    static func readPoints(_ path: String) throws -> [(String, ViewPoint)] {
+        let source = try Files.read(path)
+        var out: [(String, ViewPoint)] = []
+        let text = String(decoding: source.bytes, as: UTF8.self)
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            do {
+                let p = try Arguments.parsePair(line, option: "points-file")
+                out.append((line, ViewPoint(p.0, p.1)))
+            } catch {
+                throw SeatMapError(file: source.name, diagnostics: [
+                    Diagnostic(path: "", message: "expected X,Y, found \"\(line)\"", line: n + 1, column: 1),
+                ])
+            }
+        }
+        return out
+    }
+
+    static func hitText(_ r: HitResult) -> String {
+        switch r {
+        case .seat(let s):
+            return "\(s.id) \(s.chineseDescription) \(s.status.name) \(s.price?.plainText ?? "-")"
+        case .aisle(let row, let column): return "aisle \(row),\(column)"
+        case .gap: return "gap"
+        case .outside: return "outside"
+        }
+    }
+
+    static func hitJSON(_ p: ViewPoint, _ r: HitResult) -> JSONNode {
+        var m: [(String, JSONNode)] = [("x", .number(fmt(p.x))), ("y", .number(fmt(p.y))), ("kind", .string(r.kind))]
+        switch r {
+        case .seat(let s):
+            m += [("id", .string(s.id)), ("row", .int(s.row)), ("column", .int(s.column)),
+                  ("label", .string(s.chineseDescription)), ("status", .string(s.status.name)),
+                  ("partner", s.partnerID.map { .string($0) } ?? .null)]
+        case .aisle(let row, let column):
+            m += [("id", .null), ("row", .int(row)), ("column", .int(column)), ("label", .null), ("status", .string("aisle")), ("partner", .null)]
+        case .gap, .outside:
+            m += [("id", .null), ("row", .null), ("column", .null), ("label", .null), ("status", .null), ("partner", .null)]
+        }
+        return .object(m)
+    }
+}

@@ -1,0 +1,56 @@
+import SeatMapCore
+
+extension SeatMapCLI {
+    static let validateCommand = Command(
+        spec: CommandSpec(
+            name: "validate", usage: "validate FILE... [--strict]",
+            summary: "Check hall files; list every problem with its JSON path and line:column.",
+            options: [.flag("strict", "Also report unknown keys, and fail on them.")],
+            details: "Exit status: 0 all valid, 1 any invalid, 2 usage error. Problems go to stderr as FILE: PATH: message."),
+        run: { args, console in
+            guard !args.positionals.isEmpty else { throw UsageError(message: "missing FILE") }
+            let strict = args.flag("strict")
+            var failed = false
+            for path in args.positionals {
+                do {
+                    let decoded = try HallFormat.decode(Files.read(path), strict: strict)
+                    let s = HallSummary(decoded.hall)
+                    console.out("\(path): ok (\(s.seats) seats in \(s.rows) rows)")
+                } catch {
+                    console.err((error as? SeatMapError)?.message ?? "\(error)")
+                    failed = true
+                }
+            }
+            return failed ? 1 : 0
+        })
+
+    static let infoCommand = Command(
+        spec: CommandSpec(
+            name: "info", usage: "info FILE [--json]",
+            summary: "The hall at a glance: grid, counts by status, sections, price tiers.",
+            options: [.flag("json", "Print JSON (keys as documented in README).")]),
+        run: { args, console in
+            let file = try positionals(args, ["FILE"])[0]
+            let s = HallSummary(try Files.readHall(file))
+            if args.flag("json") {
+                console.out(JSONWriter.write(s.json, pretty: true).trimmingSuffixNewline)
+                return 0
+            }
+            var lines = [
+                "\(s.cinemaName) · \(s.hallName) · \(s.movieStartTime)",
+                "grid: \(s.gridRows) rows × \(s.gridColumns) columns (\(s.rows) rows listed)",
+                "seats: \(s.seats) (available \(s.available), locked \(s.locked), sold \(s.sold)); aisles \(s.aisles)",
+                "couple pairs: \(s.couplePairs); wheelchair: \(s.wheelchair); max per order: \(s.maxSelectCount)",
+            ]
+            for sec in s.sections {
+                lines.append("section \(sec.id)\(sec.name.isEmpty ? "" : " \(sec.name)"): \(sec.seats) seats")
+            }
+            for t in s.priceTiers { lines.append("price \(t.price.plainText): \(t.seats) seats") }
+            console.out(lines.joined(separator: "\n"))
+            return 0
+        })
+}
+
+extension String {
+    var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}

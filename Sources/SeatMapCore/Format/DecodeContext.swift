@@ -1,0 +1,154 @@
+import Foundation
+
+/// Walks a parsed JSON document, collecting every problem instead of
+/// stopping at the first, with the JSON path and source position of each.
+///
+/// Shared by every reader of JSON input (hall files, status batches,
+/// importers) so they report problems the same way.
+public struct DecodeContext {
+    public let source: SourceText
+    public private(set) var errors: [Diagnostic] = []
+    /// Unknown keys (reported by `validate --strict`).
+    public private(set) var warnings: [Diagnostic] = []
+
+    public init(source: SourceText) {
+        self.source = source
+    }
+
+    /// Parses the source; on a syntax error records it and returns nil.
+    public mutating func parse() -> JSONNode? {
+        do {
+            return try JSONParser.parse(source.bytes)
+        } catch {
+            let loc = source.location(of: error.offset)
+            let prefix = error.message.hasPrefix("not valid UTF-8") ? "" : "malformed JSON: "
+            errors.append(Diagnostic(path: "", message: prefix + error.message, line: loc.line, column: loc.column))
+            return nil
+        }
+    }
+
+    public mutating func error(_ node: JSONNode?, _ path: String, _ message: String) {
+        errors.append(diagnostic(node, path, message))
+    }
+
+    public mutating func warning(_ node: JSONNode?, _ path: String, _ message: String) {
+        warnings.append(diagnostic(node, path, message))
+    }
+
+    private func diagnostic(_ node: JSONNode?, _ path: String, _ message: String) -> Diagnostic {
+        guard let node else { return Diagnostic(path: path, message: message) }
+        let loc = source.location(of: node.offset)
+        return Diagnostic(path: path, message: message, line: loc.line, column: loc.column)
+    }
+
+    /// Joins a path and a key: `rows[3]` + `seats` → `rows[3].seats`.
+    public static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    /// The members of an object by key; nil (with an error) for other types.
+    /// Keys not in `known` become warnings; a repeated key is an error.
+    public mutating func object(_ node: JSONNode, _ path: String, known: Set<String>) -> [String: JSONNode]? {
+        guard case .object(let members) = node.value else {
+            error(node, path, "expected an object, found \(node.typeName)")
+            return nil
+        }
+        var out: [String: JSONNode] = [:]
+        for m in members {
+            let memberPath = DecodeContext.join(path, m.key)
+            if out[m.key] != nil {
+                error(m.node, memberPath, "duplicate key \"\(m.key)\"")
+                continue
+            }
+            if !known.contains(m.key) {
+                warning(m.node, memberPath, "unknown key \"\(m.key)\" (ignored)")
+            }
+            out[m.key] = m.node
+        }
+        return out
+    }
+
+    /// The required member `key`, or nil with a "missing required field" error
+    /// located at the object.
+    public mutating func required(_ members: [String: JSONNode], _ key: String, in object: JSONNode, _ path: String) -> JSONNode? {
+        if let node = members[key] { return node }
+        error(object, path.isEmpty ? key : path, "missing required field \"\(key)\"")
+        return nil
+    }
+
+    public mutating func array(_ node: JSONNode, _ path: String) -> [JSONNode]? {
+        guard case .array(let items) = node.value else {
+            error(node, path, "expected an array, found \(node.typeName)")
+            return nil
+        }
+        return items
+    }
+
+    public mutating func string(_ node: JSONNode, _ path: String) -> String? {
+        guard case .string(let s) = node.value else {
+            error(node, path, "expected a string, found \(node.typeName)")
+            return nil
+        }
+        return s
+    }
+
+    /// A label: a string, or a whole number written as one.
+    public mutating func label(_ node: JSONNode, _ path: String) -> String? {
+        switch node.value {
+        case .string(let s): return s
+        case .number(let text) where Int(text) != nil: return text
+        default:
+            error(node, path, "expected a string, found \(node.typeName)")
+            return nil
+        }
+    }
+
+    /// A whole number within `range`.
+    public mutating func int(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>? = nil, what: String = "value") -> Int? {
+        guard case .number(let text) = node.value else {
+            error(node, path, "expected a whole number, found \(node.typeName)")
+            return nil
+        }
+        guard let v = Int(text) else {
+            let digitsOnly = text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
+            error(node, path, digitsOnly ? "number \(text) is out of range" : "expected a whole number, found \(text)")
+            return nil
+        }
+        if let range, !range.contains(v) {
+            if v < range.lowerBound {
+                error(node, path, "\(what) \(v) is less than \(range.lowerBound)")
+            } else {
+                error(node, path, "\(what) \(v) is more than \(range.upperBound)")
+            }
+            return nil
+        }
+        return v
+    }
+
+    /// An exact decimal from a JSON number (never through `Double`).
+    public mutating func decimal(_ node: JSONNode, _ path: String) -> Decimal? {
+        guard case .number(let text) = node.value else {
+            error(node, path, "expected a number, found \(node.typeName)")
+            return nil
+        }
+        guard let d = DecodeContext.exactDecimal(text) else {
+            error(node, path, "number \(text) is out of range")
+            return nil
+        }
+        return d
+    }
+
+    /// `Decimal` of a JSON number text, nil when it cannot be held exactly
+    /// (more than 30 significant digits or an exponent beyond ±20).
+    public static func exactDecimal(_ text: String) -> Decimal? {
+        let lower = text.lowercased()
+        var mantissa = Substring(lower)
+        if let e = lower.firstIndex(of: "e") {
+            guard let exp = Int(lower[lower.index(after: e)...]), abs(exp) <= 20 else { return nil }
+            mantissa = lower[..<e]
+        }
+        guard mantissa.filter(\.isNumber).count <= 30 else { return nil }
+        guard let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !d.isNaN else { return nil }
+        return d
+    }
+}

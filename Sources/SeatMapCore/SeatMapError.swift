@@ -1,0 +1,58 @@
+/// One problem found in an input, with where it is and what is wrong.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// JSON path with zero-based indices, e.g. `rows[3].seats[5].status`;
+    /// empty for a problem with the document as a whole.
+    public var path: String
+    public var message: String
+    /// 1-based position in the source file, when the input came from text.
+    public var line: Int?
+    public var column: Int?
+
+    public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    /// `PATH: message (line L, column C)`.
+    public var description: String {
+        var s = path.isEmpty ? message : "\(path): \(message)"
+        if let line, let column { s += " (line \(line), column \(column))" }
+        return s
+    }
+}
+
+/// The one public error type of SeatMap: a message for people, the file it
+/// concerns (when there is one), and the individual diagnostics behind it.
+public struct SeatMapError: Error, Sendable, CustomStringConvertible {
+    /// At most this many diagnostics are listed; the rest are counted.
+    public static let maxListed = 50
+
+    /// The input or output file concerned, or nil.
+    public var file: String?
+    public var diagnostics: [Diagnostic]
+
+    public init(file: String? = nil, diagnostics: [Diagnostic]) {
+        self.file = file
+        self.diagnostics = diagnostics
+    }
+
+    /// A single problem without a JSON location (bad option value, I/O error).
+    public init(file: String? = nil, _ message: String) {
+        self.init(file: file, diagnostics: [Diagnostic(path: "", message: message)])
+    }
+
+    /// Every listed diagnostic on its own line as `FILE: PATH: message`,
+    /// then `and N more` when more than `maxListed` were found.
+    public var message: String {
+        let prefix = file.map { "\($0): " } ?? ""
+        var lines = diagnostics.prefix(SeatMapError.maxListed).map { prefix + $0.description }
+        if diagnostics.count > SeatMapError.maxListed {
+            lines.append("\(prefix)and \(diagnostics.count - SeatMapError.maxListed) more")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,4 @@
+import SeatMapCLI
+import Foundation
+
+exit(SeatMapCLI.main(Array(CommandLine.arguments.dropFirst())))

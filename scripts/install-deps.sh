@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what SeatMap needs from Debian when it is missing: Cairo and
+# libpng headers, pkg-config, fontconfig and the fonts the themes use.
+# apt-get when root, sudo otherwise; a clear message when neither works.
+set -euo pipefail
+
+packages=(pkg-config libcairo2-dev libpng-dev fontconfig fonts-wqy-microhei)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing missing packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO="sudo -n"
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "error: these Debian packages are missing: ${missing[*]}" >&2
+  echo "       run as root, or install them yourself: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fc-cache -f >/dev/null 2>&1 || true
