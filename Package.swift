@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Hot geometry code and the tests that sweep every pixel are compiled with
+/// optimisation in debug builds too (see Tests/SeatMapLayoutTests).
+let optimizedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "SeatMap",
     products: [
@@ -20,7 +24,7 @@ let package = Package(
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore"),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
-        .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
+        .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"], swiftSettings: optimizedEvenInDebug),
         // MARK: Cairo backend
         .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo"]),
 
@@ -33,7 +37,10 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "SeatMapCoreTests", dependencies: ["SeatMapCore", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
+        // Optimised even in debug: the geometry tests check every pixel of
+        // hundreds of layouts, which takes minutes unoptimised.
+        .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"],
+                    swiftSettings: optimizedEvenInDebug),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapTestSupport"]),
     ]
 )

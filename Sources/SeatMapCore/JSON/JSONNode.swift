@@ -24,6 +24,9 @@ public struct JSONNode: Sendable, Equatable {
         self.offset = offset
     }
 
+    /// Equal when the values are equal, wherever they stood in a source.
+    public static func == (a: JSONNode, b: JSONNode) -> Bool { a.value == b.value }
+
     /// A short name of the value's type, as used in "expected X, found Y" messages.
     public var typeName: String {
         switch value {

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapTestSupport
+
+/// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
+func seatmap(_ args: String...) -> (code: Int32, out: String, err: String) {
+    let captured = CapturedConsole()
+    let code = SeatMapCLI.run(args, console: captured.console)
+    return (code, captured.stdout, captured.stderr)
+}
+
+/// Parses CLI JSON output with the project's own parser.
+func parseJSON(_ text: String) throws -> JSONNode {
+    try JSONParser.parse(Array(text.utf8))
+}
+
+@Suite("CLI: validate and info")
+struct ValidateInfoCLITests {
+    @Test("valid examples exit 0")
+    func valid() {
+        let r = seatmap("validate", Fixtures.examplePath("seed.json"), Fixtures.examplePath("imax-3-sections.json"))
+        #expect(r.code == 0)
+        #expect(r.out.contains("seed.json: ok (5 seats in 2 rows)"))
+    }
+
+    @Test("an invalid file exits 1 with FILE: PATH: message on stderr; the others are still checked")
+    func invalid() throws {
+        let dir = try Fixtures.tempFolder()
+        let bad = dir.appendingPathComponent("bad.json").path
+        try #"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":7}]}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: bad))
+        let r = seatmap("validate", bad, Fixtures.examplePath("seed.json"))
+        #expect(r.code == 1)
+        #expect(r.err.contains("\(bad): rows[0].seats[0].status: unknown status 7"))
+        #expect(r.out.contains("seed.json: ok"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bad)) == before, "inputs are never modified")
+    }
+
+    @Test("--strict fails on unknown keys")
+    func strict() throws {
+        let dir = try Fixtures.tempFolder()
+        let f = dir.appendingPathComponent("extra.json").path
+        try #"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0,"vip":true}]}]}"#.write(toFile: f, atomically: true, encoding: .utf8)
+        #expect(seatmap("validate", f).code == 0)
+        let r = seatmap("validate", f, "--strict")
+        #expect(r.code == 1)
+        #expect(r.err.contains("rows[0].seats[0].vip: unknown key \"vip\""))
+    }
+
+    @Test("usage errors exit 2", arguments: [["validate"], ["info"], ["info", "a", "b"], ["layout", "x", "--zoom"], ["nosuch"], ["layout", "x", "--zoom", "9"], ["hit", "x", "--point", "1"]])
+    func usage(args: [String]) {
+        let captured = CapturedConsole()
+        #expect(SeatMapCLI.run(args, console: captured.console) == 2)
+        #expect(!captured.stderr.isEmpty)
+    }
+
+    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit"])
+    func help(command: String) {
+        let r = seatmap(command, "--help")
+        #expect(r.code == 0)
+        #expect(r.out.hasPrefix("Usage: seatmap \(command)"))
+    }
+
+    @Test("a missing file is a clear error, exit 1")
+    func missing() {
+        let r = seatmap("info", "/nonexistent/hall.json")
+        #expect(r.code == 1)
+        #expect(r.err.contains("/nonexistent/hall.json: no such file"))
+    }
+
+    @Test("info --json has exactly the documented keys and counts")
+    func infoJSON() throws {
+        let r = seatmap("info", Fixtures.examplePath("imax-3-sections.json"), "--json")
+        #expect(r.code == 0)
+        let json = try parseJSON(r.out)
+        guard case .object(let members) = json.value else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "gridRows", "gridColumns",
+                                       "rows", "seats", "available", "locked", "sold", "aisles", "couplePairs", "wheelchair",
+                                       "sections", "priceTiers"])
+        #expect(json["wheelchair"] == .int(4))
+        #expect(json["gridRows"]?.value == .number("14"))
+        guard case .array(let tiers) = json["priceTiers"]?.value else { Issue.record("no tiers"); return }
+        #expect(tiers.compactMap { $0["price"] } == [.string("68"), .string("88"), .string("98"), .string("128")])
+        guard case .array(let sections) = json["sections"]?.value else { Issue.record("no sections"); return }
+        #expect(sections.compactMap { $0["name"] } == [.string("A区"), .string("B区"), .string("C区")])
+    }
+}
+
+@Suite("CLI: layout and hit")
+struct LayoutHitCLITests {
+    @Test("layout --json lists integer rects for every seat")
+    func layoutJSON() throws {
+        let r = seatmap("layout", Fixtures.examplePath("seed.json"), "--zoom", "1.37", "--scale", "3", "--json")
+        #expect(r.code == 0)
+        let json = try parseJSON(r.out)
+        #expect(json["seatWidth"] == .int(Int((32 * 1.37 * 3).rounded(.up))))
+        guard case .array(let seats) = json["seats"]?.value else { Issue.record("no seats"); return }
+        #expect(seats.count == 5, "aisles are not seats")
+        #expect(seats.first?["id"] == .string("1-1-1"))
+        #expect(seats.first?["price"] == .string("45"))
+        #expect(json["screen"]?["centerX"] != nil)
+    }
+
+    @Test("hit maps taps to the seats drawn under them, as text and JSON")
+    func hit() throws {
+        let file = Fixtures.examplePath("seed.json")
+        let layout = try parseJSON(seatmap("layout", file, "--zoom", "2", "--scale", "2", "--json").out)
+        guard case .array(let seats) = layout["seats"]?.value, let s = seats.last,
+              case .number(let x) = s["x"]?.value, case .number(let y) = s["y"]?.value,
+              let px = Double(x), let py = Double(y) else { Issue.record("no layout"); return }
+        // Centre of the seat in view points with a 10,5 pt offset.
+        let vx = (px + 20) / 2 - 10, vy = (py + 20) / 2 - 5
+        let text = seatmap("hit", file, "--zoom", "2", "--scale", "2", "--offset", "10,5", "--point", "\(vx),\(vy)", "-1,-1")
+        #expect(text.code == 0)
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.first == "\(vx),\(vy) -> 1-2-3 2排3座 available 55")
+        #expect(lines.last == "-1,-1 -> outside")
+        let json = try parseJSON(seatmap("hit", file, "--zoom", "2", "--scale", "2", "--offset", "10,5", "--point", "\(vx),\(vy)", "--json").out)
+        #expect(json == JSONNode.array([JSONNode.object([
+            ("x", .number(Arguments_format(vx))), ("y", .number(Arguments_format(vy))), ("kind", .string("seat")),
+            ("id", .string("1-2-3")), ("row", .int(2)), ("column", .int(3)), ("label", .string("2排3座")),
+            ("status", .string("available")), ("partner", .null),
+        ])]))
+    }
+
+    @Test("--points-file replays taps; a bad line names its line number")
+    func pointsFile() throws {
+        let dir = try Fixtures.tempFolder()
+        let f = dir.appendingPathComponent("taps.txt").path
+        try "# taps\n0,0\n5,5\n".write(toFile: f, atomically: true, encoding: .utf8)
+        let r = seatmap("hit", Fixtures.examplePath("seed.json"), "--points-file", f)
+        #expect(r.code == 0)
+        #expect(r.out.split(separator: "\n").count == 2)
+        try "1,2\nnope\n".write(toFile: f, atomically: true, encoding: .utf8)
+        let bad = seatmap("hit", Fixtures.examplePath("seed.json"), "--points-file", f)
+        #expect(bad.code == 1)
+        #expect(bad.err.contains("taps.txt: expected X,Y, found \"nope\" (line 2, column 1)"))
+    }
+}
+
+func Arguments_format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

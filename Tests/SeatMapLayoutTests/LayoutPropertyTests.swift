@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+import SeatMapTestSupport
+
+/// Exact `ceil(points × k/100 × scale)` in integers, independent of the
+/// layout's floating-point rounding.
+func ceilPixels(_ points: Int, hundredths k: Int, scale: Int) -> Int {
+    (points * k * scale + 99) / 100
+}
+
+@Suite("Layout geometry")
+struct LayoutPropertyTests {
+    /// Every example × zoom 1.00…3.00 in steps of 0.01 × scale 1, 2, 3.
+    @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: Fixtures.exampleNames)
+    func seamFree(name: String) throws {
+        let hall = try Fixtures.example(name)
+        let m = Metrics()
+        for scale in 1...3 {
+            for k in 100...300 {
+                let zoom = Double(k) / 100
+                let l = try Layout(hall: hall, zoom: zoom, scale: Double(scale))
+                let S = ceilPixels(Int(m.seatWidth), hundredths: k, scale: scale)
+                let SH = ceilPixels(Int(m.seatHeight), hundredths: k, scale: scale)
+                let G = ceilPixels(Int(m.gapX), hundredths: k, scale: scale)
+                let RG = ceilPixels(Int(m.rowGap), hundredths: k, scale: scale)
+                guard l.seatWidth == S, l.seatHeight == SH, l.gapX == G, l.pitchY == SH + RG else {
+                    Issue.record("zoom \(zoom) scale \(scale): sizes \(l.seatWidth)/\(l.seatHeight)/\(l.gapX)/\(l.pitchY), expected \(S)/\(SH)/\(G)/\(SH + RG)")
+                    return
+                }
+                try checkCells(l, S: S, SH: SH, G: G, pitchY: SH + RG, context: "\(name) zoom \(zoom) scale \(scale)")
+            }
+        }
+    }
+
+    /// Checks every cell against the rules; records the first few failures
+    /// (plain comparisons: millions of cells are checked).
+    func checkCells(_ l: Layout, S: Int, SH: Int, G: Int, pitchY: Int, context: String) throws {
+        var failures: [String] = []
+        func fail(_ s: @autoclosure () -> String) { if failures.count < 5 { failures.append(context + ": " + s()) } }
+        var previous: LaidOutCell? = nil
+        for cell in l.cells {
+            let x = l.gridX + (cell.column - 1) * (S + G)
+            let y = l.gridY + (cell.row - 1) * pitchY
+            var expected = PixelRect(x: x, y: y, w: S, h: SH)
+            switch cell.type {
+            case .coupleLeft: expected.w = S + G / 2
+            case .coupleRight: expected = PixelRect(x: x - (G - G / 2), y: y, w: S + G - G / 2, h: SH)
+            default: break
+            }
+            if cell.rect != expected { fail("\(cell.id) at \(cell.rect), expected \(expected)") }
+            if cell.rect.x < 0 || cell.rect.y < 0 || cell.rect.maxX > l.width || cell.rect.maxY > l.height {
+                fail("\(cell.id) leaves the image")
+            }
+            if let p = previous, p.row == cell.row, p.column + 1 == cell.column {
+                let gap = cell.rect.x - p.rect.maxX
+                if p.type == .coupleLeft {
+                    if gap != 0 { fail("couple halves \(p.id)/\(cell.id) do not meet") }
+                    if cell.rect.maxX - p.rect.x != 2 * S + G { fail("couple \(p.id) does not span 2S+G") }
+                } else if gap != G {
+                    fail("gap between \(p.id) and \(cell.id) is \(gap), expected \(G)")
+                }
+            }
+            if let p = previous {
+                let ordered = p.row < cell.row ? p.rect.maxY <= cell.rect.y : p.rect.maxX <= cell.rect.x
+                if !ordered { fail("\(p.id) and \(cell.id) overlap") }
+            }
+            previous = cell
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    @Test("bands stay inside the image and clear of the seats", arguments: Fixtures.exampleNames)
+    func regions(name: String) throws {
+        let hall = try Fixtures.example(name)
+        for (zoom, scale) in [(1.0, 1.0), (1.37, 2.0), (3.0, 3.0)] {
+            let l = try Layout(hall: hall, zoom: zoom, scale: scale)
+            let bounds = l.bounds
+            let header = try #require(l.header)
+            let legend = try #require(l.legend)
+            for r in [header, l.screen, legend] + l.rowLabels.map(\.rect) + l.legendItems.map(\.rect) {
+                #expect(r.intersection(bounds) == r, "\(r) inside \(bounds)")
+                #expect(!r.intersects(l.gridRect), "\(r) clear of the grid \(l.gridRect)")
+            }
+            #expect(l.centerX == l.gridRect.x + l.gridRect.w / 2)
+            #expect(l.screen.x + l.screen.w / 2 == l.centerX || abs(l.screen.centerX - Double(l.centerX)) <= 1)
+            #expect(l.legendItems.count == PriceTiers(hall).prices.count + 3
+                    + (l.seats.contains { $0.type == .wheelchair } ? 1 : 0) + (l.seats.contains { $0.type == .coupleLeft } ? 1 : 0))
+        }
+    }
+
+    @Test("without header and legend the grid moves up and the image shrinks")
+    func options() throws {
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let full = try Layout(hall: hall, zoom: 1, scale: 2)
+        let bare = try Layout(hall: hall, options: LayoutOptions(header: false, legend: false), zoom: 1, scale: 2)
+        #expect(bare.header == nil && bare.legend == nil)
+        #expect(bare.gridY == full.gridY - 72)
+        #expect(bare.height < full.height)
+        let both = try Layout(hall: hall, options: LayoutOptions(rowLabelsRight: true), zoom: 1, scale: 2)
+        #expect(both.rowLabels.count == 2 * hall.rows.count)
+    }
+
+    @Test("zoom and scale outside their ranges are refused", arguments: [(0.2, 1.0), (8.5, 1.0), (1.0, 0.5), (1.0, 5.0), (Double.nan, 1.0)])
+    func ranges(zoom: Double, scale: Double) throws {
+        let hall = try Fixtures.example("seed.json")
+        #expect(throws: SeatMapError.self) { try Layout(hall: hall, zoom: zoom, scale: scale) }
+    }
+}
