@@ -3,5 +3,5 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include <cairo-ft.h>
+#include <fontconfig/fontconfig.h>
 #endif

@@ -63,6 +63,14 @@ struct Arguments {
         while i < args.count {
             let a = args[i]
             i += 1
+            if !onlyPositionals, a == "-o" {
+                guard let option = byName["o"] else { throw UsageError(message: "unknown option -o") }
+                guard i < args.count else { throw UsageError(message: "-o needs a value (\(option.valueName))") }
+                if values["o"] != nil { throw UsageError(message: "-o given more than once") }
+                values["o"] = [args[i]]
+                i += 1
+                continue
+            }
             if onlyPositionals || !a.hasPrefix("--") {
                 positionals.append(a)
                 continue

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a command writes: the real standard streams, or buffers in tests.
-public final class Console {
+public final class Console: @unchecked Sendable {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
     /// True when standard error is a terminal (progress bars go there).

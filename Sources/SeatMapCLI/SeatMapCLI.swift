@@ -10,7 +10,7 @@ public enum SeatMapCLI {
     }
 
     static var commands: [Command] {
-        [validateCommand, infoCommand, layoutCommand, hitCommand]
+        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand]
     }
 
     static let overview = """

@@ -236,6 +236,27 @@ public struct Layout: Sendable {
         return i < 0 ? nil : cells[Int(i)]
     }
 
+    /// Indexes into `cells` of the cells whose rects meet `area`, in cell
+    /// order. Found through the grid table: the cost follows the area, not
+    /// the hall.
+    public func cellIndexes(intersecting area: PixelRect) -> [Int] {
+        guard !area.isEmpty else { return [] }
+        // Couple halves reach into the neighbouring gap: widen by a column.
+        let c0 = max(0, (area.x - gridX) / pitchX - 1)
+        let c1 = min(gridColumns - 1, (area.maxX - gridX) / pitchX + 1)
+        let r0 = max(0, (area.y - gridY) / pitchY)
+        let r1 = min(gridRows - 1, (area.maxY - gridY) / pitchY)
+        guard c0 <= c1, r0 <= r1 else { return [] }
+        var out: [Int] = []
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let k = Int(cellTable[r * gridColumns + c])
+                if k >= 0 && cells[k].rect.intersects(area) { out.append(k) }
+            }
+        }
+        return out
+    }
+
     /// Changes a cell's status (live updates) and returns its rect: what
     /// must be redrawn. Geometry never changes with status.
     @discardableResult

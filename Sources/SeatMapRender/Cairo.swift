@@ -1,7 +1,202 @@
+import Foundation
 import CCairo
+import SeatMapCore
+import SeatMapLayout
 
 /// Facts about the Cairo library SeatMap renders with.
 public enum CairoLibrary {
     /// The version of the linked Cairo, e.g. "1.16.0".
     public static var version: String { String(cString: cairo_version_string()) }
+    /// Cairo's image surfaces are limited to this many pixels a side.
+    public static let maxSide = 32767
+}
+
+/// A Cairo surface, destroyed with its wrapper. Creation checks the status
+/// (Cairo never returns NULL: it returns an object in an error state).
+final class CairoSurface {
+    let pointer: OpaquePointer
+
+    init(adopting pointer: OpaquePointer?, what: String) throws(SeatMapError) {
+        guard let pointer else { throw SeatMapError("Cairo could not create \(what)") }
+        let status = cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(pointer)
+            throw SeatMapError("Cairo could not create \(what): \(String(cString: cairo_status_to_string(status)))")
+        }
+        self.pointer = pointer
+    }
+
+    /// An ARGB32 image surface.
+    convenience init(width: Int, height: Int) throws(SeatMapError) {
+        try self.init(adopting: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+                      what: "a \(width)×\(height) image")
+    }
+
+    deinit { cairo_surface_destroy(pointer) }
+
+    func check(_ what: String) throws(SeatMapError) {
+        let status = cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw SeatMapError("Cairo failed while \(what): \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+}
+
+/// A Cairo drawing context with SeatMap's fixed font options, destroyed
+/// with its wrapper.
+final class CairoContext {
+    let cr: OpaquePointer
+    let surface: CairoSurface
+
+    init(_ surface: CairoSurface) throws(SeatMapError) {
+        guard let cr = cairo_create(surface.pointer) else { throw SeatMapError("Cairo could not create a context") }
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(cr)
+            throw SeatMapError("Cairo could not create a context: \(String(cString: cairo_status_to_string(status)))")
+        }
+        self.cr = cr
+        self.surface = surface
+        // Fixed font options: output must not drift with a machine's
+        // fontconfig settings (golden images depend on it).
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+    }
+
+    deinit { cairo_destroy(cr) }
+
+    func check(_ what: String) throws(SeatMapError) {
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw SeatMapError("Cairo failed while \(what): \(String(cString: cairo_status_to_string(status)))")
+        }
+        try surface.check(what)
+    }
+}
+
+/// Draws on a Cairo context (image or PDF surface).
+final class CairoCanvas: Canvas {
+    let context: CairoContext
+    private var cr: OpaquePointer { context.cr }
+    private let fontFace: OpaquePointer?
+
+    init(_ context: CairoContext, font: ResolvedFont) {
+        self.context = context
+        fontFace = cairo_toy_font_face_create(font.family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        if let fontFace { cairo_set_font_face(context.cr, fontFace) }
+    }
+
+    deinit {
+        if let fontFace { cairo_font_face_destroy(fontFace) }
+    }
+
+    private func setColor(_ c: Color) {
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
+    }
+
+    private func addPath(_ path: Path) {
+        cairo_new_path(cr)
+        for e in path.elements {
+            switch e {
+            case .move(let x, let y): cairo_move_to(cr, x, y)
+            case .line(let x, let y): cairo_line_to(cr, x, y)
+            case .curve(let a, let b, let c, let d, let x, let y): cairo_curve_to(cr, a, b, c, d, x, y)
+            case .close: cairo_close_path(cr)
+            }
+        }
+    }
+
+    func fill(_ path: Path, _ color: Color) {
+        addPath(path)
+        setColor(color)
+        cairo_fill(cr)
+    }
+
+    func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {
+        addPath(path)
+        setColor(color)
+        cairo_set_line_width(cr, width)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        if !dash.isEmpty { dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32(dash.count), 0) } }
+        cairo_stroke(cr)
+        if !dash.isEmpty { cairo_set_dash(cr, nil, 0, 0) }
+    }
+
+    func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
+        guard !string.isEmpty, style.size > 0 else { return }
+        cairo_set_font_size(cr, style.size)
+        var fe = cairo_font_extents_t()
+        cairo_font_extents(cr, &fe)
+        var te = cairo_text_extents_t()
+        cairo_text_extents(cr, string, &te)
+        let width = te.x_advance
+        let left: Double
+        switch align {
+        case .left: left = x
+        case .center: left = x - width / 2
+        case .right: left = x - width
+        }
+        cairo_move_to(cr, left, y + (fe.ascent - fe.descent) / 2)
+        setColor(style.color)
+        cairo_show_text(cr, string)
+        cairo_new_path(cr)
+    }
+
+    func pushClip(_ rect: PixelRect) {
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.w), Double(rect.h))
+        cairo_clip(cr)
+    }
+
+    func popClip() { cairo_restore(cr) }
+
+    func beginSeat(_ tag: SeatTag) {}
+    func endSeat() {}
+
+    func translate(_ x: Double, _ y: Double) { cairo_translate(cr, x, y) }
+    func scale(_ s: Double) { cairo_scale(cr, s, s) }
+}
+
+/// A font family checked to be installed.
+public struct ResolvedFont: Sendable, Equatable {
+    public let family: String
+}
+
+/// Resolves theme fonts through fontconfig and refuses missing ones: a
+/// silent fallback would change every golden image.
+public enum FontResolver {
+    private static let lock = NSLockBox()
+
+    /// The family if fontconfig has it installed; otherwise an error naming
+    /// the font and the Debian package that provides it.
+    public static func resolve(family: String, package: String) throws(SeatMapError) -> ResolvedFont {
+        let found: Bool = lock.withLock {
+            guard FcInit() != 0, let pattern = FcNameParse(family) else { return false }
+            defer { FcPatternDestroy(pattern) }
+            FcConfigSubstitute(nil, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var result = FcResultNoMatch
+            guard let match = FcFontMatch(nil, pattern, &result) else { return false }
+            defer { FcPatternDestroy(match) }
+            var n: Int32 = 0
+            var value: UnsafeMutablePointer<FcChar8>? = nil
+            while FcPatternGetString(match, "family", n, &value) == FcResultMatch {
+                if let value, String(cString: value).caseInsensitiveCompare(family) == .orderedSame { return true }
+                n += 1
+            }
+            return false
+        }
+        guard found else {
+            throw SeatMapError("font \"\(family)\" is not installed; install the Debian package \(package) (apt-get install \(package))")
+        }
+        return ResolvedFont(family: family)
+    }
 }

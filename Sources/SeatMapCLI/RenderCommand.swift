@@ -1,0 +1,193 @@
+import Dispatch
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+
+extension SeatMapCLI {
+    static let renderCommand = Command(
+        spec: CommandSpec(
+            name: "render",
+            usage: "render FILE -o OUT.png|.svg|.pdf [options]  |  render FILE... --out-dir DIR [--format png|svg|pdf] [options]",
+            summary: "Draw seat maps as PNG, SVG (per-seat ids) or PDF.",
+            options: [
+                .value("o", "OUT", "Output file; its extension picks the format (alias --output)."),
+                .value("output", "OUT", "Same as -o."),
+                .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
+                .value("format", "FMT", "png, svg or pdf (batch mode; default png)."),
+                .value("theme", "NAME|PATH", "light (default), dark, print, high-contrast, or a theme file."),
+                zoomOption, scaleOption,
+                .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
+                .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
+                .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined."),
+                .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
+                .value("highlight", "ID,...", "Seats drawn with an outline (the buyer's seats on an e-ticket)."),
+                .flag("no-legend", "Leave out the legend."),
+                .flag("no-header", "Leave out the header."),
+                .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
+                .value("png-compression", "LEVEL", "fast, default or best."),
+            ],
+            details: """
+            Outputs are written to a temporary file and renamed: a failed render leaves no partial
+            file and an existing output untouched. Images over 32767 px a side or 400 megapixels
+            are refused. Exit status: 0 all rendered, 1 any failed, 2 usage error.
+            """),
+        run: { args, console in
+            // `-o` is spelled with one dash; accept it as an option.
+            try renderRun(args, console)
+        })
+
+    struct RenderSettings {
+        var theme: Theme
+        var zoom: Double
+        var scale: Double
+        var viewport: (Double, Double)?
+        var offset: (Double, Double)
+        var minimap: Bool
+        var selected: Set<String>
+        var highlighted: Set<String>
+        var header: Bool
+        var legend: Bool
+        var page: PageSize
+        var compression: PNGCompression
+    }
+
+    static func idList(_ text: String?) -> Set<String> {
+        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    static func renderSettings(_ args: Arguments) throws -> RenderSettings {
+        let (zoom, scale) = try zoomAndScale(args)
+        let viewport = try args.pair("viewport")
+        if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
+        let offset = try args.pair("offset") ?? (0, 0)
+        if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
+        if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
+        guard let page = PageSize(rawValue: args.value("page") ?? "fit") else {
+            throw UsageError(message: "--page expects a4, a3, letter or fit")
+        }
+        guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
+            throw UsageError(message: "--png-compression expects fast, default or best")
+        }
+        let theme = try Theme.load(args.value("theme") ?? "light")
+        return RenderSettings(theme: theme, zoom: zoom, scale: scale, viewport: viewport, offset: offset,
+                              minimap: args.flag("minimap"), selected: idList(args.value("select")),
+                              highlighted: idList(args.value("highlight")), header: !args.flag("no-header"),
+                              legend: !args.flag("no-legend"), page: page, compression: compression)
+    }
+
+    /// Renders one hall file to one output path.
+    static func renderOne(_ file: String, to out: String, format: ImageFormat?, _ s: RenderSettings) throws {
+        let hall = try Files.readHall(file)
+        let scene = try Scene(hall: hall, theme: s.theme, zoom: s.zoom, scale: s.scale, header: s.header, legend: s.legend,
+                              selected: s.selected, highlighted: s.highlighted)
+        let viewport = s.viewport.map {
+            ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
+        }
+        try Renderer.write(scene, to: out, format: format, viewport: viewport, minimap: s.minimap,
+                           compression: s.compression, page: s.page)
+    }
+
+    static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
+        let files = args.positionals
+        guard !files.isEmpty else { throw UsageError(message: "missing FILE") }
+        let output = args.value("o") ?? args.value("output")
+        let settings = try renderSettings(args)
+        if let dir = args.value("out-dir") {
+            if output != nil { throw UsageError(message: "use either -o or --out-dir") }
+            guard let format = ImageFormat(rawValue: args.value("format") ?? "png") else {
+                throw UsageError(message: "--format expects png, svg or pdf")
+            }
+            return try renderBatch(files, dir: dir, format: format, settings, console)
+        }
+        guard let output else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
+        guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
+        if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir; -o takes the format from its extension") }
+        guard ImageFormat(path: output) != nil else { throw UsageError(message: "-o \(output): use a .png, .svg or .pdf name") }
+        try renderOne(files[0], to: output, format: nil, settings)
+        console.out("wrote \(output)")
+        return 0
+    }
+
+    /// Renders many halls on all cores; a failure is reported and the rest go on.
+    static func renderBatch(_ files: [String], dir: String, format: ImageFormat, _ settings: RenderSettings,
+                            _ console: Console) throws -> Int32 {
+        var isDir: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } else if !isDir.boolValue {
+            throw SeatMapError(file: dir, "is not a folder")
+        }
+        let outputs = files.map { f -> String in
+            let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
+            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.rawValue)").path
+        }
+        if Set(outputs).count != outputs.count { throw UsageError(message: "two inputs would write the same output name in \(dir)") }
+        let results = BatchResults(count: files.count)
+        let progress = console.stderrIsTerminal
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            var failure: String? = nil
+            do {
+                try renderOne(files[i], to: outputs[i], format: format, settings)
+            } catch let e as SeatMapError {
+                failure = e.file == nil ? "\(files[i]): \(e.message)" : e.message
+            } catch {
+                failure = "\(files[i]): \(error)"
+            }
+            let done = results.set(i, failure)
+            if progress {
+                let width = 30, filled = done * width / files.count
+                console.rawErr("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(files.count)")
+            }
+        }
+        if progress { console.rawErr("\n") }
+        var failed = 0
+        for (i, error) in results.errors.enumerated() {
+            if let error {
+                console.err(error)
+                failed += 1
+            } else {
+                console.out("wrote \(outputs[i])")
+            }
+        }
+        if failed > 0 { console.err("\(failed) of \(files.count) failed") }
+        return failed > 0 ? 1 : 0
+    }
+
+    static let themeCommand = Command(
+        spec: CommandSpec(
+            name: "theme", usage: "theme check NAME|PATH",
+            summary: "Check a theme: every seat fill against the background, WCAG non-text contrast ≥ 3:1.",
+            options: [],
+            details: "Exit status: 0 all pairs pass, 1 any fails (each failing pair is named), 2 usage error."),
+        run: { args, console in
+            let p = try positionals(args, ["check", "NAME|PATH"])
+            guard p[0] == "check" else { throw UsageError(message: "unknown theme subcommand \"\(p[0])\" (expected check)") }
+            let theme = try Theme.load(p[1])
+            let problems = theme.contrastProblems()
+            for problem in problems { console.err("\(p[1]): \(problem)") }
+            if problems.isEmpty {
+                let worst = theme.seatFills.map { $0.1.contrast(with: theme.background) }.min() ?? 0
+                console.out("\(theme.name): ok (lowest seat contrast \(String(format: "%.2f", worst)):1)")
+            }
+            return problems.isEmpty ? 0 : 1
+        })
+}
+
+/// Per-file results of a batch, filled from several threads.
+final class BatchResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var errors: [String?]
+    private var done = 0
+
+    init(count: Int) { errors = Array(repeating: nil, count: count) }
+
+    /// Records a result and returns how many are done.
+    func set(_ i: Int, _ error: String?) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        errors[i] = error
+        done += 1
+        return done
+    }
+}

@@ -1,0 +1,230 @@
+import CCairo
+import CPNG
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+
+/// Output formats, chosen from the file extension.
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case png, svg, pdf
+
+    public init?(path: String) {
+        self.init(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+}
+
+/// PNG encoder settings: zlib level and row filtering.
+public enum PNGCompression: String, Sendable, CaseIterable {
+    /// zlib level 1, no filtering: several times faster to encode.
+    case fast
+    /// zlib level 6, adaptive filtering.
+    case `default`
+    /// zlib level 9, adaptive filtering: smallest files.
+    case best
+
+    var level: Int32 { self == .fast ? 1 : self == .default ? 6 : 9 }
+    var filters: Int32 { self == .fast ? 0 : 1 }
+}
+
+/// PDF page sizes in points; `fit` makes the page the image's size.
+public enum PageSize: String, Sendable, CaseIterable {
+    case a4, a3, letter, fit
+
+    var points: (Double, Double)? {
+        switch self {
+        case .a4: return (595.276, 841.89)
+        case .a3: return (841.89, 1190.551)
+        case .letter: return (612, 792)
+        case .fit: return nil
+        }
+    }
+}
+
+/// A rendered raster image (premultiplied ARGB32, Cairo's format).
+public final class RasterImage {
+    let surface: CairoSurface
+    public let width: Int
+    public let height: Int
+
+    init(surface: CairoSurface, width: Int, height: Int) {
+        self.surface = surface
+        self.width = width
+        self.height = height
+    }
+
+    /// A blank image of the given size (for tests and incremental redraw).
+    public convenience init(width: Int, height: Int) throws(SeatMapError) {
+        try self.init(surface: CairoSurface(width: width, height: height), width: width, height: height)
+    }
+
+    /// Bytes per row.
+    public var stride: Int { Int(cairo_image_surface_get_stride(surface.pointer)) }
+
+    /// The pixel at (x, y) as 0xAARRGGBB (premultiplied), or nil outside.
+    public func pixel(_ x: Int, _ y: Int) -> UInt32? {
+        guard x >= 0, y >= 0, x < width, y < height, let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
+        cairo_surface_flush(surface.pointer)
+        return data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+    }
+
+    /// Every row's pixels, `width` values each (no stride padding).
+    public func rows() -> [[UInt32]] {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return [] }
+        return (0..<height).map { y in
+            data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) {
+                Array(UnsafeBufferPointer(start: $0, count: width))
+            }
+        }
+    }
+
+    /// Encodes the image as PNG through libpng. Deterministic: the same
+    /// pixels and level give the same bytes.
+    public func pngData(compression: PNGCompression = .default) throws(SeatMapError) -> [UInt8] {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else {
+            throw SeatMapError("the image has no pixel data")
+        }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        let status = seatmap_png_encode(data, Int32(width), Int32(height), Int32(stride),
+                                        compression.level, compression.filters, &out, &size)
+        guard status == 0, let out else { throw SeatMapError("libpng failed to encode the image") }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}
+
+/// Renders scenes to PNG, SVG and PDF. All geometry comes from the scene's
+/// layout; the same scene always gives the same bytes.
+public enum Renderer {
+    /// Images larger than this many pixels are refused.
+    public static let maxPixels = 400_000_000
+
+    /// Refuses images Cairo cannot hold or that would need too much memory.
+    public static func checkSize(width: Int, height: Int) throws(SeatMapError) {
+        if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide || width * height > maxPixels {
+            throw SeatMapError("the image would be \(width)×\(height) px, over Cairo's limit of \(CairoLibrary.maxSide) px a side or \(maxPixels / 1_000_000) megapixels; use a lower --zoom or --scale, or render a --viewport")
+        }
+        guard width > 0, height > 0 else { throw SeatMapError("the image would be empty (\(width)×\(height) px)") }
+    }
+
+    /// Draws the whole scene, or what a viewport shows of it (the viewport
+    /// image is exactly that region of the full image), into a raster image.
+    public static func raster(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> RasterImage {
+        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let visible = try visibleRect(scene, viewport)
+        try checkSize(width: visible.w, height: visible.h)
+        let image = try RasterImage(width: visible.w, height: visible.h)
+        let context = try CairoContext(image.surface)
+        let canvas = CairoCanvas(context, font: font)
+        canvas.translate(Double(-visible.x), Double(-visible.y))
+        let painter = Painter(scene: scene, canvas: canvas)
+        painter.draw(region: viewport == nil ? nil : visible)
+        if minimap { painter.drawMinimap(visible: visible) }
+        try context.check("drawing the seat map")
+        return image
+    }
+
+    /// Redraws only `dirty` rects of `image` (a full render of the scene, or
+    /// of its previous state) in place. Each rect is cleared and drawn again
+    /// clipped to itself, so the result equals a full render of `scene`.
+    public static func redraw(_ image: RasterImage, scene: Scene, dirty: [PixelRect]) throws(SeatMapError) {
+        guard image.width == scene.layout.width, image.height == scene.layout.height else {
+            throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
+        }
+        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let context = try CairoContext(image.surface)
+        let canvas = CairoCanvas(context, font: font)
+        let painter = Painter(scene: scene, canvas: canvas)
+        for rect in dirty {
+            let r = rect.intersection(scene.layout.bounds)
+            if !r.isEmpty { painter.draw(region: r) }
+        }
+        try context.check("redrawing seats")
+        cairo_surface_mark_dirty(image.surface.pointer)
+    }
+
+    static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {
+        guard let viewport else { return scene.layout.bounds }
+        try viewport.check(scene.layout)
+        let v = viewport.visiblePixels
+        guard v.w > 0, v.h > 0 else { throw SeatMapError("the viewport must have a positive width and height") }
+        return v
+    }
+
+    public static func png(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false,
+                           compression: PNGCompression = .default) throws(SeatMapError) -> [UInt8] {
+        try raster(scene, viewport: viewport, minimap: minimap).pngData(compression: compression)
+    }
+
+    /// Semantic SVG (see `SVGCanvas`).
+    public static func svg(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> String {
+        let visible = try visibleRect(scene, viewport)
+        let canvas = SVGCanvas(fontFamily: scene.theme.fontFamily)
+        let painter = Painter(scene: scene, canvas: canvas)
+        painter.draw(region: viewport == nil ? nil : visible)
+        if minimap { painter.drawMinimap(visible: visible) }
+        return canvas.document(viewBox: visible)
+    }
+
+    /// Vector PDF on one page, the map centred and scaled to fit inside a
+    /// margin (or the page the size of the map with `.fit`). The creation
+    /// and modification dates are fixed so the bytes never change.
+    public static func pdf(_ scene: Scene, page: PageSize = .fit) throws(SeatMapError) -> [UInt8] {
+        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let l = scene.layout
+        let contentW = Double(l.width) / l.scale, contentH = Double(l.height) / l.scale
+        let (pageW, pageH) = page.points ?? (contentW, contentH)
+        let margin = page == .fit ? 0 : 36.0
+        let f = min((pageW - 2 * margin) / Double(l.width), (pageH - 2 * margin) / Double(l.height))
+        let sink = ByteSink()
+        let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
+        let created = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, unmanaged, pageW, pageH)
+        do {
+            let surface = try CairoSurface(adopting: created, what: "a PDF page")
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z")
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_MOD_DATE, "2000-01-01T00:00:00Z")
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, scene.title)
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATOR, "SeatMap")
+            let context = try CairoContext(surface)
+            let canvas = CairoCanvas(context, font: font)
+            canvas.translate((pageW - Double(l.width) * f) / 2, (pageH - Double(l.height) * f) / 2)
+            canvas.scale(f)
+            Painter(scene: scene, canvas: canvas).draw()
+            try context.check("drawing the PDF")
+            cairo_surface_finish(surface.pointer)
+            try surface.check("writing the PDF")
+        }
+        return sink.bytes
+    }
+
+    /// Renders to a file whose format follows its extension, through a
+    /// temporary file and a rename.
+    public static func write(_ scene: Scene, to path: String, format: ImageFormat? = nil, viewport: ViewTransform? = nil,
+                             minimap: Bool = false, compression: PNGCompression = .default, page: PageSize = .fit) throws(SeatMapError) {
+        guard let format = format ?? ImageFormat(path: path) else {
+            throw SeatMapError(file: path, "unknown output format (use .png, .svg or .pdf)")
+        }
+        let bytes: [UInt8]
+        do {
+            switch format {
+            case .png: bytes = try png(scene, viewport: viewport, minimap: minimap, compression: compression)
+            case .svg: bytes = Array(try svg(scene, viewport: viewport, minimap: minimap).utf8)
+            case .pdf: bytes = try pdf(scene, page: page)
+            }
+        } catch {
+            throw SeatMapError(file: error.file ?? path, diagnostics: error.diagnostics)
+        }
+        try Files.writeAtomically(bytes, to: path)
+    }
+}
+
+/// Collects the bytes Cairo streams out.
+final class ByteSink {
+    var bytes: [UInt8] = []
+}

@@ -1,0 +1,184 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+
+/// How a seat map looks: colours, marks, font and metric overrides.
+///
+/// Themes are JSON files in `Themes/` (see README for every key). Available
+/// seats take the colour of their price tier from `tierPalette` (tier 0 is
+/// the cheapest; the palette repeats when a hall has more tiers).
+public struct Theme: Sendable, Equatable {
+    /// How an unavailable seat is marked besides its colour.
+    public enum Mark: String, Sendable, CaseIterable {
+        case none, cross, hatch
+    }
+
+    public var name: String
+    public var background: Color
+    public var tierPalette: [Color]
+    public var locked: Color
+    public var sold: Color
+    public var selected: Color
+    public var highlight: Color
+    /// Marks drawn on sold and locked seats (for black-and-white printing).
+    public var soldMark: Mark
+    public var lockedMark: Mark
+    /// Colour of marks, icons, check marks and seat numbers drawn on seats.
+    public var seatText: Color
+    public var text: Color
+    public var rowLabel: Color
+    public var rowLabelBackground: Color
+    public var screen: Color
+    public var screenText: Color
+    public var centerLine: Color
+    public var minimapBackground: Color
+    public var fontFamily: String
+    /// The Debian package that provides `fontFamily` (named in the error when it is missing).
+    public var fontPackage: String
+    /// Seat corner radius in points.
+    public var cornerRadius: Double
+    public var rowLabelsRight: Bool
+    public var metrics: Metrics
+
+    /// The fill of an available seat of a tier.
+    public func tierColor(_ tier: Int?) -> Color {
+        guard let tier, !tierPalette.isEmpty else { return tierPalette.first ?? .black }
+        return tierPalette[tier % tierPalette.count]
+    }
+
+    /// Every seat fill with its name, for the contrast check.
+    public var seatFills: [(String, Color)] {
+        tierPalette.enumerated().map { ("tierPalette[\($0.offset)]", $0.element) }
+            + [("locked", locked), ("sold", sold), ("selected", selected)]
+    }
+
+    /// WCAG non-text contrast (≥ 3:1) of every seat fill against the
+    /// background: one message per failing pair, empty when all pass.
+    public func contrastProblems(minimum: Double = 3) -> [String] {
+        seatFills.compactMap { name, color in
+            let ratio = color.contrast(with: background)
+            guard ratio < minimum else { return nil }
+            return "\(name) \(color.hex) on background \(background.hex): contrast \(String(format: "%.2f", ratio)):1 is below \(Int(minimum)):1"
+        }
+    }
+
+    public var layoutOptions: LayoutOptions { LayoutOptions(rowLabelsRight: rowLabelsRight) }
+}
+
+extension Theme {
+    static let colorKeys = ["background", "locked", "sold", "selected", "highlight", "seatText", "text", "rowLabel",
+                            "rowLabelBackground", "screen", "screenText", "centerLine", "minimapBackground"]
+    nonisolated(unsafe) static let metricKeys: [(String, WritableKeyPath<Metrics, Double>)] = [
+        ("seatWidth", \.seatWidth), ("seatHeight", \.seatHeight), ("gapX", \.gapX), ("rowGap", \.rowGap),
+        ("rowLabelGutter", \.rowLabelGutter), ("headerHeight", \.headerHeight), ("screenBandHeight", \.screenBandHeight),
+        ("legendItemWidth", \.legendItemWidth), ("legendItemHeight", \.legendItemHeight), ("margin", \.margin),
+        ("minContentWidth", \.minContentWidth),
+    ]
+
+    /// Reads a theme file; every problem is reported with its JSON path.
+    public static func decode(_ source: SourceText) throws(SeatMapError) -> Theme {
+        var ctx = DecodeContext(source: source)
+        guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        let known = Set(colorKeys + ["name", "tierPalette", "soldMark", "lockedMark", "fontFamily", "fontPackage",
+                                     "cornerRadius", "rowLabelsRight", "metrics"])
+        guard let m = ctx.object(root, "", known: known) else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        func color(_ key: String, _ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> Color? {
+            guard let s = ctx.string(node, path) else { return nil }
+            guard let c = Color(hex: s) else {
+                ctx.error(node, path, "invalid colour \"\(s)\" (expected #RRGGBB or #RRGGBBAA)")
+                return nil
+            }
+            return c
+        }
+        var colors: [String: Color] = [:]
+        for key in colorKeys {
+            guard let n = ctx.required(m, key, in: root, "") else { continue }
+            colors[key] = color(key, n, key, &ctx)
+        }
+        var palette: [Color] = []
+        if let n = ctx.required(m, "tierPalette", in: root, ""), let items = ctx.array(n, "tierPalette") {
+            if items.isEmpty { ctx.error(n, "tierPalette", "needs at least one colour") }
+            for (i, item) in items.enumerated() {
+                if let c = color("", item, "tierPalette[\(i)]", &ctx) { palette.append(c) }
+            }
+        }
+        func mark(_ key: String, _ ctx: inout DecodeContext) -> Mark {
+            guard let n = m[key], let s = ctx.string(n, key) else { return .none }
+            guard let mk = Mark(rawValue: s) else {
+                ctx.error(n, key, "unknown mark \"\(s)\" (expected none, cross, hatch)")
+                return .none
+            }
+            return mk
+        }
+        let soldMark = mark("soldMark", &ctx)
+        let lockedMark = mark("lockedMark", &ctx)
+        var font = ""
+        if let n = ctx.required(m, "fontFamily", in: root, ""), let s = ctx.string(n, "fontFamily") { font = s }
+        var package = "a package providing the font"
+        if let n = m["fontPackage"], let s = ctx.string(n, "fontPackage") { package = s }
+        var radius = 4.0
+        if let n = m["cornerRadius"], let d = ctx.decimal(n, "cornerRadius") {
+            radius = NSDecimalNumber(decimal: d).doubleValue
+            if radius < 0 || radius > 50 { ctx.error(n, "cornerRadius", "corner radius \(d) is outside 0…50") }
+        }
+        var right = false
+        if let n = m["rowLabelsRight"] {
+            if case .bool(let b) = n.value { right = b } else { ctx.error(n, "rowLabelsRight", "expected a boolean, found \(n.typeName)") }
+        }
+        var metrics = Metrics()
+        if let n = m["metrics"], let mm = ctx.object(n, "metrics", known: Set(metricKeys.map(\.0))) {
+            for (key, path) in metricKeys {
+                guard let v = mm[key], let d = ctx.decimal(v, "metrics.\(key)") else { continue }
+                let x = NSDecimalNumber(decimal: d).doubleValue
+                guard x >= 0, x <= 1000 else {
+                    ctx.error(v, "metrics.\(key)", "\(key) \(d) is outside 0…1000")
+                    continue
+                }
+                metrics[keyPath: path] = x
+            }
+            if metrics.seatWidth < 1 || metrics.seatHeight < 1 {
+                ctx.error(n, "metrics", "seats must be at least 1 pt wide and high")
+            }
+        }
+        var name = URL(fileURLWithPath: source.name).deletingPathExtension().lastPathComponent
+        if let n = m["name"], let s = ctx.string(n, "name") { name = s }
+        guard ctx.errors.isEmpty, let bg = colors["background"], let locked = colors["locked"], let sold = colors["sold"],
+              let selected = colors["selected"], let highlight = colors["highlight"], let seatText = colors["seatText"],
+              let text = colors["text"], let rowLabel = colors["rowLabel"], let rowLabelBackground = colors["rowLabelBackground"],
+              let screen = colors["screen"], let screenText = colors["screenText"], let centerLine = colors["centerLine"],
+              let minimap = colors["minimapBackground"] else {
+            throw SeatMapError(file: source.name, diagnostics: ctx.errors)
+        }
+        return Theme(name: name, background: bg, tierPalette: palette, locked: locked, sold: sold, selected: selected,
+                     highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
+                     rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
+                     centerLine: centerLine, minimapBackground: minimap, fontFamily: font, fontPackage: package,
+                     cornerRadius: radius, rowLabelsRight: right, metrics: metrics)
+    }
+
+    /// The shipped themes, in `Themes/`.
+    public static let shippedNames = ["light", "dark", "print", "high-contrast"]
+
+    /// Where themes are looked up by name: `$SEATMAP_THEMES`, `./Themes`,
+    /// then the `Themes/` folder of the source tree this binary was built from.
+    public static var searchFolders: [String] {
+        var folders: [String] = []
+        if let env = ProcessInfo.processInfo.environment["SEATMAP_THEMES"], !env.isEmpty { folders.append(env) }
+        folders.append(FileManager.default.currentDirectoryPath + "/Themes")
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(source.appendingPathComponent("Themes").path)
+        return folders
+    }
+
+    /// Loads a theme by name (`light`) or by path (anything with a `/` or ending in `.json`).
+    public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") {
+            return try decode(Files.read(nameOrPath))
+        }
+        for folder in searchFolders {
+            let path = folder + "/" + nameOrPath + ".json"
+            if FileManager.default.fileExists(atPath: path) { return try decode(Files.read(path)) }
+        }
+        throw SeatMapError("unknown theme \"\(nameOrPath)\": no \(nameOrPath).json in \(searchFolders.joined(separator: ", ")) (shipped: \(shippedNames.joined(separator: ", ")))")
+    }
+}
