@@ -13,12 +13,20 @@ deps:
 build: deps
 	$(SWIFT) build --product seatmap
 
+THEMES := light dark print high-contrast
+
+# Every example in every theme (PNG, plus SVG and PDF in the light theme),
+# and a phone viewport with the minimap.
 demo: build
 	@mkdir -p out
-	@for f in $(EXAMPLES); do \
-	  echo "== $$f"; \
-	  $(SEATMAP) info "$$f" || exit 1; \
+	@for t in $(THEMES); do \
+	  $(SEATMAP) render $(EXAMPLES) --out-dir out/$$t --theme $$t --scale 2 || exit 1; \
 	done
+	@$(SEATMAP) render $(EXAMPLES) --out-dir out/svg --format svg || exit 1
+	@$(SEATMAP) render $(EXAMPLES) --out-dir out/pdf --format pdf --page a4 || exit 1
+	@$(SEATMAP) render Examples/imax-3-sections.json -o out/imax-phone.png --zoom 2 --scale 3 \
+	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-12,2-5-13 || exit 1
+	@echo "Rendered into out/"
 
 test: deps
 	$(SWIFT) test

@@ -11,12 +11,20 @@ struct Painter {
     let canvas: Canvas
     var layout: Layout { scene.layout }
     var theme: Theme { scene.theme }
+    /// Seat numbers are drawn once seats are at least this many pixels wide.
+    static let labelMinWidth = 22
+
     /// Pixels per point.
     var s: Double { layout.zoom * layout.scale }
 
-    func draw(region: PixelRect? = nil) {
+    /// Draws everything that meets `region` (all of it by default). With
+    /// `clip`, nothing outside the region is touched; without, shapes that
+    /// cross its edge are drawn whole (the caller crops), which keeps every
+    /// pixel identical to a full render.
+    func draw(region: PixelRect? = nil, clip: Bool = false) {
         let area = region ?? layout.bounds
-        if region != nil { canvas.pushClip(area) }
+        let clipped = clip && region != nil
+        if clipped { canvas.pushClip(area) }
         canvas.fill(.rect(area), theme.background)
         if let header = layout.header, header.intersects(area) { drawHeader(header) }
         if layout.screen.intersects(area) { drawScreen() }
@@ -29,7 +37,7 @@ struct Painter {
         if let legend = layout.legend, legend.intersects(area) {
             for item in layout.legendItems where item.rect.intersects(area) { drawLegendItem(item) }
         }
-        if region != nil { canvas.popClip() }
+        if clipped { canvas.popClip() }
     }
 
     // MARK: Bands
@@ -39,32 +47,50 @@ struct Painter {
                     style: TextStyle(size: 14 * s, color: theme.text))
     }
 
+    /// The screen: a band with a gently curved top edge, narrowing towards
+    /// the seats. Built from straight segments and filled (outline = a fill
+    /// of the outer shape under the inner one): large strokes and curves are
+    /// flattened by Cairo differently when part of them lies off-surface, and
+    /// a viewport must match the full render pixel for pixel.
     func drawScreen() {
         let r = layout.screen
         let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
         let inset = min(w * 0.06, 24 * s)
-        var p = Path()
-        p.move(x, y)
-        p.curve(x + w / 3, y + h * 0.25, x + 2 * w / 3, y + h * 0.25, x + w, y)
-        p.line(x + w - inset, y + h)
-        p.line(x + inset, y + h)
-        p.close()
-        canvas.fill(p, theme.screen)
-        canvas.stroke(p, theme.centerLine, width: max(1, s * 0.75), dash: [])
+        func shape(_ d: Double) -> Path {
+            var p = Path()
+            let segments = 48
+            for i in 0...segments {
+                let t = Double(i) / Double(segments)
+                // A parabola that sags a quarter of the height in the middle.
+                let px = x + d + (w - 2 * d) * t
+                let py = y + d + h * 0.25 * 4 * t * (1 - t) * 0.75
+                if i == 0 { p.move(px, py) } else { p.line(px, py) }
+            }
+            p.line(x + w - inset - d * 0.5, y + h - d)
+            p.line(x + inset + d * 0.5, y + h - d)
+            p.close()
+            return p
+        }
+        let line = max(1, (0.75 * s).rounded())
+        canvas.fill(shape(0), theme.centerLine)
+        canvas.fill(shape(line), theme.screen)
         canvas.text(scene.screenLabel, x: r.centerX, y: y + h * 0.58, align: .center,
                     style: TextStyle(size: min(11 * s, h * 0.55), color: theme.screenText))
     }
 
     /// The dashed line through the middle of the seat grid, from the screen
-    /// down to the last row; seats are drawn over it.
+    /// down to the last row; seats are drawn over it. Dashes are whole-pixel
+    /// rectangles, so they are crisp and the same in every region drawn.
     func drawCenterLine(_ area: PixelRect) {
-        let width = max(1, (s).rounded())
+        let width = max(1, Int(s.rounded()))
         let top = layout.screen.maxY, bottom = layout.gridRect.maxY
-        let lineRect = PixelRect(x: layout.centerX, y: top, w: Int(width), h: bottom - top)
-        guard lineRect.intersects(area) else { return }
-        let x = Double(layout.centerX) + width / 2
-        canvas.stroke(.line(x, Double(top), x, Double(bottom)), theme.centerLine,
-                      width: width, dash: [(4 * s).rounded(), (3 * s).rounded()])
+        let dash = max(1, Int((4 * s).rounded())), space = max(1, Int((3 * s).rounded()))
+        var y = top
+        while y < bottom {
+            let piece = PixelRect(x: layout.centerX, y: y, w: width, h: min(dash, bottom - y))
+            if piece.intersects(area) { canvas.fill(.rect(piece), theme.centerLine) }
+            y += dash + space
+        }
     }
 
     func drawRowLabel(_ label: RowLabelBox) {
@@ -124,7 +150,7 @@ struct Painter {
             drawWheelchair(own)
             marked = true
         }
-        if !marked && cell.rect.w >= 22 {
+        if !marked && layout.seatWidth >= Painter.labelMinWidth {
             let size = min(Double(own.h) * 0.42, Double(own.w) * 0.42)
             canvas.text(cell.seatLabel, x: own.centerX, y: own.centerY, align: .center,
                         style: TextStyle(size: size, color: theme.seatText))

@@ -115,34 +115,68 @@ public enum Renderer {
         let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
-        let image = try RasterImage(width: visible.w, height: visible.h)
-        let context = try CairoContext(image.surface)
-        let canvas = CairoCanvas(context, font: font)
-        canvas.translate(Double(-visible.x), Double(-visible.y))
-        let painter = Painter(scene: scene, canvas: canvas)
-        painter.draw(region: viewport == nil ? nil : visible)
-        if minimap { painter.drawMinimap(visible: visible) }
-        try context.check("drawing the seat map")
+        let image: RasterImage
+        if viewport == nil {
+            image = try RasterImage(width: visible.w, height: visible.h)
+            let context = try CairoContext(image.surface)
+            Painter(scene: scene, canvas: CairoCanvas(context, font: font)).draw()
+            try context.check("drawing the seat map")
+        } else {
+            image = try RasterImage(width: visible.w, height: visible.h)
+            try drawRegion(scene, visible, font: font, into: image, at: 0, 0)
+        }
+        if minimap {
+            let context = try CairoContext(image.surface)
+            let canvas = CairoCanvas(context, font: font)
+            canvas.translate(Double(-visible.x), Double(-visible.y))
+            Painter(scene: scene, canvas: canvas).drawMinimap(visible: visible)
+            try context.check("drawing the minimap")
+        }
         return image
     }
 
+    /// Margin drawn around a region and then cropped away: a small shape
+    /// (a seat, a label) that crosses the edge of a surface is rasterised
+    /// slightly differently from a whole one, so a region is drawn with a
+    /// seat's size to spare, then copied. Large shapes are built so that
+    /// this does not touch them (see `Painter.drawScreen`).
+    static func regionPad(_ layout: Layout) -> Int {
+        max(layout.seatWidth, layout.seatHeight) + 8
+    }
+
+    /// Draws `region` of the scene exactly as a full render would and copies
+    /// it into `target` at (x, y).
+    static func drawRegion(_ scene: Scene, _ region: PixelRect, font: ResolvedFont, into target: RasterImage,
+                           at x: Int, _ y: Int) throws(SeatMapError) {
+        let pad = regionPad(scene.layout)
+        let padded = PixelRect(x: region.x - pad, y: region.y - pad, w: region.w + 2 * pad, h: region.h + 2 * pad)
+        let scratch = try CairoSurface(width: padded.w, height: padded.h)
+        let context = try CairoContext(scratch)
+        let canvas = CairoCanvas(context, font: font)
+        canvas.translate(Double(-padded.x), Double(-padded.y))
+        Painter(scene: scene, canvas: canvas).draw(region: padded)
+        try context.check("drawing the seat map")
+        cairo_surface_flush(scratch.pointer)
+        let copy = try CairoContext(target.surface)
+        cairo_set_operator(copy.cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(copy.cr, scratch.pointer, Double(x - pad), Double(y - pad))
+        cairo_rectangle(copy.cr, Double(x), Double(y), Double(region.w), Double(region.h))
+        cairo_fill(copy.cr)
+        try copy.check("copying the region")
+    }
+
     /// Redraws only `dirty` rects of `image` (a full render of the scene, or
-    /// of its previous state) in place. Each rect is cleared and drawn again
-    /// clipped to itself, so the result equals a full render of `scene`.
+    /// of its previous state) in place, each exactly as a full render of
+    /// `scene` draws it.
     public static func redraw(_ image: RasterImage, scene: Scene, dirty: [PixelRect]) throws(SeatMapError) {
         guard image.width == scene.layout.width, image.height == scene.layout.height else {
             throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
         }
         let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
-        let context = try CairoContext(image.surface)
-        let canvas = CairoCanvas(context, font: font)
-        let painter = Painter(scene: scene, canvas: canvas)
         for rect in dirty {
             let r = rect.intersection(scene.layout.bounds)
-            if !r.isEmpty { painter.draw(region: r) }
+            if !r.isEmpty { try drawRegion(scene, r, font: font, into: image, at: r.x, r.y) }
         }
-        try context.check("redrawing seats")
-        cairo_surface_mark_dirty(image.surface.pointer)
     }
 
     static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {

@@ -56,7 +56,7 @@ struct ValidateInfoCLITests {
         #expect(!captured.stderr.isEmpty)
     }
 
-    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit"])
+    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme"])
     func help(command: String) {
         let r = seatmap(command, "--help")
         #expect(r.code == 0)
@@ -141,3 +141,71 @@ struct LayoutHitCLITests {
 }
 
 func Arguments_format(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+
+@Suite("CLI: render and theme")
+struct RenderCLITests {
+    @Test("render writes PNG, SVG and PDF by extension")
+    func formats() throws {
+        let dir = try Fixtures.tempFolder()
+        for ext in ["png", "svg", "pdf"] {
+            let out = dir.appendingPathComponent("map.\(ext)").path
+            let r = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out, "--theme", "dark", "--select", "1-2-2")
+            #expect(r.code == 0, "\(r.err)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+            let magic: [String: [UInt8]] = ["png": [0x89, 0x50], "svg": Array("<?xml".utf8), "pdf": Array("%PDF".utf8)]
+            #expect(bytes.starts(with: magic[ext] ?? []))
+        }
+    }
+
+    @Test("batch renders every file, reports a bad one and still writes the rest")
+    func batch() throws {
+        let dir = try Fixtures.tempFolder()
+        let bad = dir.appendingPathComponent("broken.json").path
+        try "{".write(toFile: bad, atomically: true, encoding: .utf8)
+        let outDir = dir.appendingPathComponent("out").path
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), bad, Fixtures.examplePath("labels-rtl.json"),
+                        "--out-dir", outDir, "--format", "svg")
+        #expect(r.code == 1)
+        #expect(r.err.contains("broken.json: malformed JSON"))
+        #expect(r.err.contains("1 of 3 failed"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: outDir).sorted()
+        #expect(written == ["labels-rtl.svg", "seed.svg"])
+    }
+
+    @Test("render usage errors exit 2", arguments: [
+        ["render", "x.json"], ["render", "x.json", "-o", "a.gif"], ["render", "x.json", "-o", "a.png", "--page", "b5"],
+        ["render", "x.json", "-o", "a.png", "--png-compression", "max"], ["render", "x.json", "-o", "a.png", "--minimap"],
+    ])
+    func usage(args: [String]) {
+        let captured = CapturedConsole()
+        #expect(SeatMapCLI.run(args, console: captured.console) == 2)
+    }
+
+    @Test("an unknown theme or seat id is a clear error, exit 1")
+    func badInputs() throws {
+        let dir = try Fixtures.tempFolder()
+        let out = dir.appendingPathComponent("m.png").path
+        let theme = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out, "--theme", "sepia")
+        #expect(theme.code == 1)
+        #expect(theme.err.contains("unknown theme \"sepia\""))
+        let seat = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out, "--select", "1-9-9")
+        #expect(seat.code == 1)
+        #expect(seat.err.contains("no such seat 1-9-9"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("theme check passes the shipped themes and names failing pairs")
+    func themeCheck() throws {
+        for name in ["light", "dark", "print", "high-contrast"] {
+            #expect(seatmap("theme", "check", name).code == 0)
+        }
+        let dir = try Fixtures.tempFolder()
+        let path = dir.appendingPathComponent("pale.json").path
+        var text = try String(contentsOf: Fixtures.root.appendingPathComponent("Themes/light.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"sold\": \"#7A7A7A\"", with: "\"sold\": \"#F0F0F0\"")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = seatmap("theme", "check", path)
+        #expect(r.code == 1)
+        #expect(r.err.contains("sold #F0F0F0 on background #FFFFFF"))
+    }
+}

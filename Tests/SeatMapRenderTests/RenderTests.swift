@@ -1,0 +1,334 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapTestSupport
+
+/// A theme colour as the opaque ARGB32 pixel Cairo writes for it.
+func argb(_ c: Color) -> UInt32 {
+    func b(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
+    return 0xFF00_0000 | b(c.r) << 16 | b(c.g) << 8 | b(c.b)
+}
+
+func mostCommonPixel(_ image: RasterImage, in r: PixelRect) -> UInt32? {
+    var counts: [UInt32: Int] = [:]
+    for y in r.y..<r.maxY { for x in r.x..<r.maxX { if let p = image.pixel(x, y) { counts[p, default: 0] += 1 } } }
+    return counts.max { $0.value < $1.value }?.key
+}
+
+func close(_ a: UInt32?, _ b: UInt32, tolerance: Int = 2) -> Bool {
+    guard let a else { return false }
+    for shift in [0, 8, 16, 24] as [UInt32] {
+        if abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) > tolerance { return false }
+    }
+    return true
+}
+
+@Suite("Rendering")
+struct RenderTests {
+    @Test("each seat's centre pixel has its status or tier colour", arguments: Theme.shippedNames)
+    func seatColours(themeName: String) throws {
+        let theme = try Theme.load(themeName)
+        for name in Fixtures.exampleNames {
+            let hall = try Fixtures.example(name)
+            // 0.6 × 32 pt = 20 px seats: below the 22 px level of detail, so no
+            // seat numbers cover the centre.
+            let scene = try Scene(hall: hall, theme: theme, zoom: 0.6, scale: 1)
+            let image = try Renderer.raster(scene)
+            var wrong: [String] = []
+            for cell in scene.layout.seats {
+                // Marks (print themes) and wheelchair icons cover the centre: sample beside them.
+                let marked = (cell.status == .sold && theme.soldMark != .none) || (cell.status == .locked && theme.lockedMark != .none)
+                    || cell.type == .wheelchair
+                let expected: Color
+                switch cell.status {
+                case .available: expected = theme.tierColor(cell.tier)
+                case .locked: expected = theme.locked
+                case .sold: expected = theme.sold
+                case .aisle: continue
+                }
+                // A marked seat must still be mostly its colour.
+                let got = marked ? mostCommonPixel(image, in: cell.rect) : image.pixel(Int(cell.rect.centerX), Int(cell.rect.centerY))
+                if !close(got, argb(expected)) { wrong.append(cell.id) }
+            }
+            #expect(wrong.isEmpty, "\(name) in \(themeName): wrong colour at \(wrong.prefix(5))")
+        }
+    }
+
+    /// The seed's seam bug: at non-integer zooms the gap between neighbours
+    /// must be clean background along the seat's middle row.
+    @Test("gaps between neighbours are background at non-integer zooms (no seams)", arguments: [1.37, 2.37])
+    func noSeams(zoom: Double) throws {
+        let theme = try Theme.load("light")
+        let bg = argb(theme.background)
+        for name in Fixtures.exampleNames {
+            let scene = try Scene(hall: try Fixtures.example(name), theme: theme, zoom: zoom, scale: 2)
+            let image = try Renderer.raster(scene)
+            let l = scene.layout
+            var seams = 0
+            var checked = 0
+            for a in l.seats {
+                guard let b = l.cell(row: a.row, column: a.column + 1), b.isSeat, a.type != .coupleLeft else { continue }
+                let y = Int(a.rect.centerY)
+                let lineWidth = max(1, Int((zoom * 2).rounded()))
+                for x in a.rect.maxX..<b.rect.x where !(l.centerX..<(l.centerX + lineWidth)).contains(x) {
+                    checked += 1
+                    if image.pixel(x, y) != bg { seams += 1 }
+                }
+            }
+            #expect(checked > 0)
+            #expect(seams == 0, "\(name) at zoom \(zoom): \(seams) non-background gap pixels")
+        }
+    }
+
+    @Test("couple halves are drawn as one joined piece")
+    func couplesJoined() throws {
+        let theme = try Theme.load("light")
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 1.37, scale: 2)
+        let image = try Renderer.raster(scene)
+        let bg = argb(theme.background)
+        var pairs = 0
+        for left in scene.layout.seats where left.type == .coupleLeft {
+            let right = try #require(scene.layout.cell(row: left.row, column: left.column + 1))
+            #expect(left.rect.maxX == right.rect.x)
+            // Just below the top edge, across the whole pair: no background.
+            let y = left.rect.y + 2 * scene.layout.seatHeight / 10
+            let gapPixels = (left.rect.x + 8..<right.rect.maxX - 8).filter { image.pixel($0, y) == bg }
+            #expect(gapPixels.isEmpty, "\(left.id): background inside the pair at \(gapPixels.prefix(3))")
+            pairs += 1
+        }
+        #expect(pairs == 8)
+    }
+
+    @Test("a viewport image is exactly the same region of the full render", arguments: [(1.0, 2.0), (1.37, 3.0), (2.5, 1.0)])
+    func viewportIsCrop(zoom: Double, scale: Double) throws {
+        let theme = try Theme.load("dark")
+        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: theme, zoom: zoom, scale: scale,
+                              selected: ["2-5-10"], highlighted: ["2-5-11"])
+        let full = try Renderer.raster(scene).rows()
+        let t = ViewTransform(layout: scene.layout, viewportWidth: 375, viewportHeight: 300, offsetX: 101.3, offsetY: 57)
+        let view = try Renderer.raster(scene, viewport: t).rows()
+        let v = t.visiblePixels
+        var differing = 0
+        for j in 0..<v.h {
+            for i in 0..<v.w {
+                let x = v.x + i, y = v.y + j
+                let expected: UInt32 = (y < full.count && x < full[0].count) ? full[y][x] : 0
+                if view[j][i] != expected {
+                    differing += 1
+                    if differing <= 5 { Issue.record("pixel \(x),\(y): viewport \(String(view[j][i], radix: 16)), full \(String(expected, radix: 16))") }
+                }
+            }
+        }
+        #expect(differing == 0)
+    }
+
+    @Test("the minimap is drawn in the viewport's corner")
+    func minimap() throws {
+        let theme = try Theme.load("light")
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 2, scale: 2)
+        let t = ViewTransform(layout: scene.layout, viewportWidth: 375, viewportHeight: 300, offsetX: 300, offsetY: 200)
+        let plain = try Renderer.raster(scene, viewport: t).rows()
+        let withMap = try Renderer.raster(scene, viewport: t, minimap: true).rows()
+        let w = plain[0].count
+        let corner = (0..<plain.count / 3).filter { j in (w * 2 / 3..<w).contains { plain[j][$0] != withMap[j][$0] } }
+        #expect(!corner.isEmpty, "the top-right corner changes")
+        #expect(plain.suffix(plain.count / 2) == withMap.suffix(plain.count / 2), "the rest is untouched")
+    }
+
+    @Test("CJK text renders as glyphs: different characters give different pixels")
+    func cjkGlyphs() throws {
+        let theme = try Theme.load("light")
+        var hallA = try Fixtures.example("seed.json")
+        var hallB = hallA
+        hallA.cinemaName = "银幕中央"
+        hallB.cinemaName = "情侣座位"
+        let a = try Renderer.raster(try Scene(hall: hallA, theme: theme, zoom: 1, scale: 2)).rows()
+        let b = try Renderer.raster(try Scene(hall: hallB, theme: theme, zoom: 1, scale: 2)).rows()
+        // Missing glyphs are drawn as identical boxes; real glyphs differ.
+        #expect(a != b)
+        let inkRows = a.prefix(120).filter { row in row.contains { $0 != argb(theme.background) } }
+        #expect(!inkRows.isEmpty, "the header has text")
+    }
+
+    @Test("PNG, SVG and PDF are the same bytes every time", arguments: ImageFormat.allCases)
+    func deterministic(format: ImageFormat) throws {
+        let theme = try Theme.load("print")
+        let make = {
+            let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 1, scale: 1, selected: ["1-3-3"])
+            switch format {
+            case .png: return try Renderer.png(scene)
+            case .svg: return Array(try Renderer.svg(scene).utf8)
+            case .pdf: return try Renderer.pdf(scene, page: .a4)
+            }
+        }
+        let first = try make()
+        #expect(try make() == first)
+        switch format {
+        case .png: #expect(first.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        case .pdf: #expect(first.starts(with: Array("%PDF".utf8)))
+        case .svg: #expect(first.starts(with: Array("<?xml".utf8)))
+        }
+    }
+
+    @Test("PNG compression levels trade size for speed, same pixels")
+    func compression() throws {
+        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let image = try Renderer.raster(scene)
+        let fast = try image.pngData(compression: .fast)
+        let best = try image.pngData(compression: .best)
+        #expect(fast.count > best.count)
+    }
+}
+
+@Suite("SVG")
+struct SVGTests {
+    @Test("one element per seat with its id, classes, data and title", arguments: Fixtures.exampleNames)
+    func seatElements(name: String) throws {
+        let hall = try Fixtures.example(name)
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1, selected: [])
+        let svg = try Renderer.svg(scene)
+        let reader = SVGSeatReader()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = reader
+        #expect(parser.parse(), "the SVG is well-formed XML")
+        #expect(reader.seats.count == scene.layout.seats.count)
+        #expect(Set(reader.seats.map(\.id)).count == reader.seats.count, "ids are unique")
+        var wrong: [String] = []
+        for seat in reader.seats {
+            guard seat.id.hasPrefix("seat-"), let cell = scene.layout.cell(id: String(seat.id.dropFirst(5))) else {
+                wrong.append(seat.id)
+                continue
+            }
+            let title = "\(cell.chineseDescription) ¥\(cell.price?.plainText ?? "") \(cell.status.chineseName)"
+            if seat.title != title || !seat.classes.contains(cell.status.name) || !seat.classes.contains(cell.type.rawValue)
+                || seat.row != String(cell.row) || seat.column != String(cell.column) || seat.price != cell.price?.plainText {
+                wrong.append(seat.id)
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(reader.rootWidth == String(scene.layout.width), "user units are layout pixels")
+    }
+}
+
+/// Collects the seat groups of an SVG document.
+final class SVGSeatReader: NSObject, XMLParserDelegate {
+    struct SeatElement {
+        var id: String
+        var classes: [String]
+        var row: String?
+        var column: String?
+        var price: String?
+        var title = ""
+    }
+    var seats: [SeatElement] = []
+    var rootWidth: String?
+    private var inTitle = false
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if name == "svg" { rootWidth = attributes["width"] }
+        if name == "g", let id = attributes["id"], id.hasPrefix("seat-") {
+            seats.append(SeatElement(id: id, classes: (attributes["class"] ?? "").split(separator: " ").map(String.init),
+                                     row: attributes["data-row"], column: attributes["data-column"], price: attributes["data-price"]))
+        }
+        if name == "title" { inTitle = true }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inTitle, !seats.isEmpty { seats[seats.count - 1].title += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "title" { inTitle = false }
+    }
+}
+
+@Suite("Render errors")
+struct RenderErrorTests {
+    @Test("a missing font is an error naming the font and its package")
+    func missingFont() throws {
+        var theme = try Theme.load("light")
+        theme.fontFamily = "No Such Font Family 42"
+        theme.fontPackage = "fonts-nosuch"
+        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: theme, zoom: 1, scale: 1)
+        #expect {
+            try Renderer.raster(scene)
+        } throws: { error in
+            "\(error)".contains("font \"No Such Font Family 42\" is not installed") && "\(error)".contains("fonts-nosuch")
+        }
+    }
+
+    @Test("an image over Cairo's limit is refused with advice")
+    func oversize() throws {
+        var hall = try Fixtures.example("seed.json")
+        hall = Hall(rows: [Row(number: 1, price: 1, seats: [Seat(column: 1, status: .available), Seat(column: 1000, status: .available)])])
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 3, scale: 3)
+        #expect {
+            try Renderer.raster(scene)
+        } throws: { error in
+            "\(error)".contains("use a lower --zoom or --scale, or render a --viewport")
+        }
+    }
+
+    @Test("a failed render leaves an existing output untouched and no temp files")
+    func atomic() throws {
+        let dir = try Fixtures.tempFolder()
+        let out = dir.appendingPathComponent("map.png").path
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: out))
+        var theme = try Theme.load("light")
+        theme.fontFamily = "No Such Font Family 42"
+        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: theme, zoom: 1, scale: 1)
+        #expect(throws: SeatMapError.self) { try Renderer.write(scene, to: out) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("previous".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["map.png"])
+    }
+
+    @Test("unknown --select ids are refused by name")
+    func unknownSelection() throws {
+        #expect(throws: SeatMapError.self) {
+            try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("light"), zoom: 1, scale: 1, selected: ["1-9-9"])
+        }
+    }
+}
+
+@Suite("Themes")
+struct ThemeTests {
+    @Test("every shipped theme loads and passes the 3:1 contrast check", arguments: Theme.shippedNames)
+    func shipped(name: String) throws {
+        let theme = try Theme.load(name)
+        #expect(theme.contrastProblems().isEmpty)
+        #expect(theme.tierPalette.count >= 4)
+    }
+
+    @Test("print and high-contrast tell sold from locked by a mark, not only colour", arguments: ["print", "high-contrast"])
+    func marks(name: String) throws {
+        let theme = try Theme.load(name)
+        #expect(theme.soldMark != .none && theme.lockedMark != .none && theme.soldMark != theme.lockedMark)
+    }
+
+    @Test("a low-contrast fill is named by the check")
+    func lowContrast() throws {
+        var theme = try Theme.load("light")
+        theme.sold = Color(hex: "#EEEEEE") ?? .white
+        let problems = theme.contrastProblems()
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("sold #EEEEEE on background #FFFFFF") == true)
+    }
+
+    @Test("a bad theme file reports its path and problem")
+    func badThemeFile() {
+        let json = #"{"background":"white","tierPalette":[]}"#
+        #expect {
+            try Theme.decode(SourceText(name: "bad.json", bytes: Array(json.utf8)))
+        } throws: { error in
+            let m = "\(error)"
+            return m.contains("bad.json: background: invalid colour \"white\"") && m.contains("tierPalette: needs at least one colour")
+                && m.contains("missing required field \"locked\"")
+        }
+    }
+}
