@@ -31,5 +31,11 @@ demo: build
 test: deps
 	$(SWIFT) test
 
+# Re-record every golden image (the run fails on purpose: look at the new
+# references in Golden/ before committing them).
+golden: deps
+	SEATMAP_RECORD=1 $(SWIFT) test --filter GoldenTests || true
+	@echo "Golden/ re-recorded: open the images and look at them before committing."
+
 clean:
 	rm -rf .build out

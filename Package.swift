@@ -34,8 +34,11 @@ let package = Package(
         // MARK: Cairo backend
         .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"]),
 
+        // MARK: Image comparison for golden tests and `seatmap diff`
+        .target(name: "SeatMapGolden", dependencies: ["CPNG"], swiftSettings: optimizedEvenInDebug),
+
         // MARK: Command line: a testable library and a thin executable
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender"]),
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
 
         // MARK: Test helpers
@@ -48,6 +51,8 @@ let package = Package(
         .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"],
                     swiftSettings: optimizedEvenInDebug),
         .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapTestSupport"]),
     ]
 )

@@ -86,4 +86,41 @@ static inline int seatmap_png_encode(const unsigned char *pixels, int width, int
     *out_size = buf.size;
     return 0;
 }
+
+/*
+ * Decodes any PNG into 8-bit non-premultiplied RGBA (bytes R, G, B, A per
+ * pixel, rows packed) with libpng's simplified API, which handles its own
+ * errors. Returns 0 and a malloc'ed buffer (free it with free()), or -1 with
+ * libpng's message copied into message.
+ */
+static inline int seatmap_png_decode(const unsigned char *data, size_t size, int *width, int *height,
+                                     unsigned char **out, char *message, size_t message_size) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    *out = NULL;
+    if (!png_image_begin_read_from_memory(&image, data, size)) {
+        strncpy(message, image.message, message_size - 1);
+        message[message_size - 1] = 0;
+        return -1;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t bytes = PNG_IMAGE_SIZE(image);
+    unsigned char *buffer = (unsigned char *)malloc(bytes ? bytes : 1);
+    if (!buffer) {
+        png_image_free(&image);
+        strncpy(message, "out of memory", message_size - 1);
+        return -1;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
+        strncpy(message, image.message, message_size - 1);
+        message[message_size - 1] = 0;
+        free(buffer);
+        return -1;
+    }
+    *width = (int)image.width;
+    *height = (int)image.height;
+    *out = buffer;
+    return 0;
+}
 #endif

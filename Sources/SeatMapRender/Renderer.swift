@@ -78,6 +78,30 @@ public final class RasterImage {
         }
     }
 
+    /// Every pixel as non-premultiplied RGBA bytes packed `r | g << 8 | b << 16 | a << 24`
+    /// (what decoding this image's PNG gives), rows packed.
+    public func rgbaPixels() -> [UInt32] {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return [] }
+        var out = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                for x in 0..<width {
+                    let p = row[x]
+                    let a = p >> 24
+                    var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                    if a != 0 && a != 255 {
+                        r = (r * 255 + a / 2) / a
+                        g = (g * 255 + a / 2) / a
+                        b = (b * 255 + a / 2) / a
+                    }
+                    out[y * width + x] = r | g << 8 | b << 16 | a << 24
+                }
+            }
+        }
+        return out
+    }
+
     /// Encodes the image as PNG through libpng. Deterministic: the same
     /// pixels and level give the same bytes.
     public func pngData(compression: PNGCompression = .default) throws(SeatMapError) -> [UInt8] {

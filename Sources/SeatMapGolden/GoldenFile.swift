@@ -1,0 +1,94 @@
+import Foundation
+
+/// Golden-image assertions: compare a rendering with its reference PNG,
+/// record references on request, and leave artefacts to look at on failure.
+///
+/// Record mode comes from `SEATMAP_RECORD`: `1` or `all` rewrites every
+/// reference; unset records only missing ones. Either way a recording is a
+/// failure, so nobody records by accident.
+public enum GoldenFile {
+    public enum RecordMode: Sendable, Equatable {
+        /// Record references that do not exist yet (and fail).
+        case missing
+        /// Rewrite every reference (and fail).
+        case all
+
+        public static var fromEnvironment: RecordMode {
+            let v = ProcessInfo.processInfo.environment["SEATMAP_RECORD"] ?? ""
+            return ["1", "all", "true", "yes"].contains(v.lowercased()) ? .all : .missing
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case matched(PixelMatch.Result)
+        /// The reference was (re)written; the test must fail with this message.
+        case recorded(String)
+        /// The rendering differs beyond the gates; the message says where the artefacts are.
+        case mismatch(String)
+    }
+
+    /// Where failure artefacts go: `$SEATMAP_ARTIFACTS`, else `defaultFolder`.
+    public static func artifactsFolder(default defaultFolder: String) -> String {
+        let env = ProcessInfo.processInfo.environment["SEATMAP_ARTIFACTS"] ?? ""
+        return env.isEmpty ? defaultFolder : env
+    }
+
+    public static let rerecordCommand = "SEATMAP_RECORD=1 make test   (or: make golden)"
+
+    /// Checks a rendering against `folder/name.png`. `png` encodes the
+    /// rendering; it is called only when a reference is recorded.
+    public static func check(_ actualImage: RGBAImage, png: () throws -> [UInt8], name: String, folder: String,
+                             artifacts: String, mode: RecordMode = .fromEnvironment, gates: DiffGates = DiffGates(),
+                             threshold: Double = 0.1) throws -> Outcome {
+        let reference = (folder as NSString).appendingPathComponent(name + ".png")
+        let exists = FileManager.default.fileExists(atPath: reference)
+        if mode == .all || !exists {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Data(try png()).write(to: URL(fileURLWithPath: reference), options: .atomic)
+            } catch {
+                throw GoldenError("\(reference): cannot record: \(error.localizedDescription)")
+            }
+            let why = exists ? "re-recorded (SEATMAP_RECORD is set)" : "was missing and has been recorded"
+            return .recorded("\(reference) \(why). Open it and look at it, then re-run to assert against it.")
+        }
+        let expected = try RGBAImage(contentsOf: reference)
+        guard expected.width == actualImage.width, expected.height == actualImage.height else {
+            try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
+            return .mismatch("\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)")
+        }
+        let (result, diff) = try PixelMatch.compare(expected, actualImage, threshold: threshold, diff: true)
+        if gates.passes(result) { return .matched(result) }
+        let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
+        return .mismatch("\(name): \(summary(result)), over the gates (\(gates.maxDiffPixels) pixels, \(gates.maxDiffRatio * 100) %).\n"
+            + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
+            + "\nIf the change is intended, re-record: \(rerecordCommand)")
+    }
+
+    /// `N differing pixels (R %), M anti-aliased`.
+    public static func summary(_ r: PixelMatch.Result) -> String {
+        "\(r.diffPixels) differing pixels (\(String(format: "%.4f", r.diffRatio * 100)) %), \(r.aaPixels) anti-aliased"
+    }
+
+    @discardableResult
+    static func writeArtifacts(name: String, expected: RGBAImage, actual: RGBAImage, diff: RGBAImage?,
+                               folder: String) throws(GoldenError) -> [String] {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GoldenError("\(folder): cannot create the artefacts folder: \(error.localizedDescription)")
+        }
+        var images = [("expected", expected), ("actual", actual)]
+        if let diff {
+            images.append(("diff", diff))
+            images.append(("composite", RGBAImage.composite(expected: expected, diff: diff, actual: actual)))
+        }
+        var paths: [String] = []
+        for (kind, image) in images {
+            let path = (folder as NSString).appendingPathComponent("\(name)-\(kind).png")
+            try image.write(to: path)
+            paths.append(path)
+        }
+        return paths
+    }
+}

@@ -1,0 +1,207 @@
+/// Pixel comparison with the published pixelmatch algorithm (v7.2.0
+/// semantics): YIQ colour distance with the Kotsarenko–Ramos weights, a
+/// pixel differs when its squared distance exceeds `35215 × threshold²`,
+/// semi-transparent pixels are blended over white, and differing pixels
+/// that look like anti-aliasing (Vyšniauskas: the darkest or brightest
+/// neighbour sits in a flat area in both images) are counted apart.
+public enum PixelMatch {
+    /// The outcome of comparing two equally sized images.
+    public struct Result: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        /// Pixels that differ, not counting anti-aliasing.
+        public var diffPixels: Int
+        /// Differing pixels judged to be anti-aliasing.
+        public var aaPixels: Int
+        public var totalPixels: Int { width * height }
+
+        public init(width: Int, height: Int, diffPixels: Int, aaPixels: Int) {
+            self.width = width
+            self.height = height
+            self.diffPixels = diffPixels
+            self.aaPixels = aaPixels
+        }
+        public var diffRatio: Double { totalPixels == 0 ? 0 : Double(diffPixels) / Double(totalPixels) }
+    }
+
+    /// Colours of the diff image.
+    public static let diffColor = RGBAImage.pack(255, 0, 0)
+    public static let aaColor = RGBAImage.pack(255, 255, 0)
+    /// Opacity of the original image in the diff image's faded grey.
+    public static let fade = 0.1
+
+    /// Compares `a` with `b`. With `diff`, also returns the diff image:
+    /// unchanged pixels faded grey, differing ones red, anti-aliased yellow.
+    public static func compare(_ a: RGBAImage, _ b: RGBAImage, threshold: Double = 0.1,
+                               diff: Bool = false) throws(GoldenError) -> (Result, RGBAImage?) {
+        guard a.width == b.width, a.height == b.height else {
+            throw GoldenError("image sizes differ: \(a.width)×\(a.height) and \(b.width)×\(b.height)")
+        }
+        guard threshold >= 0, threshold <= 1 else { throw GoldenError("threshold \(threshold) is outside 0…1") }
+        let w = a.width, h = a.height
+        var result = Result(width: w, height: h, diffPixels: 0, aaPixels: 0)
+        var output: [UInt32]? = nil
+        // Identical buffers return at once.
+        if a.pixels == b.pixels {
+            if diff { output = a.pixels.map(grey) }
+            return (result, output.map { RGBAImage(width: w, height: h, pixels: $0) })
+        }
+        if diff { output = [UInt32](repeating: 0, count: w * h) }
+        let maxDelta = 35215 * threshold * threshold
+        a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                for y in 0..<h {
+                    let row = y * w
+                    for x in 0..<w {
+                        let i = row + x
+                        let pixelA = pa[i], pixelB = pb[i]
+                        if pixelA == pixelB {
+                            output?[i] = grey(pixelA)
+                            continue
+                        }
+                        let delta = colorDelta(pixelA, pixelB, yOnly: false)
+                        if delta > maxDelta {
+                            if antialiased(pa, x, y, w, h, pb) || antialiased(pb, x, y, w, h, pa) {
+                                result.aaPixels += 1
+                                output?[i] = aaColor
+                            } else {
+                                result.diffPixels += 1
+                                output?[i] = diffColor
+                            }
+                        } else {
+                            output?[i] = grey(pixelA)
+                        }
+                    }
+                }
+            }
+        }
+        return (result, output.map { RGBAImage(width: w, height: h, pixels: $0) })
+    }
+
+    @inline(__always)
+    static func channels(_ p: UInt32) -> (Double, Double, Double, Double) {
+        (Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF), Double(p >> 24))
+    }
+
+    @inline(__always)
+    static func blend(_ c: Double, _ a: Double) -> Double { 255 + (c - 255) * a }
+
+    @inline(__always)
+    static func luma(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.29889531 + g * 0.58662247 + b * 0.11448223 }
+
+    /// Squared YIQ distance, or with `yOnly` the signed brightness difference.
+    @inline(__always)
+    static func colorDelta(_ p1: UInt32, _ p2: UInt32, yOnly: Bool) -> Double {
+        if p1 == p2 { return 0 }
+        var (r1, g1, b1, a1) = channels(p1)
+        var (r2, g2, b2, a2) = channels(p2)
+        if a1 < 255 {
+            a1 /= 255
+            r1 = blend(r1, a1); g1 = blend(g1, a1); b1 = blend(b1, a1)
+        }
+        if a2 < 255 {
+            a2 /= 255
+            r2 = blend(r2, a2); g2 = blend(g2, a2); b2 = blend(b2, a2)
+        }
+        let y = luma(r1, g1, b1) - luma(r2, g2, b2)
+        if yOnly { return y }
+        let i = (r1 * 0.59597799 - g1 * 0.27417610 - b1 * 0.32180189) - (r2 * 0.59597799 - g2 * 0.27417610 - b2 * 0.32180189)
+        let q = (r1 * 0.21147017 - g1 * 0.52261711 + b1 * 0.31114694) - (r2 * 0.21147017 - g2 * 0.52261711 + b2 * 0.31114694)
+        return 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
+    }
+
+    /// Whether pixel (x1, y1) of `img` looks anti-aliased: among its eight
+    /// neighbours it has both darker and brighter ones, at most two equal
+    /// ones, and its darkest or brightest neighbour has three or more equal
+    /// neighbours of its own in both images.
+    static func antialiased(_ img: UnsafeBufferPointer<UInt32>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int,
+                            _ other: UnsafeBufferPointer<UInt32>) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, w - 1), y2 = min(y1 + 1, h - 1)
+        let centre = img[y1 * w + x1]
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        var minDelta = 0.0, maxDelta = 0.0
+        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                let delta = colorDelta(centre, img[y * w + x], yOnly: true)
+                if delta == 0 {
+                    zeroes += 1
+                    if zeroes > 2 { return false }
+                } else if delta < minDelta {
+                    minDelta = delta
+                    minX = x
+                    minY = y
+                } else if delta > maxDelta {
+                    maxDelta = delta
+                    maxX = x
+                    maxY = y
+                }
+            }
+        }
+        if minDelta == 0 || maxDelta == 0 { return false }
+        return (hasManySiblings(img, minX, minY, w, h) && hasManySiblings(other, minX, minY, w, h))
+            || (hasManySiblings(img, maxX, maxY, w, h) && hasManySiblings(other, maxX, maxY, w, h))
+    }
+
+    /// Whether a pixel has three or more neighbours of exactly its colour.
+    static func hasManySiblings(_ img: UnsafeBufferPointer<UInt32>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, w - 1), y2 = min(y1 + 1, h - 1)
+        let value = img[y1 * w + x1]
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                if img[y * w + x] == value { zeroes += 1 }
+                if zeroes > 2 { return true }
+            }
+        }
+        return false
+    }
+
+    /// The diff image's faded grey for an unchanged pixel.
+    @inline(__always)
+    static func grey(_ p: UInt32) -> UInt32 {
+        let (r, g, b, a) = channels(p)
+        let v = blend(luma(r, g, b), fade * a / 255)
+        let c = UInt32(max(0, min(255, v)))
+        return RGBAImage.pack(c, c, c)
+    }
+}
+
+/// Pass/fail limits for a comparison: the stricter of the two wins.
+public struct DiffGates: Sendable, Equatable {
+    public var maxDiffPixels: Int
+    public var maxDiffRatio: Double
+
+    public init(maxDiffPixels: Int = 0, maxDiffRatio: Double = 0) {
+        self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio
+    }
+
+    public func passes(_ r: PixelMatch.Result) -> Bool {
+        r.diffPixels <= maxDiffPixels && r.diffRatio <= maxDiffRatio
+    }
+}
+
+extension RGBAImage {
+    /// expected | diff | actual side by side, separated by 4-pixel grey bars.
+    public static func composite(expected: RGBAImage, diff: RGBAImage, actual: RGBAImage) -> RGBAImage {
+        let bar = 4
+        let h = max(expected.height, diff.height, actual.height)
+        let w = expected.width + diff.width + actual.width + 2 * bar
+        var out = RGBAImage(width: w, height: h, fill: RGBAImage.pack(128, 128, 128))
+        var x0 = 0
+        for image in [expected, diff, actual] {
+            for y in 0..<image.height {
+                let src = y * image.width
+                let dst = y * w + x0
+                out.pixels.replaceSubrange(dst..<(dst + image.width), with: image.pixels[src..<(src + image.width)])
+            }
+            x0 += image.width + bar
+        }
+        return out
+    }
+}

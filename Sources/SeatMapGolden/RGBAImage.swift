@@ -1,0 +1,93 @@
+import CPNG
+import Foundation
+
+/// A problem reading, comparing or writing images.
+public struct GoldenError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// An 8-bit RGBA image, one `UInt32` per pixel holding the bytes R, G, B, A
+/// in memory order (little-endian: `r | g << 8 | b << 16 | a << 24`).
+/// Rows are packed; pixel (x, y) is `pixels[y * width + x]`.
+public struct RGBAImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt32]
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    public init(width: Int, height: Int, fill: UInt32 = 0) {
+        self.init(width: width, height: height, pixels: Array(repeating: fill, count: width * height))
+    }
+
+    /// Packs r, g, b, a bytes into a pixel.
+    @inline(__always)
+    public static func pack(_ r: UInt32, _ g: UInt32, _ b: UInt32, _ a: UInt32 = 255) -> UInt32 {
+        r | g << 8 | b << 16 | a << 24
+    }
+
+    /// Decodes a PNG (any bit depth or colour type) through libpng.
+    public init(png bytes: [UInt8]) throws(GoldenError) {
+        var w: Int32 = 0, h: Int32 = 0
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { buf in
+            seatmap_png_decode(buf.baseAddress, buf.count, &w, &h, &out, &message, message.count)
+        }
+        guard status == 0, let out else {
+            let text = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw GoldenError("not a readable PNG: \(text.isEmpty ? "unknown libpng error" : text)")
+        }
+        defer { free(out) }
+        let count = Int(w) * Int(h)
+        let pixels = out.withMemoryRebound(to: UInt32.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+        self.init(width: Int(w), height: Int(h), pixels: pixels)
+    }
+
+    /// Reads a PNG file.
+    public init(contentsOf path: String) throws(GoldenError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GoldenError("\(path): cannot read the file")
+        }
+        do {
+            try self.init(png: [UInt8](data))
+        } catch {
+            throw GoldenError("\(path): \(error.message)")
+        }
+    }
+
+    /// Encodes as an RGBA PNG (default compression).
+    public func pngData() throws(GoldenError) -> [UInt8] {
+        // The encoder takes Cairo's premultiplied native ARGB32.
+        let argb: [UInt32] = pixels.map { p in
+            let r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF, a = p >> 24
+            if a == 255 { return 0xFF00_0000 | r << 16 | g << 8 | b }
+            let pr = (r * a + 127) / 255, pg = (g * a + 127) / 255, pb = (b * a + 127) / 255
+            return a << 24 | pr << 16 | pg << 8 | pb
+        }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        let status = argb.withUnsafeBytes { raw in
+            seatmap_png_encode(raw.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(width * 4), 6, 1, &out, &size)
+        }
+        guard status == 0, let out else { throw GoldenError("libpng failed to encode the image") }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
+    /// Writes a PNG (Foundation's atomic write: a temporary file, then a rename).
+    public func write(to path: String) throws(GoldenError) {
+        let bytes = try pngData()
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw GoldenError("\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapGolden
+import SeatMapLayout
+import SeatMapRender
+import SeatMapTestSupport
+
+/// One reference image: `Golden/<hall>-<theme>-z<zoom>-s<scale>[-<variant>].png`.
+struct GoldenCase: CustomTestStringConvertible, Sendable {
+    var hall: String
+    var theme: String
+    var zoom: Double
+    var scale: Double
+    var variant: String? = nil
+    var selected: Set<String> = []
+    var highlighted: Set<String> = []
+    /// Viewport (points) and offset, for the phone-viewport case.
+    var viewport: (w: Double, h: Double, x: Double, y: Double)? = nil
+    var minimap = false
+
+    var name: String {
+        let z = zoom == zoom.rounded() ? String(Int(zoom)) : String(zoom)
+        let s = scale == scale.rounded() ? String(Int(scale)) : String(scale)
+        return "\(hall)-\(theme)-z\(z)-s\(s)" + (variant.map { "-\($0)" } ?? "")
+    }
+    var testDescription: String { name }
+}
+
+let goldenCases: [GoldenCase] = {
+    var cases: [GoldenCase] = []
+    // Every example in every shipped theme at zoom 1, scale 2 (couples,
+    // wheelchair seats, sections, right-to-left labels and CJK text included).
+    for file in Fixtures.exampleNames {
+        for theme in Theme.shippedNames {
+            cases.append(GoldenCase(hall: String(file.dropLast(5)), theme: theme, zoom: 1, scale: 2))
+        }
+    }
+    // Non-integer zooms catch seams.
+    for hall in ["cinema-12x18", "labels-rtl"] {
+        for zoom in [1.5, 2.37, 3] {
+            cases.append(GoldenCase(hall: hall, theme: "light", zoom: zoom, scale: 1))
+        }
+    }
+    cases.append(GoldenCase(hall: "cinema-12x18", theme: "dark", zoom: 1, scale: 2, variant: "selected",
+                            selected: ["1-5-3", "1-5-4", "1-12-5", "1-12-6"], highlighted: ["1-8-8", "1-8-9"]))
+    cases.append(GoldenCase(hall: "imax-3-sections", theme: "light", zoom: 2, scale: 2, variant: "viewport-minimap",
+                            selected: ["2-5-12"], viewport: (375, 300, 300, 160), minimap: true))
+    cases.append(GoldenCase(hall: "imax-3-sections", theme: "print", zoom: 1.37, scale: 2, variant: "ticket",
+                            highlighted: ["2-9-12", "2-9-13"]))
+    return cases
+}()
+
+@Suite("Golden images")
+struct GoldenTests {
+    static let folder = Fixtures.root.appendingPathComponent("Golden").path
+    static let artifacts = GoldenFile.artifactsFolder(default: Fixtures.root.appendingPathComponent(".build/golden-artifacts").path)
+
+    @Test("renderings match their reference images", arguments: goldenCases)
+    func matches(_ c: GoldenCase) throws {
+        let theme = try Theme.load(c.theme)
+        let scene = try Scene(hall: try Fixtures.example(c.hall + ".json"), theme: theme, zoom: c.zoom, scale: c.scale,
+                              selected: c.selected, highlighted: c.highlighted)
+        let viewport = c.viewport.map {
+            ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
+        }
+        let raster = try Renderer.raster(scene, viewport: viewport, minimap: c.minimap)
+        let image = RGBAImage(width: raster.width, height: raster.height, pixels: raster.rgbaPixels())
+        let outcome = try GoldenFile.check(image, png: { try raster.pngData(compression: .best) }, name: c.name,
+                                           folder: GoldenTests.folder, artifacts: GoldenTests.artifacts)
+        switch outcome {
+        case .matched(let r):
+            #expect(r.diffPixels == 0)
+        case .recorded(let message), .mismatch(let message):
+            Issue.record(Comment(rawValue: message))
+        }
+    }
+
+    @Test("the references stay under 8 MB in total")
+    func budget() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: GoldenTests.folder).filter { $0.hasSuffix(".png") }
+        let total = try names.reduce(0) { sum, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: GoldenTests.folder + "/" + name)
+            return sum + ((attributes[.size] as? Int) ?? 0)
+        }
+        #expect(total < 8_000_000, "Golden/ holds \(total) bytes")
+        #expect(Set(names) == Set(goldenCases.map { $0.name + ".png" }), "every reference belongs to a case")
+    }
+}

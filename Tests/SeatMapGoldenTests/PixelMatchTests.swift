@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import SeatMapGolden
+import SeatMapTestSupport
+
+/// Expected counts computed once with the Python `pixelmatch` package
+/// (diff count returned, anti-aliased count = yellow pixels in its output)
+/// on the fixture pairs in Fixtures/.
+private let parity: [(pair: String, threshold: Double, diff: Int, aa: Int)] = [
+    ("seed", 0.05, 3521, 236), ("seed", 0.1, 3521, 236), ("seed", 0.2, 3521, 212),
+    ("shapes", 0.05, 2128, 100), ("shapes", 0.1, 1867, 89), ("shapes", 0.2, 1550, 63),
+]
+
+func fixture(_ name: String) throws -> RGBAImage {
+    try RGBAImage(contentsOf: Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/\(name).png").path)
+}
+
+@Suite("Pixel comparison")
+struct PixelMatchTests {
+    @Test("counts equal pixelmatch's on the same pairs and thresholds", arguments: 0..<6)
+    func parityWithPixelmatch(_ k: Int) throws {
+        let c = parity[k]
+        let (r, _) = try PixelMatch.compare(try fixture("\(c.pair)-a"), try fixture("\(c.pair)-b"), threshold: c.threshold)
+        #expect(r.diffPixels == c.diff, "\(c.pair) at \(c.threshold)")
+        #expect(r.aaPixels == c.aa, "\(c.pair) at \(c.threshold)")
+    }
+
+    @Test("identical images have no differences, and the diff is all faded grey")
+    func identical() throws {
+        let a = try fixture("shapes-a")
+        let (r, diff) = try PixelMatch.compare(a, a, diff: true)
+        #expect(r.diffPixels == 0 && r.aaPixels == 0)
+        let colours = Set(diff?.pixels ?? [])
+        #expect(!colours.contains(PixelMatch.diffColor) && !colours.contains(PixelMatch.aaColor))
+        #expect(colours.allSatisfy { ($0 & 0xFF) == (($0 >> 8) & 0xFF) }, "grey")
+    }
+
+    @Test("the diff image marks differing pixels red and anti-aliased ones yellow")
+    func diffImage() throws {
+        let (r, diff) = try PixelMatch.compare(try fixture("seed-a"), try fixture("seed-b"), diff: true)
+        let pixels = try #require(diff).pixels
+        #expect(pixels.filter { $0 == PixelMatch.diffColor }.count == r.diffPixels)
+        #expect(pixels.filter { $0 == PixelMatch.aaColor }.count == r.aaPixels)
+    }
+
+    @Test("a size mismatch names both sizes")
+    func sizeMismatch() throws {
+        #expect {
+            try PixelMatch.compare(RGBAImage(width: 2, height: 3), RGBAImage(width: 3, height: 2))
+        } throws: { error in
+            "\(error)".contains("2×3 and 3×2")
+        }
+    }
+
+    @Test("gates: the stricter of pixels and ratio wins")
+    func gates() {
+        let r = PixelMatch.Result(width: 100, height: 100, diffPixels: 50, aaPixels: 0)
+        #expect(!DiffGates().passes(r))
+        #expect(DiffGates(maxDiffPixels: 50, maxDiffRatio: 0.005).passes(r))
+        #expect(!DiffGates(maxDiffPixels: 100, maxDiffRatio: 0.004).passes(r))
+        #expect(!DiffGates(maxDiffPixels: 49, maxDiffRatio: 1).passes(r))
+    }
+
+    @Test("a file that is not a PNG is a clear error")
+    func notPNG() {
+        #expect {
+            try RGBAImage(png: Array("not a png".utf8))
+        } throws: { error in
+            "\(error)".hasPrefix("not a readable PNG")
+        }
+    }
+
+    @Test("PNG encode → decode keeps every pixel, semi-transparent ones too")
+    func roundTrip() throws {
+        let a = try fixture("shapes-a")
+        let again = try RGBAImage(png: try a.pngData())
+        // Premultiplying for the encoder can move a low-alpha channel by a little.
+        var far = 0
+        for (p, q) in zip(a.pixels, again.pixels) where p != q {
+            let alpha = Int(p >> 24)
+            for shift in [0, 8, 16] as [UInt32] where abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)) > 255 / max(1, alpha) + 1 {
+                far += 1
+            }
+            if (p >> 24) != (q >> 24) { far += 1 }
+        }
+        #expect(far == 0)
+    }
+
+    @Test("record mode: a missing reference is recorded and fails; then it matches")
+    func recording() throws {
+        let dir = try Fixtures.tempFolder()
+        let image = try fixture("seed-a")
+        let png = { try image.pngData() }
+        let first = try GoldenFile.check(image, png: png, name: "case", folder: dir.path, artifacts: dir.path + "/art", mode: .missing)
+        guard case .recorded = first else { Issue.record("expected a recording, got \(first)"); return }
+        let second = try GoldenFile.check(image, png: png, name: "case", folder: dir.path, artifacts: dir.path + "/art", mode: .missing)
+        guard case .matched = second else { Issue.record("expected a match, got \(second)"); return }
+        let forced = try GoldenFile.check(image, png: png, name: "case", folder: dir.path, artifacts: dir.path + "/art", mode: .all)
+        guard case .recorded = forced else { Issue.record("SEATMAP_RECORD must re-record and fail"); return }
+        let other = try fixture("seed-b")
+        let third = try GoldenFile.check(other, png: { try other.pngData() }, name: "case", folder: dir.path,
+                                         artifacts: dir.path + "/art", mode: .missing)
+        guard case .mismatch(let message) = third else { Issue.record("expected a mismatch"); return }
+        #expect(message.contains("3521 differing pixels"))
+        #expect(message.contains("SEATMAP_RECORD=1"))
+        let artefacts = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/art").sorted()
+        #expect(artefacts == ["case-actual.png", "case-composite.png", "case-diff.png", "case-expected.png"])
+    }
+}
