@@ -56,7 +56,7 @@ struct ValidateInfoCLITests {
         #expect(!captured.stderr.isEmpty)
     }
 
-    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme"])
+    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme", "diff"])
     func help(command: String) {
         let r = seatmap(command, "--help")
         #expect(r.code == 0)
@@ -207,5 +207,56 @@ struct RenderCLITests {
         let r = seatmap("theme", "check", path)
         #expect(r.code == 1)
         #expect(r.err.contains("sold #F0F0F0 on background #FFFFFF"))
+    }
+}
+
+@Suite("CLI: diff")
+struct DiffCLITests {
+    let a = Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/seed-a.png").path
+    let b = Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/seed-b.png").path
+
+    @Test("identical images pass, exit 0")
+    func same() {
+        let r = seatmap("diff", a, a)
+        #expect(r.code == 0)
+        #expect(r.out == "0 differing pixels (0.0000 %), 0 anti-aliased\n")
+    }
+
+    @Test("differences beyond the gates exit 1; within them exit 0")
+    func gates() {
+        let r = seatmap("diff", a, b)
+        #expect(r.code == 1)
+        #expect(r.out.hasPrefix("3521 differing pixels (1.1462 %), 236 anti-aliased"))
+        #expect(seatmap("diff", a, b, "--max-diff-pixels", "3521", "--max-diff-ratio", "0.02").code == 0)
+        #expect(seatmap("diff", a, b, "--max-diff-pixels", "3521").code == 1, "the ratio gate defaults to 0")
+    }
+
+    @Test("--json has the documented keys; --out and --composite write images")
+    func json() throws {
+        let dir = try Fixtures.tempFolder()
+        let out = dir.appendingPathComponent("d.png").path, comp = dir.appendingPathComponent("c.png").path
+        let r = seatmap("diff", a, b, "--json", "--out", out, "--composite", comp)
+        let json = try parseJSON(r.out)
+        guard case .object(let members) = json.value else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["width", "height", "diffPixels", "aaPixels", "diffRatio", "pass"])
+        #expect(json["diffPixels"] == .int(3521))
+        #expect(json["pass"] == .bool(false))
+        #expect(FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: comp))
+    }
+
+    @Test("an unreadable or non-PNG file exits 2 with a clear message")
+    func errors() {
+        let r = seatmap("diff", a, Fixtures.examplePath("seed.json"))
+        #expect(r.code == 2)
+        #expect(r.err.contains("seed.json: not a readable PNG"))
+        #expect(seatmap("diff", a, "/nonexistent.png").code == 2)
+    }
+
+    @Test("a size mismatch fails naming both sizes")
+    func sizes() {
+        let other = Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/shapes-a.png").path
+        let r = seatmap("diff", a, other)
+        #expect(r.code == 1)
+        #expect(r.err.contains("is 640×480") && r.err.contains("is 240×160"))
     }
 }
