@@ -57,6 +57,30 @@ public final class RasterImage {
         try self.init(surface: CairoSurface(width: width, height: height), width: width, height: height)
     }
 
+    /// Decodes a PNG (through Cairo) to redraw it in place.
+    public convenience init(png bytes: [UInt8]) throws(SeatMapError) {
+        let source = ByteSource(bytes)
+        let closure = Unmanaged.passUnretained(source).toOpaque()
+        let created = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            return Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue().read(into: data, Int(length))
+                ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+        }, closure)
+        let surface = try CairoSurface(adopting: created, what: "an image from the PNG (is it a PNG?)")
+        guard cairo_image_surface_get_format(surface.pointer) == CAIRO_FORMAT_ARGB32 || cairo_image_surface_get_format(surface.pointer) == CAIRO_FORMAT_RGB24 else {
+            throw SeatMapError("the PNG has a pixel format SeatMap cannot redraw")
+        }
+        let w = Int(cairo_image_surface_get_width(surface.pointer)), h = Int(cairo_image_surface_get_height(surface.pointer))
+        // Copy into an ARGB32 surface so redraws match fresh renders.
+        let image = try RasterImage(width: w, height: h)
+        let context = try CairoContext(image.surface)
+        cairo_set_operator(context.cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(context.cr, surface.pointer, 0, 0)
+        cairo_paint(context.cr)
+        try context.check("reading the PNG")
+        self.init(surface: image.surface, width: w, height: h)
+    }
+
     /// Bytes per row.
     public var stride: Int { Int(cairo_image_surface_get_stride(surface.pointer)) }
 
@@ -279,6 +303,22 @@ public enum Renderer {
             throw SeatMapError(file: error.file ?? path, diagnostics: error.diagnostics)
         }
         try Files.writeAtomically(bytes, to: path)
+    }
+}
+
+/// Feeds bytes to Cairo's PNG reader.
+final class ByteSource {
+    let bytes: [UInt8]
+    var position = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into data: UnsafeMutablePointer<UInt8>, _ length: Int) -> Bool {
+        guard length <= bytes.count - position else { return false }
+        bytes.withUnsafeBufferPointer { buf in
+            if let base = buf.baseAddress { data.update(from: base + position, count: length) }
+        }
+        position += length
+        return true
     }
 }
 

@@ -1,0 +1,164 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+
+extension SeatMapCLI {
+    static let selectCommand = Command(
+        spec: CommandSpec(
+            name: "select", usage: "select FILE --toggle ID,ID,... [--store PATH --show SHOW] [--no-single-seat-rule] [--json]",
+            summary: "Toggle seats in order; print each result, the total, the seats and any single-seat violations.",
+            options: [
+                .value("toggle", "ID,...", "Seat ids to toggle, in order."),
+                .value("store", "PATH", "A per-show selection store (JSON): start from the show's saved selection and save the new one."),
+                .value("show", "SHOW", "The show id in the store."),
+                .flag("no-single-seat-rule", "Do not check the no-single-empty-seat rule."),
+                .flag("json", "Print {results, selected, total, descriptions, violations}."),
+            ],
+            details: """
+            Results: selected, deselected, notAvailable, noSuchSeat, reachLimit. Couple halves go together.
+            Violations list available seats the selection leaves alone in their row (不能留空座).
+            Exit status 0 (violations are reported, not fatal), 1 bad input, 2 usage.
+            """),
+        run: { args, console in
+            let file = try positionals(args, ["FILE"])[0]
+            guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
+            if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
+            let hall = try Files.readHall(file)
+            var store: SelectionStore? = nil
+            var selection = Selection()
+            if let path = args.value("store"), let show = args.value("show") {
+                let loaded = try SelectionStore(path: path)
+                if let note = loaded.recovered { console.err(note) }
+                selection = Selection(ids: loaded.selection(for: show), in: hall)
+                store = loaded
+            }
+            var results: [(String, Selection.ToggleResult)] = []
+            for id in toggles.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+                results.append((id, selection.toggle(id, in: hall)))
+            }
+            let violations = args.flag("no-single-seat-rule") ? [] : SingleSeatRule.violations(selection, in: hall)
+            if var s = store, let show = args.value("show") {
+                s.set(selection.ids, for: show)
+                try s.save()
+            }
+            let total = selection.total(in: hall).plainText
+            if args.flag("json") {
+                console.out(JSONWriter.write(.object([
+                    ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
+                    ("selected", .array(selection.ids.map { .string($0) })),
+                    ("total", .string(total)),
+                    ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
+                    ("violations", .array(violations.map { .string($0) })),
+                ]), pretty: false))
+            } else {
+                var lines = results.map { "\($0.0): \($0.1.rawValue)" }
+                lines.append("selected: \(selection.descriptions(in: hall).joined(separator: " "))")
+                lines.append("total: \(total)")
+                for v in violations {
+                    lines.append("violation: \(hall.cell(id: v)?.chineseDescription ?? v) (\(v)) would be left as a single empty seat")
+                }
+                console.out(lines.joined(separator: "\n"))
+            }
+            return 0
+        })
+
+    static let recommendCommand = Command(
+        spec: CommandSpec(
+            name: "recommend", usage: "recommend FILE --count N [--json]",
+            summary: "The best block of N adjacent available seats (nearest the centre, two thirds back).",
+            options: [.value("count", "N", "How many seats, 1…maxSelectCount."), .flag("json", "Print {seats, descriptions, total}.")],
+            details: "Exit status 0 found, 1 when no block fits (or bad input), 2 usage."),
+        run: { args, console in
+            let file = try positionals(args, ["FILE"])[0]
+            guard let text = args.value("count"), let count = Int(text) else { throw UsageError(message: "--count expects a whole number") }
+            let hall = try Files.readHall(file)
+            guard count >= 1, count <= hall.maxSelectCount else {
+                throw UsageError(message: "--count \(count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")
+            }
+            guard let ids = Recommender.recommend(count: count, in: hall) else {
+                console.err("\(file): no block of \(count) adjacent available seats fits without leaving a single empty seat")
+                return 1
+            }
+            let selection = Selection(ids: ids, in: hall)
+            let total = selection.total(in: hall).plainText
+            if args.flag("json") {
+                console.out(JSONWriter.write(.object([
+                    ("seats", .array(ids.map { .string($0) })),
+                    ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
+                    ("total", .string(total)),
+                ]), pretty: false))
+            } else {
+                console.out("\(selection.descriptions(in: hall).joined(separator: " ")) (\(ids.joined(separator: ","))) total \(total)")
+            }
+            return 0
+        })
+
+    static let applyCommand = Command(
+        spec: CommandSpec(
+            name: "apply",
+            usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png --zoom Z --scale S --theme T]",
+            summary: "Apply live status batches all-or-nothing; optionally redraw only the changed seats of an image.",
+            options: [
+                .value("o", "NEW.json", "Where to write the updated hall (alias --output)."),
+                .value("output", "NEW.json", "Same as -o."),
+                .value("image", "OLD.png", "A render of FILE (same zoom, scale and theme) to update incrementally."),
+                .value("image-out", "NEW.png", "Where to write the redrawn image."),
+                zoomOption, scaleOption,
+                .value("theme", "NAME|PATH", "Theme of OLD.png (default light)."),
+            ],
+            details: """
+            UPDATES.json holds one batch {"batchId","sequence","changes":[{"id","status"}]} or an array of them,
+            applied in order: a repeated batch id is a no-op, a sequence not after the last applied is ignored,
+            an unknown seat id or invalid status rejects the run with FILE and every output untouched (exit 1).
+            """),
+        run: { args, console in
+            let p = try positionals(args, ["FILE", "UPDATES.json"])
+            guard let out = args.value("o") ?? args.value("output") else { throw UsageError(message: "missing -o NEW.json") }
+            if (args.value("image") == nil) != (args.value("image-out") == nil) {
+                throw UsageError(message: "--image and --image-out go together")
+            }
+            let (zoom, scale) = try zoomAndScale(args)
+            let hall = try Files.readHall(p[0])
+            let batches = try StatusBatch.decode(Files.read(p[1]))
+            var sync = StatusSync(hall: hall)
+            var selection = Selection()
+            var changedAll: [String] = []
+            var lines: [String] = []
+            for batch in batches {
+                let outcome: StatusSync.Outcome
+                do {
+                    outcome = try sync.apply(batch, selection: &selection)
+                } catch let error as SeatMapError {
+                    throw SeatMapError(file: p[1], diagnostics: error.diagnostics)
+                }
+                switch outcome {
+                case .applied(let changed, _):
+                    changedAll += changed
+                    lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.joined(separator: " "))")
+                case .duplicate:
+                    lines.append("\(batch.batchId): already applied (no-op)")
+                case .stale(let last):
+                    lines.append("\(batch.batchId): stale sequence \(batch.sequence) (last applied \(last)), ignored")
+                }
+            }
+            // Everything is computed before anything is written.
+            var image: [UInt8]? = nil
+            if let old = args.value("image") {
+                let theme = try Theme.load(args.value("theme") ?? "light")
+                let scene = try Scene(hall: sync.hall, theme: theme, zoom: zoom, scale: scale)
+                let raster = try RasterImage(png: Array(try Files.read(old).bytes))
+                let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
+                do {
+                    try Renderer.redraw(raster, scene: scene, dirty: dirty)
+                } catch let error as SeatMapError {
+                    throw SeatMapError(file: old, diagnostics: error.diagnostics)
+                }
+                image = try raster.pngData()
+            }
+            try Files.writeAtomically(HallFormat.encodeText(sync.hall), to: out)
+            if let image, let imageOut = args.value("image-out") { try Files.writeAtomically(image, to: imageOut) }
+            console.out(lines.joined(separator: "\n"))
+            return 0
+        })
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// The seats a buyer has picked for one show: a value kept apart from the
+/// hall, so the hall can be refreshed (status sync) without losing it.
+///
+/// Couple halves are selected and deselected together and count as two
+/// seats. Totals and descriptions come from the hall model, never from text
+/// shown to the user.
+public struct Selection: Sendable, Equatable {
+    /// What a toggle did.
+    public enum ToggleResult: String, Sendable, Equatable {
+        case selected, deselected
+        /// Locked, sold, or an aisle.
+        case notAvailable
+        case noSuchSeat
+        /// Selecting would exceed the hall's `maxSelectCount`.
+        case reachLimit
+    }
+
+    /// Selected seat ids, sorted by row, then column.
+    public private(set) var ids: [String] = []
+
+    public init() {}
+
+    /// A selection of these ids (unknown or unavailable ones are dropped,
+    /// couple halves completed when their partner is available).
+    public init(ids: [String], in hall: Hall) {
+        for id in ids where !contains(id) {
+            _ = toggle(id, in: hall)
+        }
+    }
+
+    public func contains(_ id: String) -> Bool { ids.contains(id) }
+    public var count: Int { ids.count }
+    public var isEmpty: Bool { ids.isEmpty }
+
+    /// The seat and, for a couple half, its partner.
+    static func group(of cell: HallCell, in hall: Hall) -> [HallCell] {
+        guard let partner = cell.partnerID.flatMap({ hall.cell(id: $0) }) else { return [cell] }
+        return [cell, partner]
+    }
+
+    public mutating func toggle(row: Int, column: Int, in hall: Hall) -> ToggleResult {
+        guard let cell = hall.cell(row: row, column: column) else { return .noSuchSeat }
+        return toggle(cell.id, in: hall)
+    }
+
+    public mutating func toggle(_ id: String, in hall: Hall) -> ToggleResult {
+        guard let cell = hall.cell(id: id) else { return .noSuchSeat }
+        let group = Selection.group(of: cell, in: hall)
+        if contains(id) {
+            let drop = Set(group.map(\.id))
+            ids.removeAll { drop.contains($0) }
+            return .deselected
+        }
+        guard group.allSatisfy({ $0.seat.status == .available }) else { return .notAvailable }
+        guard ids.count + group.count <= hall.maxSelectCount else { return .reachLimit }
+        add(group.map(\.id), in: hall)
+        return .selected
+    }
+
+    private mutating func add(_ new: [String], in hall: Hall) {
+        ids = Selection.sorted(ids + new, in: hall)
+    }
+
+    /// Removes ids (e.g. seats that were just sold).
+    public mutating func remove(_ drop: Set<String>) {
+        ids.removeAll { drop.contains($0) }
+    }
+
+    /// Ids sorted by grid row, then column (unknown ids last, by text).
+    public static func sorted(_ ids: [String], in hall: Hall) -> [String] {
+        ids.sorted { a, b in
+            switch (hall.cell(id: a), hall.cell(id: b)) {
+            case let (x?, y?): return (x.row.number, x.seat.column) < (y.row.number, y.seat.column)
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a < b
+            }
+        }
+    }
+
+    /// The exact total of the selected seats' prices.
+    public func total(in hall: Hall) -> Decimal {
+        ids.compactMap { hall.cell(id: $0)?.price }.reduce(Decimal(0), +)
+    }
+
+    /// "3排5座" for each seat, sorted by row, then column.
+    public func descriptions(in hall: Hall) -> [String] {
+        ids.compactMap { hall.cell(id: $0)?.chineseDescription }
+    }
+
+    /// "Row 3 Seat 5" for each seat, sorted by row, then column.
+    public func englishDescriptions(in hall: Hall) -> [String] {
+        ids.compactMap { hall.cell(id: $0)?.englishDescription }
+    }
+}
+
+/// The "no single empty seat" rule (不能留空座): a purchase may not leave an
+/// available seat alone between two taken places in its row.
+public enum SingleSeatRule {
+    /// Available, unselected seats that the selection leaves isolated: both
+    /// row neighbours are selected, sold, locked, an aisle, empty floor or
+    /// the row's end, and the seat was not already isolated before the
+    /// selection (that would not be the buyer's fault). Sorted by row, then column.
+    public static func violations(_ selection: Selection, in hall: Hall) -> [String] {
+        violations(selected: Set(selection.ids), in: hall)
+    }
+
+    public static func violations(selected: Set<String>, in hall: Hall) -> [String] {
+        var out: [String] = []
+        for row in hall.rows {
+            var byColumn: [Int: Seat] = [:]
+            for s in row.seats { byColumn[s.column] = s }
+            func id(_ c: Int) -> String { Hall.seatID(section: row.section, row: row.number, column: c) }
+            /// Whether the place at column c is taken (for the seat beside it).
+            func taken(_ c: Int, countingSelection: Bool) -> Bool {
+                guard let s = byColumn[c], s.status == .available else { return true }
+                return countingSelection && selected.contains(id(c))
+            }
+            for s in row.seats where s.status == .available && !selected.contains(id(s.column)) {
+                let after = taken(s.column - 1, countingSelection: true) && taken(s.column + 1, countingSelection: true)
+                guard after else { continue }
+                let before = taken(s.column - 1, countingSelection: false) && taken(s.column + 1, countingSelection: false)
+                if !before { out.append(id(s.column)) }
+            }
+        }
+        return out
+    }
+}

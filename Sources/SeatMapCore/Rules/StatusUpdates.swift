@@ -1,0 +1,140 @@
+import Foundation
+
+/// A batch of live seat-status changes, as a lock callback or a sync
+/// delivers them: `{"batchId": "…", "sequence": N, "changes": [{"id": "1-3-5", "status": 2}]}`.
+public struct StatusBatch: Sendable, Equatable {
+    public struct Change: Sendable, Equatable {
+        public var id: String
+        public var status: SeatStatus
+        public init(id: String, status: SeatStatus) {
+            self.id = id
+            self.status = status
+        }
+    }
+    public var batchId: String
+    public var sequence: Int
+    public var changes: [Change]
+
+    public init(batchId: String, sequence: Int, changes: [Change]) {
+        self.batchId = batchId
+        self.sequence = sequence
+        self.changes = changes
+    }
+
+    /// Reads one batch object or an array of batches. Statuses must be 0–2:
+    /// an update cannot turn a seat into an aisle (that would change the
+    /// geometry), so 3 is refused here with the other bad values.
+    public static func decode(_ source: SourceText) throws(SeatMapError) -> [StatusBatch] {
+        var ctx = DecodeContext(source: source)
+        guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        var batches: [StatusBatch] = []
+        if case .array(let items) = root.value {
+            for (i, item) in items.enumerated() {
+                if let b = decodeBatch(item, "[\(i)]", &ctx) { batches.append(b) }
+            }
+        } else if let b = decodeBatch(root, "", &ctx) {
+            batches.append(b)
+        }
+        guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        return batches
+    }
+
+    static func decodeBatch(_ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> StatusBatch? {
+        guard let m = ctx.object(node, path, known: ["batchId", "sequence", "changes"]) else { return nil }
+        let batchId = ctx.required(m, "batchId", in: node, path).flatMap { ctx.string($0, DecodeContext.join(path, "batchId")) }
+        let sequence = ctx.required(m, "sequence", in: node, path).flatMap { ctx.int($0, DecodeContext.join(path, "sequence")) }
+        var changes: [Change] = []
+        if let n = ctx.required(m, "changes", in: node, path), let items = ctx.array(n, DecodeContext.join(path, "changes")) {
+            for (j, item) in items.enumerated() {
+                let p = DecodeContext.join(path, "changes[\(j)]")
+                guard let c = ctx.object(item, p, known: ["id", "status"]) else { continue }
+                let id = ctx.required(c, "id", in: item, p).flatMap { ctx.string($0, p + ".id") }
+                var status: SeatStatus? = nil
+                if let s = ctx.required(c, "status", in: item, p), let code = ctx.int(s, p + ".status") {
+                    if let st = SeatStatus(rawValue: code), st.isSeat {
+                        status = st
+                    } else {
+                        ctx.error(s, p + ".status", "invalid status \(code) for an update (expected 0 available, 1 locked, 2 sold)")
+                    }
+                }
+                if let id, let status { changes.append(Change(id: id, status: status)) }
+            }
+        }
+        guard let batchId, let sequence else { return nil }
+        return StatusBatch(batchId: batchId, sequence: sequence, changes: changes)
+    }
+}
+
+/// Applies status batches to a hall: all or nothing, idempotent by batch
+/// id, and in order by sequence number.
+public struct StatusSync: Sendable {
+    public private(set) var hall: Hall
+    public private(set) var appliedBatchIds: Set<String> = []
+    public private(set) var lastSequence: Int? = nil
+
+    public init(hall: Hall) {
+        self.hall = hall
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// Applied: the seats whose status changed (sorted by row, then
+        /// column), and messages for seats that left the selection.
+        case applied(changed: [String], dropped: [String])
+        /// This batch id was applied before: nothing done.
+        case duplicate
+        /// The sequence number is not after the last applied one: ignored.
+        case stale(last: Int)
+    }
+
+    /// Applies a batch. An unknown seat id, or a change aimed at an aisle,
+    /// rejects the whole batch (thrown, naming each problem) and changes
+    /// nothing. Seats that became unavailable leave `selection`.
+    public mutating func apply(_ batch: StatusBatch, selection: inout Selection) throws(SeatMapError) -> Outcome {
+        if appliedBatchIds.contains(batch.batchId) { return .duplicate }
+        if let last = lastSequence, batch.sequence <= last { return .stale(last: last) }
+        var problems: [Diagnostic] = []
+        for (j, change) in batch.changes.enumerated() {
+            guard let cell = hall.cell(id: change.id) else {
+                problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such seat \"\(change.id)\""))
+                continue
+            }
+            if !cell.seat.status.isSeat {
+                problems.append(Diagnostic(path: "changes[\(j)].id", message: "\(change.id) is an aisle, not a seat"))
+            }
+            if !change.status.isSeat {
+                problems.append(Diagnostic(path: "changes[\(j)].status", message: "an update cannot make \(change.id) an aisle"))
+            }
+        }
+        guard problems.isEmpty else {
+            throw SeatMapError(diagnostics: problems.map {
+                Diagnostic(path: $0.path, message: "batch \"\(batch.batchId)\" rejected: \($0.message)")
+            })
+        }
+        var next = hall
+        var changed = Set<String>()
+        for change in batch.changes {
+            if next.cell(id: change.id)?.seat.status != change.status {
+                next.setStatus(change.status, of: change.id)
+                changed.insert(change.id)
+            }
+        }
+        // A seat that went back to its original status within the batch did not change.
+        changed = changed.filter { next.cell(id: $0)?.seat.status != hall.cell(id: $0)?.seat.status }
+        var dropped: [String] = []
+        var leaving = Set<String>()
+        for id in selection.ids {
+            guard let cell = next.cell(id: id), cell.seat.status != .available else { continue }
+            leaving.insert(id)
+            dropped.append("\(cell.chineseDescription) was just \(cell.seat.status == .sold ? "sold" : "locked")")
+        }
+        // A couple half leaving takes its partner with it.
+        for id in leaving {
+            if let partner = next.cell(id: id)?.partnerID, selection.contains(partner) { leaving.insert(partner) }
+        }
+        selection.remove(leaving)
+        hall = next
+        appliedBatchIds.insert(batch.batchId)
+        lastSequence = batch.sequence
+        return .applied(changed: Selection.sorted(Array(changed), in: hall), dropped: dropped)
+    }
+}
