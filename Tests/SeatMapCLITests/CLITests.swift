@@ -56,7 +56,7 @@ struct ValidateInfoCLITests {
         #expect(!captured.stderr.isEmpty)
     }
 
-    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme", "diff"])
+    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme", "diff", "select", "recommend", "apply"])
     func help(command: String) {
         let r = seatmap(command, "--help")
         #expect(r.code == 0)
@@ -258,5 +258,67 @@ struct DiffCLITests {
         let r = seatmap("diff", a, other)
         #expect(r.code == 1)
         #expect(r.err.contains("is 640×480") && r.err.contains("is 240×160"))
+    }
+}
+
+@Suite("CLI: select, recommend, apply")
+struct RulesCLITests {
+    @Test("select prints results, total, descriptions and violations as JSON")
+    func select() throws {
+        let r = seatmap("select", Fixtures.examplePath("cinema-12x18.json"), "--toggle", "1-6-3,1-6-4,1-6-2,1-99-9", "--json")
+        #expect(r.code == 0)
+        let json = try parseJSON(r.out)
+        guard case .array(let results) = json["results"]?.value else { Issue.record("no results"); return }
+        #expect(results.compactMap { $0["result"] } == [.string("selected"), .string("selected"), .string("notAvailable"), .string("noSuchSeat")])
+        #expect(json["total"] == .string("90"))
+        #expect(json["descriptions"] == .array([.string("6排3座"), .string("6排4座")]))
+        #expect(json["violations"] == .array([.string("1-6-5")]))
+    }
+
+    @Test("the store keeps a show's selection between runs")
+    func store() throws {
+        let path = try Fixtures.tempFolder().appendingPathComponent("s.json").path
+        let file = Fixtures.examplePath("cinema-12x18.json")
+        #expect(seatmap("select", file, "--toggle", "1-6-3", "--store", path, "--show", "A").code == 0)
+        let r = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "A", "--json")
+        #expect(try parseJSON(r.out)["selected"] == .array([.string("1-6-3"), .string("1-6-4")]))
+        let other = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "B", "--json")
+        #expect(try parseJSON(other.out)["selected"] == .array([.string("1-6-4")]))
+    }
+
+    @Test("recommend finds a block, or exits 1 when none fits")
+    func recommend() throws {
+        let r = seatmap("recommend", Fixtures.examplePath("cinema-12x18.json"), "--count", "2", "--json")
+        #expect(r.code == 0)
+        guard case .array(let seats) = try parseJSON(r.out)["seats"]?.value else { Issue.record("no seats"); return }
+        #expect(seats.count == 2)
+        #expect(seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "3").code == 1)
+        #expect(seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "9").code == 2)
+    }
+
+    @Test("apply writes the new hall and redraws the image; a rejected batch touches nothing")
+    func apply() throws {
+        let dir = try Fixtures.tempFolder()
+        let file = Fixtures.examplePath("seed.json")
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"{"batchId":"x","sequence":1,"changes":[{"id":"1-2-2","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let old = dir.appendingPathComponent("old.png").path, new = dir.appendingPathComponent("new.png").path
+        let out = dir.appendingPathComponent("new.json").path
+        #expect(seatmap("render", file, "-o", old, "--zoom", "1.37").code == 0)
+        let r = seatmap("apply", file, updates, "-o", out, "--image", old, "--image-out", new, "--zoom", "1.37")
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("x: 1-2-2"))
+        #expect(try Files.readHall(out).cell(id: "1-2-2")?.seat.status == .sold)
+        let full = dir.appendingPathComponent("full.png").path
+        #expect(seatmap("render", out, "-o", full, "--zoom", "1.37").code == 0)
+        #expect(seatmap("diff", new, full).code == 0, "incremental equals full")
+
+        try #"{"batchId":"y","sequence":2,"changes":[{"id":"1-2-3","status":2},{"id":"7-7-7","status":2}]}"#
+            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out))
+        let bad = seatmap("apply", out, updates, "-o", out, "--image", new, "--image-out", new)
+        #expect(bad.code == 1)
+        #expect(bad.err.contains("changes[1].id: batch \"y\" rejected: no such seat \"7-7-7\""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == before)
     }
 }
