@@ -10,7 +10,7 @@ public enum SeatMapCLI {
     }
 
     static var commands: [Command] {
-        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, selectCommand, recommendCommand, applyCommand]
+        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, selectCommand, recommendCommand, applyCommand, importCommand]
     }
 
     static let overview = """

@@ -37,7 +37,7 @@ extension SeatMapCLI {
                 return 0
             }
             var lines = [
-                "\(s.cinemaName) · \(s.hallName) · \(s.movieStartTime)",
+                [s.cinemaName, s.hallName, s.movieStartTime].filter { !$0.isEmpty }.joined(separator: " · "),
                 "grid: \(s.gridRows) rows × \(s.gridColumns) columns (\(s.rows) rows listed)",
                 "seats: \(s.seats) (available \(s.available), locked \(s.locked), sold \(s.sold)); aisles \(s.aisles)",
                 "couple pairs: \(s.couplePairs); wheelchair: \(s.wheelchair); max per order: \(s.maxSelectCount)",

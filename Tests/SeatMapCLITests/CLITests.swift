@@ -56,7 +56,7 @@ struct ValidateInfoCLITests {
         #expect(!captured.stderr.isEmpty)
     }
 
-    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme", "diff", "select", "recommend", "apply"])
+    @Test("every command has --help", arguments: ["validate", "info", "layout", "hit", "render", "theme", "diff", "select", "recommend", "apply", "import"])
     func help(command: String) {
         let r = seatmap(command, "--help")
         #expect(r.code == 0)
@@ -320,5 +320,39 @@ struct RulesCLITests {
         #expect(bad.code == 1)
         #expect(bad.err.contains("changes[1].id: batch \"y\" rejected: no such seat \"7-7-7\""))
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == before)
+    }
+}
+
+@Suite("CLI: import")
+struct ImportCLITests {
+    let camel = Fixtures.root.appendingPathComponent("Tests/SeatMapCoreTests/Maoyan/camel.json").path
+
+    @Test("import maoyan writes a hall that validates; info counts match")
+    func imports() throws {
+        let out = try Fixtures.tempFolder().appendingPathComponent("h.json").path
+        let r = seatmap("import", "maoyan", camel, "-o", out, "--price", "45")
+        #expect(r.code == 0, "\(r.err)")
+        #expect(seatmap("validate", out).code == 0)
+        let info = try parseJSON(seatmap("info", out, "--json").out)
+        #expect(info["seats"] == .int(5) && info["sold"] == .int(1) && info["couplePairs"] == .int(1) && info["aisles"] == .int(1))
+    }
+
+    @Test("import errors: no prices, unknown codes without --lenient, bad usage")
+    func errors() throws {
+        let dir = try Fixtures.tempFolder()
+        let out = dir.appendingPathComponent("h.json").path
+        let noPrice = seatmap("import", "maoyan", camel, "-o", out)
+        #expect(noPrice.code == 1)
+        #expect(noPrice.err.contains("--price"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let sections = Fixtures.root.appendingPathComponent("Tests/SeatMapCoreTests/Maoyan/sections.json").path
+        let strict = seatmap("import", "maoyan", sections, "-o", out, "--prices", "1=45,2=60")
+        #expect(strict.code == 1)
+        #expect(strict.err.contains("data.sections[1].seats[0].columns[1].st: unknown seat code \"X\""))
+        let lenient = seatmap("import", "maoyan", sections, "-o", out, "--prices", "1=45,2=60", "--lenient")
+        #expect(lenient.code == 0)
+        #expect(lenient.err.contains("warning: data.sections[1].seats[0].columns[1].st"))
+        #expect(seatmap("import", "maoyan", camel, "-o", out, "--price", "1", "--prices", "1=2").code == 2)
+        #expect(seatmap("import", "cinemax", camel, "-o", out).code == 2)
     }
 }

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Turns Maoyan seat payloads into halls.
+///
+/// Two shapes are read, told apart automatically:
+/// - camelCase (mobile API), optionally wrapped in `{"data": {...}}`:
+///   `sections[].seats[]` rows with `rowId`, `rowNum` and `columns[]` cells
+///   `{columnId, seatNo, st}`;
+/// - snake_case under `data`: `hall`, `seats[]` rows with `row_id`,
+///   `row_num` and `columns[]` cells `{column_id, seat_no, seat_status, st}`.
+///
+/// Mapping: grid row = `rowNum`, row label = `rowId`; grid column = the
+/// cell's index + 1, seat label = `columnId` as text. `st`: `N` available,
+/// `LK` sold, `L`/`R` the left/right half of an available couple seat, `E`
+/// empty; a `null` cell or an empty or null column id is empty too. Empty
+/// cells between seats become aisles; empty cells at a row's ends are
+/// dropped. Sections become 1, 2, … in payload order with their names; when
+/// two sections use the same row numbers, each later section is moved back
+/// behind the previous one with one empty row between. `seat_status` is not
+/// used (`st` says the same). Prices are not in the payloads: one price for
+/// all, or one per section.
+public enum MaoyanImporter {
+    public enum Prices: Sendable, Equatable {
+        case all(Decimal)
+        case bySection([Int: Decimal])
+    }
+
+    public struct Imported: Sendable {
+        public var hall: Hall
+        /// One per seat whose unknown code was mapped to locked (`lenient`).
+        public var warnings: [Diagnostic]
+    }
+
+    struct RawCell {
+        var label: String?
+        var code: String
+        var node: JSONNode
+        var path: String
+    }
+
+    struct RawRow {
+        var number: Int
+        var label: String?
+        var cells: [RawCell?]
+        var path: String
+        var node: JSONNode
+    }
+
+    struct RawSection {
+        var name: String
+        var rows: [RawRow]
+    }
+
+    /// Reads a payload; every problem is reported with its JSON path.
+    public static func importHall(_ source: SourceText, prices: Prices?, lenient: Bool = false) throws(SeatMapError) -> Imported {
+        var ctx = DecodeContext(source: source)
+        guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        var body = root
+        var base = ""
+        if case .object = root.value, let data = root["data"] {
+            body = data
+            base = "data"
+        }
+        var sections: [RawSection] = []
+        var hallName = ""
+        if body["sections"] != nil {
+            sections = readCamel(body, base, &ctx)
+            if sections.count == 1 { hallName = sections[0].name }
+        } else if body["seats"] != nil {
+            guard let m = ctx.object(body, base, known: ["hall", "rows", "cols", "seats"]) else {
+                throw SeatMapError(file: source.name, diagnostics: ctx.errors)
+            }
+            if let n = m["hall"], let s = ctx.string(n, DecodeContext.join(base, "hall")) { hallName = s }
+            sections = [RawSection(name: hallName, rows: readRows(m["seats"], DecodeContext.join(base, "seats"), snake: true, &ctx))]
+        } else {
+            ctx.error(body, base, "not a Maoyan seat payload: expected \"sections\" (camelCase) or \"data.seats\" (snake_case)")
+        }
+        guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        var warnings: [Diagnostic] = []
+        let hall = try build(sections, hallName: hallName, prices: prices, lenient: lenient, &ctx, &warnings)
+        guard ctx.errors.isEmpty, let hall else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        // The result must pass the same validation as any hall file.
+        do {
+            let checked = try HallFormat.decode(SourceText(name: source.name, bytes: Array(HallFormat.encodeText(hall).utf8)))
+            return Imported(hall: checked.hall, warnings: warnings)
+        } catch {
+            throw SeatMapError(file: source.name, diagnostics: error.diagnostics.map {
+                Diagnostic(path: $0.path, message: "the imported hall is invalid: \($0.message)")
+            })
+        }
+    }
+
+    static func readCamel(_ body: JSONNode, _ base: String, _ ctx: inout DecodeContext) -> [RawSection] {
+        guard let m = ctx.object(body, base, known: ["sections"]) else { return [] }
+        let path = DecodeContext.join(base, "sections")
+        guard let n = m["sections"], let items = ctx.array(n, path) else { return [] }
+        if items.isEmpty { ctx.error(n, path, "no sections") }
+        var out: [RawSection] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let s = ctx.object(item, p, known: ["sectionId", "sectionName", "rows", "cols", "seats"]) else { continue }
+            var name = ""
+            if let v = s["sectionName"], let t = ctx.string(v, p + ".sectionName") { name = t }
+            guard let seats = ctx.required(s, "seats", in: item, p) else { continue }
+            out.append(RawSection(name: name, rows: readRows(seats, p + ".seats", snake: false, &ctx)))
+        }
+        return out
+    }
+
+    static func readRows(_ node: JSONNode?, _ path: String, snake: Bool, _ ctx: inout DecodeContext) -> [RawRow] {
+        guard let node, let items = ctx.array(node, path) else {
+            if node == nil { ctx.error(nil, path, "missing required field") }
+            return []
+        }
+        let rowIdKey = snake ? "row_id" : "rowId", rowNumKey = snake ? "row_num" : "rowNum"
+        let columnIdKey = snake ? "column_id" : "columnId", seatNoKey = snake ? "seat_no" : "seatNo"
+        var rows: [RawRow] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let m = ctx.object(item, p, known: [rowIdKey, rowNumKey, "columns"]) else { continue }
+            var number: Int? = nil
+            if let n = ctx.required(m, rowNumKey, in: item, p) {
+                if case .string(let s) = n.value, let v = Int(s) {
+                    number = v
+                } else {
+                    number = ctx.int(n, "\(p).\(rowNumKey)", in: 1...HallFormat.maxGridSide, what: "row")
+                }
+            }
+            var label: String? = nil
+            if let n = m[rowIdKey], n.value != .null { label = ctx.label(n, "\(p).\(rowIdKey)") }
+            guard let cn = ctx.required(m, "columns", in: item, p), let cells = ctx.array(cn, p + ".columns") else { continue }
+            var raw: [RawCell?] = []
+            for (j, cell) in cells.enumerated() {
+                let cp = "\(p).columns[\(j)]"
+                if cell.value == .null { raw.append(nil); continue }
+                guard let c = ctx.object(cell, cp, known: [columnIdKey, seatNoKey, "st", "seat_status"]) else { raw.append(nil); continue }
+                var columnLabel: String? = nil
+                if let n = c[columnIdKey], n.value != .null { columnLabel = ctx.label(n, "\(cp).\(columnIdKey)") }
+                var code = "E"
+                if let n = ctx.required(c, "st", in: cell, cp), let s = ctx.string(n, cp + ".st") { code = s }
+                if columnLabel == nil || columnLabel == "" { raw.append(nil); continue }
+                raw.append(RawCell(label: columnLabel, code: code, node: c["st"] ?? cell, path: cp + ".st"))
+            }
+            if let number { rows.append(RawRow(number: number, label: label, cells: raw, path: p, node: item)) }
+        }
+        return rows
+    }
+
+    static func build(_ sections: [RawSection], hallName: String, prices: Prices?, lenient: Bool,
+                      _ ctx: inout DecodeContext, _ warnings: inout [Diagnostic]) throws(SeatMapError) -> Hall? {
+        var rows: [Row] = []
+        var lastRow = 0
+        var declared: [Section] = []
+        for (k, section) in sections.enumerated() {
+            let id = k + 1
+            declared.append(Section(id: id, name: section.name.isEmpty ? "\(id)" : section.name))
+            let price: Decimal
+            switch prices {
+            case .all(let p)?: price = p
+            case .bySection(let map)?:
+                guard let p = map[id] else {
+                    throw SeatMapError("no price for section \(id)\(section.name.isEmpty ? "" : " (\(section.name))"): give --price P or --prices \(id)=P")
+                }
+                price = p
+            case nil:
+                throw SeatMapError("prices are not in Maoyan payloads: give --price P for all seats, or --prices 1=P1,2=P2 by section")
+            }
+            let minRow = section.rows.map(\.number).min() ?? 1
+            let offset = (k > 0 && minRow <= lastRow) ? lastRow + 1 - minRow + 1 : 0
+            for raw in section.rows {
+                var seats: [Seat] = []
+                let filled = raw.cells.indices.filter { raw.cells[$0] != nil && raw.cells[$0]?.code != "E" }
+                guard let first = filled.first, let last = filled.last else { continue }
+                for j in first...last {
+                    let column = j + 1
+                    guard let cell = raw.cells[j], cell.code != "E" else {
+                        seats.append(Seat(column: column, status: .aisle))
+                        continue
+                    }
+                    var status = SeatStatus.available
+                    var type = SeatType.standard
+                    switch cell.code {
+                    case "N": break
+                    case "LK": status = .sold
+                    case "L": type = .coupleLeft
+                    case "R": type = .coupleRight
+                    default:
+                        if lenient {
+                            status = .locked
+                            let loc = ctx.source.location(of: cell.node.offset)
+                            warnings.append(Diagnostic(path: cell.path, message: "unknown seat code \"\(cell.code)\", imported as locked",
+                                                       line: loc.line, column: loc.column))
+                        } else {
+                            ctx.error(cell.node, cell.path, "unknown seat code \"\(cell.code)\" (expected N, LK, L, R or E; --lenient imports unknown codes as locked)")
+                        }
+                    }
+                    seats.append(Seat(column: column, status: status, label: cell.label, type: type))
+                }
+                // Couple halves must stand side by side.
+                for (j, cell) in raw.cells.enumerated() {
+                    guard let cell else { continue }
+                    let next = j + 1 < raw.cells.count ? raw.cells[j + 1]?.code : nil
+                    let previous = j > 0 ? raw.cells[j - 1]?.code : nil
+                    if cell.code == "L" && next != "R" {
+                        ctx.error(cell.node, cell.path, "couple seat \"L\" has no \"R\" half in the next cell")
+                    } else if cell.code == "R" && previous != "L" {
+                        ctx.error(cell.node, cell.path, "couple seat \"R\" has no \"L\" half in the previous cell")
+                    }
+                }
+                let number = raw.number + offset
+                if rows.contains(where: { $0.number == number }) {
+                    ctx.error(raw.node, raw.path, "row \(raw.number) appears twice")
+                    continue
+                }
+                rows.append(Row(number: number, label: raw.label.flatMap { $0.isEmpty ? nil : $0 }, section: id, price: price, seats: seats))
+            }
+            lastRow = max(lastRow, (section.rows.map(\.number).max() ?? 0) + offset)
+        }
+        guard ctx.errors.isEmpty else { return nil }
+        return Hall(hallName: hallName, sections: sections.count > 1 ? declared : (hallName.isEmpty ? [] : declared), rows: rows)
+    }
+
+    /// `--prices 1=45,2=60`.
+    public static func parsePrices(_ text: String) -> Prices? {
+        var map: [Int: Decimal] = [:]
+        for part in text.split(separator: ",") {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let k = Int(kv[0]), k >= 1, let v = DecodeContext.exactDecimal(kv[1]), v >= 0, map[k] == nil else { return nil }
+            map[k] = v
+        }
+        return map.isEmpty ? nil : .bySection(map)
+    }
+}
