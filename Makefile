@@ -37,5 +37,10 @@ golden: deps
 	SEATMAP_RECORD=1 $(SWIFT) test --filter GoldenTests || true
 	@echo "Golden/ re-recorded: open the images and look at them before committing."
 
+# Speed and memory, as ratios measured in one run (release build).
+bench: deps
+	@mkdir -p out
+	$(SWIFT) run -c release seatmap-bench --json out/bench.json
+
 clean:
 	rm -rf .build out

@@ -9,6 +9,7 @@ let package = Package(
     name: "SeatMap",
     products: [
         .executable(name: "seatmap", targets: ["seatmap"]),
+        .executable(name: "seatmap-bench", targets: ["seatmap-bench"]),
         .library(name: "SeatMapCore", targets: ["SeatMapCore"]),
         .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
@@ -41,6 +42,10 @@ let package = Package(
         .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
 
+        // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)
+        .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
+        .executableTarget(name: "seatmap-bench", dependencies: ["SeatMapBench"]),
+
         // MARK: Test helpers
         .target(name: "SeatMapTestSupport", dependencies: ["SeatMapCore"], path: "Tests/SeatMapTestSupport"),
 
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapTestSupport"]),
     ]
 )

@@ -126,3 +126,17 @@ public protocol Canvas: AnyObject {
     func beginSeat(_ tag: SeatTag)
     func endSeat()
 }
+
+/// A canvas that only counts what it is asked to draw: running the painter
+/// on it measures SeatMap's own (Swift-side) drawing cost without Cairo.
+public final class CountingCanvas: Canvas {
+    public private(set) var operations = 0
+    public init() {}
+    public func fill(_ path: Path, _ color: Color) { operations += 1 }
+    public func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) { operations += 1 }
+    public func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) { operations += 1 }
+    public func pushClip(_ rect: PixelRect) {}
+    public func popClip() {}
+    public func beginSeat(_ tag: SeatTag) {}
+    public func endSeat() {}
+}

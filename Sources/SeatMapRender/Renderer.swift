@@ -183,6 +183,14 @@ public enum Renderer {
         return image
     }
 
+    /// Runs the drawing routine on a counting canvas: the Swift-side work of
+    /// a full render, without Cairo. Returns the number of drawing operations.
+    public static func dryRun(_ scene: Scene) -> Int {
+        let canvas = CountingCanvas()
+        Painter(scene: scene, canvas: canvas).draw()
+        return canvas.operations
+    }
+
     /// Margin drawn around a region and then cropped away: a small shape
     /// (a seat, a label) that crosses the edge of a surface is rasterised
     /// slightly differently from a whole one, so a region is drawn with a

@@ -1,0 +1,318 @@
+import Foundation
+import SeatMapCore
+import SeatMapGolden
+import SeatMapLayout
+import SeatMapRender
+
+/// `seatmap-bench`: speed and memory of SeatMap, as medians with min and max
+/// over repeated runs in one process, and comparisons as ratios measured
+/// side by side in the same run (the machine is shared and noisy).
+public struct Bench {
+    public struct Stat: Sendable {
+        public var median: Double
+        public var min: Double
+        public var max: Double
+        public var unit: String
+    }
+
+    struct Figure {
+        var scene: String
+        var name: String
+        var stat: Stat
+        var note: String = ""
+    }
+
+    struct Target {
+        var name: String
+        var value: Double
+        var limit: String
+        var met: Bool
+    }
+
+    var quick: Bool
+    var figures: [Figure] = []
+    var ratios: [(String, Double)] = []
+    var targets: [Target] = []
+    let log: (String) -> Void
+
+    public static let usage = """
+    Usage: seatmap-bench [--quick] [--json FILE] [--hall FILE] [--scene NAME]...
+
+    Measures layout, hit-testing, rendering (PNG by compression level, SVG, PDF),
+    incremental redraw, image diff and peak memory on generated scenes
+    (cinema-200, imax-600, arena-10k, stadium-100k) and prints a table.
+      --quick        tiny scenes, one run each: checks that everything works
+      --json FILE    also write every figure as JSON
+      --hall FILE    add a hall file as a scene
+      --scene NAME   only this scene (repeatable)
+    """
+
+    /// Runs the benchmark; returns the exit code.
+    public static func main(_ args: [String], log: @escaping (String) -> Void = { print($0) }) -> Int32 {
+        var quick = false
+        var json: String? = nil
+        var halls: [String] = []
+        var only: [String] = []
+        var i = 0
+        while i < args.count {
+            switch args[i] {
+            case "--quick": quick = true
+            case "--json", "--hall", "--scene":
+                guard i + 1 < args.count else { log("seatmap-bench: \(args[i]) needs a value\n\n\(usage)"); return 2 }
+                if args[i] == "--json" { json = args[i + 1] } else if args[i] == "--hall" { halls.append(args[i + 1]) } else { only.append(args[i + 1]) }
+                i += 1
+            case "--help", "-h": log(usage); return 0
+            default: log("seatmap-bench: unknown argument \(args[i])\n\n\(usage)"); return 2
+            }
+            i += 1
+        }
+        var bench = Bench(quick: quick, log: log)
+        do {
+            var scenes: [(String, Hall)] = []
+            for name in (only.isEmpty ? (quick ? BenchScenes.quick : BenchScenes.all) : only) {
+                guard let hall = BenchScenes.make(name) else { log("seatmap-bench: unknown scene \(name)"); return 2 }
+                scenes.append((name, hall))
+            }
+            for path in halls { scenes.append((URL(fileURLWithPath: path).lastPathComponent, try Files.readHall(path))) }
+            try bench.run(scenes)
+            bench.report()
+            if let json { try Files.writeAtomically(JSONWriter.write(bench.json()), to: json) }
+        } catch {
+            log("seatmap-bench: \(error)")
+            return 1
+        }
+        return 0
+    }
+
+    // MARK: Measuring
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Runs `body` `runs` times (after one warm-up when not quick) and
+    /// returns the median, min and max in `unit`s (seconds scaled).
+    func measure(_ runs: Int, unit: String = "ms", per: Double = 1, _ body: () throws -> Void) rethrows -> Stat {
+        if !quick { try body() }
+        var times: [Double] = []
+        for _ in 0..<max(1, quick ? 1 : runs) {
+            let t0 = Bench.now()
+            try body()
+            times.append(Double(Bench.now() - t0) / 1e9)
+        }
+        times.sort()
+        let scale: Double = unit == "ms" ? 1e3 : unit == "ns" ? 1e9 : unit == "µs" ? 1e6 : 1
+        return Stat(median: times[times.count / 2] * scale / per, min: times[0] * scale / per,
+                    max: times[times.count - 1] * scale / per, unit: unit)
+    }
+
+    mutating func add(_ scene: String, _ name: String, _ stat: Stat, _ note: String = "") {
+        figures.append(Figure(scene: scene, name: name, stat: stat, note: note))
+    }
+
+    mutating func target(_ name: String, _ value: Double, _ limit: String, _ met: Bool) {
+        targets.append(Target(name: name, value: value, limit: limit, met: met))
+    }
+
+    /// Peak resident set (VmHWM) in MB, and a way to reset it (Linux).
+    static func peakMB() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+            return kb / 1024
+        }
+        return 0
+    }
+
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    mutating func run(_ scenes: [(String, Hall)]) throws {
+        let theme = try Theme.load("light")
+        var layoutTimes: [String: Double] = [:]
+        for (name, hall) in scenes {
+            log("… \(name)")
+            let seats = HallSummary(hall).seats
+            // Layout at zoom 2, scale 2.
+            let layoutStat = try measure(quick ? 1 : 7) { _ = try Layout(hall: hall, zoom: 2, scale: 2) }
+            add(name, "layout z2 s2", layoutStat, "\(seats) seats")
+            layoutTimes[name] = layoutStat.median
+
+            try hitTest(name, hall)
+            try render(name, hall, theme)
+        }
+        if let arena = layoutTimes["arena-10k"], let stadium = layoutTimes["stadium-100k"] {
+            let r = stadium / arena
+            ratios.append(("layout stadium-100k / arena-10k", r))
+            target("layout grows linearly: stadium-100k / arena-10k", r, "≤ 12×", r <= 12)
+        }
+        try diff4K(theme)
+        let peak = Bench.peakMB()
+        add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
+    }
+
+    mutating func hitTest(_ name: String, _ hall: Hall) throws {
+        let layout = try Layout(hall: hall, zoom: 2.37, scale: 2)
+        let transform = ViewTransform(layout: layout, viewportWidth: 390, viewportHeight: 844, offsetX: 123.5, offsetY: 45)
+        let tester = HitTester(layout: layout)
+        let count = quick ? 10_000 : 1_000_000
+        var rng = BenchScenes.Random(state: 99)
+        let w = Double(layout.width) / 2, h = Double(layout.height) / 2
+        var points: [ViewPoint] = []
+        points.reserveCapacity(count)
+        for _ in 0..<count {
+            let x = Double(rng.next() % 1_000_000) / 1_000_000 * w - 123.5
+            let y = Double(rng.next() % 1_000_000) / 1_000_000 * h - 45
+            points.append(ViewPoint(x, y))
+        }
+        var seatsHit = 0
+        let fast = try measure(quick ? 1 : 5, unit: "ns", per: Double(count)) {
+            seatsHit = 0
+            for p in points {
+                if case .seat = try tester.hit(p, transform) { seatsHit += 1 }
+            }
+        }
+        add(name, "hit-test, per query (z2.37, offset)", fast, "\(count) queries, \(seatsHit) on seats")
+        // The naive way: scan every cell's rect. Fewer queries (it is slow), same points.
+        let scanCount = min(count, max(200, 20_000_000 / max(1, layout.cells.count)))
+        var agree = true
+        let slow = measure(quick ? 1 : 3, unit: "ns", per: Double(scanCount)) {
+            for p in points.prefix(scanCount) {
+                let c = transform.contentPixel(of: p)
+                let i = Int(c.x.rounded(.down)), j = Int(c.y.rounded(.down))
+                var found: Int? = nil
+                for (k, cell) in layout.cells.enumerated() where cell.rect.contains(i, j) {
+                    found = k
+                    break
+                }
+                if let found, layout.cells[found].isSeat, tester.locate(i, j) != found { agree = false }
+            }
+        }
+        add(name, "hit-test, naive linear scan per query", slow, "\(scanCount) queries; answers agree: \(agree)")
+        let ratio = slow.median / fast.median
+        ratios.append(("hit-test speed-up over linear scan, \(name)", ratio))
+        if name == "stadium-100k" { target("hit-test at stadium-100k", fast.median, "< 100 ns", fast.median < 100) }
+        if name == "arena-10k" { target("hit-test vs linear scan at arena-10k", ratio, "≥ 100×", ratio >= 100) }
+    }
+
+    mutating func render(_ name: String, _ hall: Hall, _ theme: Theme) throws {
+        let big = name == "stadium-100k"
+        // Full PNG render at zoom 1, scale 2 (scale 1 for the stadium, whose
+        // scale-2 image would be over 400 megapixels).
+        let scale = big ? 1.0 : 2.0
+        let scene = try Scene(hall: hall, theme: theme, zoom: 1, scale: scale)
+        let seats = HallSummary(hall).seats
+        let runs = big ? 3 : 7
+        Bench.resetPeak()
+        let before = Bench.peakMB()
+        var image: RasterImage? = nil
+        let draw = try measure(runs) { image = try Renderer.raster(scene) }
+        let renderPeak = Bench.peakMB()
+        guard let image else { return }
+        let pixels = "\(image.width)×\(image.height) px"
+        add(name, "PNG render: drawing (z1 s\(Int(scale)))", draw, pixels)
+        let swift = measure(runs) { _ = Renderer.dryRun(scene) }
+        add(name, "  of which Swift-side (painter, no Cairo)", swift,
+            String(format: "%.2f µs per seat, %.0f %% of drawing", swift.median * 1000 / Double(max(1, seats)), swift.median / draw.median * 100))
+        var encode: [PNGCompression: Double] = [:]
+        for level in PNGCompression.allCases {
+            var size = 0
+            let stat = try measure(big ? 2 : 5) { size = try image.pngData(compression: level).count }
+            add(name, "PNG encode, \(level.rawValue)", stat, "\(size / 1024) KiB")
+            encode[level] = stat.median
+        }
+        if let fast = encode[.fast], let def = encode[.default] {
+            ratios.append(("PNG encode default / fast, \(name)", def / fast))
+            if name == "arena-10k" || (quick && name == "imax-600") {
+                target("PNG fast vs default encode at \(name)", def / fast, "≥ 3×", def / fast >= 3)
+            }
+        }
+        let raw = Double(image.width * image.height * 4) / 1_048_576
+        add(name, "peak RSS during the render", Stat(median: renderPeak, min: before, max: renderPeak, unit: "MB"),
+            String(format: "raw image %.0f MB", raw))
+        if big {
+            target("peak memory, stadium-100k z1 s1", renderPeak, String(format: "≤ %.0f MB (1.5 × raw + 100)", raw * 1.5 + 100),
+                   renderPeak <= raw * 1.5 + 100)
+        }
+        if !big {
+            add(name, "SVG render", try measure(runs) { _ = try Renderer.svg(scene) })
+            add(name, "PDF render (A4)", try measure(runs) { _ = try Renderer.pdf(scene, page: .a4) })
+        }
+        try incremental(name, hall, scene, image, full: draw.median)
+    }
+
+    mutating func incremental(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage, full: Double) throws {
+        let available = scene.layout.seats.filter { $0.status == .available }.map(\.id)
+        for n in [1, 100] where available.count >= n {
+            let step = max(1, available.count / n)
+            let ids = (0..<n).map { available[($0 * step) % available.count] }
+            var sync = StatusSync(hall: hall)
+            var selection = Selection()
+            _ = try sync.apply(StatusBatch(batchId: "b\(n)", sequence: 1, changes: ids.map { .init(id: $0, status: .sold) }), selection: &selection)
+            let next = try Scene(hall: sync.hall, theme: scene.theme, zoom: scene.layout.zoom, scale: scene.layout.scale)
+            let dirty = ids.compactMap { next.layout.cell(id: $0)?.rect }
+            let stat = try measure(quick ? 1 : 9) { try Renderer.redraw(image, scene: next, dirty: dirty) }
+            add(name, "incremental redraw, \(n) seat\(n == 1 ? "" : "s")", stat)
+            let ratio = full / stat.median
+            ratios.append(("full render / incremental \(n), \(name)", ratio))
+            if name == "arena-10k" && n == 1 { target("1-seat redraw vs full render at arena-10k", ratio, "≥ 50×", ratio >= 50) }
+        }
+    }
+
+    /// `diff` of two 3840 × 2160 renders: identical, and with 100 seats changed.
+    mutating func diff4K(_ theme: Theme) throws {
+        guard let hall = BenchScenes.make(quick ? "imax-600" : "arena-10k") else { return }
+        let (w, h) = quick ? (640.0, 360.0) : (3840.0, 2160.0)
+        func render(_ hall: Hall) throws -> RGBAImage {
+            let scene = try Scene(hall: hall, theme: theme, zoom: 2, scale: 1)
+            let t = ViewTransform(layout: scene.layout, viewportWidth: w, viewportHeight: h, offsetX: 0, offsetY: 0)
+            let r = try Renderer.raster(scene, viewport: t)
+            return RGBAImage(width: r.width, height: r.height, pixels: r.rgbaPixels())
+        }
+        let a = try render(hall)
+        var sync = StatusSync(hall: hall)
+        var sel = Selection()
+        let layout = try Layout(hall: hall, zoom: 2, scale: 1)
+        let visible = layout.seats.filter { $0.status == .available && $0.rect.maxX < Int(w) && $0.rect.maxY < Int(h) }.map(\.id)
+        let ids = stride(from: 0, to: visible.count, by: max(1, visible.count / 100)).prefix(100).map { visible[$0] }
+        _ = try sync.apply(StatusBatch(batchId: "d", sequence: 1, changes: ids.map { .init(id: $0, status: .sold) }), selection: &sel)
+        let b = try render(sync.hall)
+        let label = "\(a.width)×\(a.height)"
+        add("diff", "diff \(label), identical", try measure(quick ? 1 : 7) { _ = try PixelMatch.compare(a, a) })
+        var result: PixelMatch.Result? = nil
+        add("diff", "diff \(label), \(ids.count) seats changed", try measure(quick ? 1 : 5) { result = try PixelMatch.compare(a, b).0 },
+            result.map { "\($0.diffPixels) differing, \($0.aaPixels) anti-aliased" } ?? "")
+    }
+
+    // MARK: Reporting
+
+    func fmt(_ v: Double) -> String {
+        v >= 100 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3g", v)
+    }
+
+    func report() {
+        var lines = ["", "| scene | figure | median | min | max | note |", "|---|---|---:|---:|---:|---|"]
+        for f in figures {
+            lines.append("| \(f.scene) | \(f.name) | \(fmt(f.stat.median)) \(f.stat.unit) | \(fmt(f.stat.min)) | \(fmt(f.stat.max)) | \(f.note) |")
+        }
+        lines += ["", "| ratio (same run) | value |", "|---|---:|"]
+        for (name, value) in ratios { lines.append("| \(name) | **\(fmt(value))×** |") }
+        lines += ["", "| target | measured | limit | met |", "|---|---:|---|---|"]
+        for t in targets { lines.append("| \(t.name) | \(fmt(t.value)) | \(t.limit) | \(t.met ? "yes" : "**no**") |") }
+        lines.append("")
+        lines.append("machine: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB, Cairo \(CairoLibrary.version)\(quick ? " (quick run: figures are not meaningful)" : "")")
+        log(lines.joined(separator: "\n"))
+    }
+
+    func json() -> JSONNode {
+        func stat(_ s: Stat) -> JSONNode {
+            .object([("median", .number(String(s.median))), ("min", .number(String(s.min))), ("max", .number(String(s.max))), ("unit", .string(s.unit))])
+        }
+        return .object([
+            ("quick", .bool(quick)),
+            ("machine", .object([("cores", .int(ProcessInfo.processInfo.processorCount)), ("cairo", .string(CairoLibrary.version))])),
+            ("figures", .array(figures.map { .object([("scene", .string($0.scene)), ("figure", .string($0.name)), ("stat", stat($0.stat)), ("note", .string($0.note))]) })),
+            ("ratios", .array(ratios.map { .object([("name", .string($0.0)), ("value", .number(String($0.1)))]) })),
+            ("targets", .array(targets.map { .object([("name", .string($0.name)), ("value", .number(String($0.value))), ("limit", .string($0.limit)), ("met", .bool($0.met))]) })),
+        ])
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import SeatMapBench
+
+exit(Bench.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import SeatMapBench
+import SeatMapCore
+import SeatMapTestSupport
+
+@Suite("Benchmark")
+struct BenchTests {
+    /// Only checks that the benchmark runs and reports; no timing asserts.
+    @Test("--quick runs every figure and writes the JSON report")
+    func quick() throws {
+        let json = try Fixtures.tempFolder().appendingPathComponent("bench.json").path
+        var output = ""
+        let code = Bench.main(["--quick", "--json", json], log: { output += $0 + "\n" })
+        #expect(code == 0, "\(output)")
+        for figure in ["layout z2 s2", "hit-test, per query", "naive linear scan", "PNG encode, fast", "SVG render",
+                       "PDF render", "incremental redraw, 1 seat", "diff 640×360, identical", "answers agree: true"] {
+            #expect(output.contains(figure), "\(figure) is reported")
+        }
+        let report = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: json))))
+        guard case .array(let figures) = report["figures"]?.value else { Issue.record("no figures"); return }
+        #expect(figures.count > 10)
+    }
+
+    @Test("scenes are generated deterministically with the documented sizes")
+    func scenes() throws {
+        let sizes = ["cinema-200": 216, "imax-600": 599, "arena-10k": 10_000, "stadium-100k": 100_000]
+        for (name, seats) in sizes {
+            let a = try #require(BenchScenes.make(name))
+            #expect(HallSummary(a).seats == seats, "\(name)")
+            #expect(a == BenchScenes.make(name))
+        }
+    }
+
+    @Test("bad arguments exit 2")
+    func usage() {
+        #expect(Bench.main(["--bogus"], log: { _ in }) == 2)
+        #expect(Bench.main(["--scene", "nowhere"], log: { _ in }) == 2)
+    }
+}
