@@ -6,9 +6,7 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "import", usage: "import maoyan IN.json -o HALL.json [--price P | --prices 1=P1,2=P2] [--lenient]",
             summary: "Turn a Maoyan seat payload (camelCase or snake_case, detected) into a hall file.",
-            options: [
-                .value("o", "HALL.json", "Where to write the hall (alias --output)."),
-                .value("output", "HALL.json", "Same as -o."),
+            options: outputOptions("HALL.json", "Where to write the hall") + [
                 .value("price", "P", "One price for every seat."),
                 .value("prices", "MAP", "Prices by section number, e.g. 1=45,2=60."),
                 .flag("lenient", "Import unknown seat codes as locked, with a warning per seat."),
@@ -17,7 +15,7 @@ extension SeatMapCLI {
         run: { args, console in
             let p = try positionals(args, ["maoyan", "IN.json"])
             guard p[0] == "maoyan" else { throw UsageError(message: "unknown import format \"\(p[0])\" (expected maoyan)") }
-            guard let out = args.value("o") ?? args.value("output") else { throw UsageError(message: "missing -o HALL.json") }
+            guard let out = output(args) else { throw UsageError(message: "missing -o HALL.json") }
             var prices: MaoyanImporter.Prices? = nil
             switch (args.value("price"), args.value("prices")) {
             case (let one?, nil):

@@ -10,9 +10,7 @@ extension SeatMapCLI {
             name: "render",
             usage: "render FILE -o OUT.png|.svg|.pdf [options]  |  render FILE... --out-dir DIR [--format png|svg|pdf] [options]",
             summary: "Draw seat maps as PNG, SVG (per-seat ids) or PDF.",
-            options: [
-                .value("o", "OUT", "Output file; its extension picks the format (alias --output)."),
-                .value("output", "OUT", "Same as -o."),
+            options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
                 .value("format", "FMT", "png, svg or pdf (batch mode; default png)."),
                 .value("theme", "NAME|PATH", "light (default), dark, print, high-contrast, or a theme file."),
@@ -91,16 +89,16 @@ extension SeatMapCLI {
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError(message: "missing FILE") }
-        let output = args.value("o") ?? args.value("output")
+        let outputPath = output(args)
         let settings = try renderSettings(args)
         if let dir = args.value("out-dir") {
-            if output != nil { throw UsageError(message: "use either -o or --out-dir") }
+            if outputPath != nil { throw UsageError(message: "use either -o or --out-dir") }
             guard let format = ImageFormat(rawValue: args.value("format") ?? "png") else {
                 throw UsageError(message: "--format expects png, svg or pdf")
             }
             return try renderBatch(files, dir: dir, format: format, settings, console)
         }
-        guard let output else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
+        guard let output = outputPath else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
         guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
         if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir; -o takes the format from its extension") }
         guard ImageFormat(path: output) != nil else { throw UsageError(message: "-o \(output): use a .png, .svg or .pdf name") }

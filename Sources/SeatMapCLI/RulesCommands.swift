@@ -99,9 +99,7 @@ extension SeatMapCLI {
             name: "apply",
             usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png --zoom Z --scale S --theme T]",
             summary: "Apply live status batches all-or-nothing; optionally redraw only the changed seats of an image.",
-            options: [
-                .value("o", "NEW.json", "Where to write the updated hall (alias --output)."),
-                .value("output", "NEW.json", "Same as -o."),
+            options: outputOptions("NEW.json", "Where to write the updated hall") + [
                 .value("image", "OLD.png", "A render of FILE (same zoom, scale and theme) to update incrementally."),
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
                 zoomOption, scaleOption,
@@ -114,7 +112,7 @@ extension SeatMapCLI {
             """),
         run: { args, console in
             let p = try positionals(args, ["FILE", "UPDATES.json"])
-            guard let out = args.value("o") ?? args.value("output") else { throw UsageError(message: "missing -o NEW.json") }
+            guard let out = output(args) else { throw UsageError(message: "missing -o NEW.json") }
             if (args.value("image") == nil) != (args.value("image-out") == nil) {
                 throw UsageError(message: "--image and --image-out go together")
             }

@@ -73,6 +73,14 @@ public enum SeatMapCLI {
         }
     }
 
+    /// `-o OUT` and its long form `--output OUT`.
+    static func outputOptions(_ valueName: String, _ what: String) -> [CommandSpec.Option] {
+        [.value("o", valueName, "\(what) (alias --output)."), .value("output", valueName, "Same as -o.")]
+    }
+
+    /// The `-o` / `--output` value, or nil.
+    static func output(_ a: Arguments) -> String? { a.value("o") ?? a.value("output") }
+
     /// Exactly `count` positional arguments, or a usage error naming them.
     static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {
         guard a.positionals.count == names.count else {

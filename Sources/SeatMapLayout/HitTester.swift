@@ -30,11 +30,16 @@ public enum HitResult: Sendable, Equatable {
 public struct HitTester: Sendable {
     public let layout: Layout
     // The hot path's data, copied out of the layout once so a query touches
-    // only integers: grid origin and size, pitches, the cell table and rects.
+    // only integers: grid origin and size, seat and gap sizes, and one packed
+    // table entry per grid position (cell index and kind, see `pack`).
     private let gridX: Int, gridY: Int, gridW: Int, gridH: Int
-    private let pitchX: Int, pitchY: Int, seatHeight: Int, columns: Int
+    private let pitchX: Int, pitchY: Int, seatWidth: Int, seatHeight: Int, leftHalfWidth: Int, columns: Int
     private let table: [Int32]
-    private let rects: [PixelRect]
+
+    // Kinds kept in the top bits of a table entry.
+    private static let kindShift: Int32 = 28
+    private static let indexMask: Int32 = (1 << 28) - 1
+    private static let single: Int32 = 0, coupleLeft: Int32 = 1, aisle: Int32 = 2
 
     public init(layout: Layout) {
         self.layout = layout
@@ -44,10 +49,45 @@ public struct HitTester: Sendable {
         gridH = layout.gridRect.h
         pitchX = layout.pitchX
         pitchY = layout.pitchY
+        seatWidth = layout.seatWidth
         seatHeight = layout.seatHeight
+        leftHalfWidth = layout.seatWidth + layout.gapX / 2
         columns = layout.gridColumns
-        table = layout.cellTable
-        rects = layout.cells.map(\.rect)
+        table = layout.cellTable.map { k in
+            guard k >= 0 else { return -1 }
+            let cell = layout.cells[Int(k)]
+            let kind = !cell.isSeat ? HitTester.aisle : cell.type == .coupleLeft ? HitTester.coupleLeft : HitTester.single
+            return kind << HitTester.kindShift | k
+        }
+    }
+
+    /// What a tap landed on, without building the cell's details: the index
+    /// into `layout.cells` for seats and aisles. The allocation-free form of
+    /// `hit`, for replaying many taps.
+    public enum CellHit: Sendable, Equatable {
+        case seat(Int)
+        case aisle(Int)
+        case gap
+        case outside
+    }
+
+    /// The cell under a view point, as an index (see `CellHit`).
+    @inline(__always)
+    public func find(_ p: ViewPoint, _ t: ViewTransform) throws(SeatMapError) -> CellHit {
+        try t.check(layout)
+        let c = t.contentPixel(of: p)
+        guard c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 else { return .outside }
+        let i = Int(c.x.rounded(.down)), j = Int(c.y.rounded(.down))
+        let k = locate(i, j)
+        if k < 0 { return k == HitTester.gap ? .gap : .outside }
+        return isAisle(i, j) ? .aisle(k) : .seat(k)
+    }
+
+    private func isAisle(_ i: Int, _ j: Int) -> Bool {
+        let dx = i - gridX, dy = j - gridY
+        let col = dx / pitchX
+        let entry = table[(dy / pitchY) * columns + col]
+        return entry >= 0 && entry >> HitTester.kindShift == HitTester.aisle
     }
 
     /// The cell under a view point. `slop` (points): a tap on a gap or just
@@ -81,25 +121,25 @@ public struct HitTester: Sendable {
     public static let gap = -1
 
     /// The index in `layout.cells` of the cell containing pixel `(i, j)`, or
-    /// `HitTester.gap` / `HitTester.outside`. The allocation-free core of
-    /// `hit`: integer division by the pitch gives the column and row, and
-    /// the dense cell table gives the cell there.
+    /// `HitTester.gap` / `HitTester.outside`: integer division by the pitch
+    /// gives the column and row, one table entry gives the cell there and
+    /// its kind. A couple's left half reaches `⌊G/2⌋` into the gap after it,
+    /// and the right half covers the rest of that gap.
     @inline(__always)
     public func locate(_ i: Int, _ j: Int) -> Int {
         let dx = i - gridX, dy = j - gridY
         guard dx >= 0, dy >= 0, dx < gridW, dy < gridH else { return HitTester.outside }
         guard dy % pitchY < seatHeight else { return HitTester.gap }
         let base = (dy / pitchY) * columns
-        let col = dx / pitchX
-        // The cell of this column, or a couple's right half that begins in
-        // this column's gap.
-        let k = Int(table[base + col])
-        if k >= 0, rects[k].contains(i, j) { return k }
-        if col + 1 < columns {
-            let k2 = Int(table[base + col + 1])
-            if k2 >= 0, rects[k2].contains(i, j) { return k2 }
-        }
-        return HitTester.gap
+        let col = dx / pitchX, offset = dx % pitchX
+        let entry = table[base + col]
+        guard entry >= 0 else { return HitTester.gap }
+        if offset < seatWidth { return Int(entry & HitTester.indexMask) }
+        guard entry >> HitTester.kindShift == HitTester.coupleLeft else { return HitTester.gap }
+        if offset < leftHalfWidth { return Int(entry & HitTester.indexMask) }
+        // The right half, in the next column (validation guarantees it).
+        let right = col + 1 < columns ? table[base + col + 1] : -1
+        return right >= 0 ? Int(right & HitTester.indexMask) : HitTester.gap
     }
 
     private func nearestSeat(_ x: Double, _ y: Double, within slop: Double) -> Int? {
@@ -114,9 +154,9 @@ public struct HitTester: Sendable {
         var best: (d: Double, centre: Double, index: Int)? = nil
         for r in r0...r1 {
             for c in c0...c1 {
-                let k = l.cellTable[r * l.gridColumns + c]
+                let k = Int(l.cellTable[r * l.gridColumns + c])
                 guard k >= 0 else { continue }
-                let cell = l.cells[Int(k)]
+                let cell = l.cells[k]
                 guard cell.isSeat else { continue }
                 let d = cell.rect.distance(toX: x, y: y)
                 guard d <= slop else { continue }
@@ -130,7 +170,7 @@ public struct HitTester: Sendable {
                         if centre == b.centre && (cell.column, cell.row) >= (other.column, other.row) { continue }
                     }
                 }
-                best = (d, centre, Int(k))
+                best = (d, centre, k)
             }
         }
         return best?.index

@@ -3,7 +3,6 @@ import SeatMapCore
 
 /// One cell of the hall placed in pixels: a seat, or an explicit aisle.
 public struct LaidOutCell: Sendable, Equatable {
-    public let id: String
     public let row: Int
     public let column: Int
     public let section: Int
@@ -14,13 +13,21 @@ public struct LaidOutCell: Sendable, Equatable {
     public let price: Decimal?
     /// Index into the hall's price tiers (ascending), nil for aisles.
     public let tier: Int?
-    /// The other half of a couple seat.
-    public let partnerID: String?
     /// Where the cell is drawn and hit. A couple half covers its share of the
     /// joined pair; every other cell is exactly one seat size.
     public let rect: PixelRect
 
     public var isSeat: Bool { status.isSeat }
+    /// `"<section>-<row>-<column>"` (computed: a layout stores no strings of its own).
+    public var id: String { Hall.seatID(section: section, row: row, column: column) }
+    /// The other half of a couple seat.
+    public var partnerID: String? {
+        switch type {
+        case .coupleLeft: return Hall.seatID(section: section, row: row, column: column + 1)
+        case .coupleRight: return Hall.seatID(section: section, row: row, column: column - 1)
+        default: return nil
+        }
+    }
     /// "3排5座".
     public var chineseDescription: String { "\(rowLabel)排\(seatLabel)座" }
 }
@@ -94,7 +101,6 @@ public struct Layout: Sendable {
     /// Dense `gridRows × gridColumns` table of indexes into `cells` (-1 for
     /// empty floor): the hit-tester's O(1) lookup.
     let cellTable: [Int32]
-    let idIndex: [String: Int]
 
     /// Pixels for a length in points: `ceil(points × zoom × scale)`. A
     /// tolerance of 1e-9 keeps products such as 0.1 × 30 from rounding up
@@ -150,9 +156,10 @@ public struct Layout: Sendable {
 
         tiers = PriceTiers(hall)
         var cells: [LaidOutCell] = []
+        cells.reserveCapacity(hall.rows.reduce(0) { $0 + $1.seats.count })
         var labels: [RowLabelBox] = []
+        labels.reserveCapacity(hall.rows.count * (options.rowLabelsRight ? 2 : 1))
         var table = [Int32](repeating: -1, count: gridRows * gridColumns)
-        var ids: [String: Int] = [:]
         let labelW = max(1, gutter - px(4))
         for row in hall.rows {
             let ry = gridY + (row.number - 1) * (seatHeight + gapY)
@@ -172,21 +179,17 @@ public struct Layout: Sendable {
                     rect.x = cx - (gapX - halfGap)
                     rect.w = seatWidth + gapX - halfGap
                 }
-                let cell = HallCell(row: row, seat: seat)
-                let id = cell.id
-                ids[id] = cells.count
+                let price = seat.status.isSeat ? (seat.price ?? row.price) : nil
                 table[(row.number - 1) * gridColumns + (seat.column - 1)] = Int32(cells.count)
                 cells.append(LaidOutCell(
-                    id: id, row: row.number, column: seat.column, section: row.section,
+                    row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, status: seat.status, type: seat.type,
-                    price: cell.price, tier: seat.status.isSeat ? tiers.tier(of: cell.price) : nil,
-                    partnerID: cell.partnerID, rect: rect))
+                    price: price, tier: tiers.tier(of: price), rect: rect))
             }
         }
         self.cells = cells
         self.rowLabels = labels
         self.cellTable = table
-        self.idIndex = ids
 
         if options.legend {
             y += px(metrics.legendTopGap)
@@ -225,8 +228,17 @@ public struct Layout: Sendable {
 
     /// The cell with this id, or nil.
     public func cell(id: String) -> LaidOutCell? {
-        guard let i = idIndex[id] else { return nil }
+        guard let i = index(of: id) else { return nil }
         return cells[i]
+    }
+
+    /// The index in `cells` of the cell with this id: the id names its grid
+    /// position, so this is a table lookup, not a search.
+    func index(of id: String) -> Int? {
+        guard let p = Hall.parseSeatID(id), p.row >= 1, p.row <= gridRows, p.column >= 1, p.column <= gridColumns else { return nil }
+        let k = Int(cellTable[(p.row - 1) * gridColumns + (p.column - 1)])
+        guard k >= 0, cells[k].section == p.section else { return nil }
+        return k
     }
 
     /// The cell at a grid position (1-based), or nil for empty floor.
@@ -261,7 +273,7 @@ public struct Layout: Sendable {
     /// must be redrawn. Geometry never changes with status.
     @discardableResult
     public mutating func setStatus(_ status: SeatStatus, of id: String) -> PixelRect? {
-        guard let i = idIndex[id] else { return nil }
+        guard let i = index(of: id) else { return nil }
         cells[i].status = status
         return cells[i].rect
     }

@@ -58,6 +58,23 @@ public struct Hall: Sendable, Equatable {
         "\(section)-\(row)-\(column)"
     }
 
+    /// The section, row and column of a well-formed seat id, or nil.
+    public static func parseSeatID(_ id: String) -> (section: Int, row: Int, column: Int)? {
+        let parts = id.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var values: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= 9 else { return nil }
+            var v = 0
+            for b in part {
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                v = v * 10 + Int(b - 0x30)
+            }
+            values.append(v)
+        }
+        return (values[0], values[1], values[2])
+    }
+
     /// Largest row number (the grid's height in rows).
     public var gridRows: Int { rows.last?.number ?? 0 }
     /// Largest column used by any row (the grid's width in columns).

@@ -86,8 +86,10 @@ public struct PriceTiers: Sendable, Equatable {
 
     public init(_ hall: Hall) {
         var set = Set<Decimal>()
-        for cell in hall.cells where cell.seat.status.isSeat {
-            if let p = cell.price { set.insert(p) }
+        for row in hall.rows {
+            for seat in row.seats where seat.status.isSeat {
+                if let p = seat.price ?? row.price { set.insert(p) }
+            }
         }
         prices = set.sorted()
     }
