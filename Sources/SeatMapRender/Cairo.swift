@@ -158,6 +158,7 @@ final class CairoCanvas: Canvas {
 
     func popClip() { cairo_restore(cr) }
 
+    var wantsSeatTags: Bool { false }
     func beginSeat(_ tag: SeatTag) {}
     func endSeat() {}
 

@@ -122,6 +122,8 @@ public protocol Canvas: AnyObject {
     /// Restricts drawing to a rectangle until the matching `popClip`.
     func pushClip(_ rect: PixelRect)
     func popClip()
+    /// Whether the canvas uses seat tags (building them costs a little per seat).
+    var wantsSeatTags: Bool { get }
     /// Starts and ends the elements of one seat.
     func beginSeat(_ tag: SeatTag)
     func endSeat()
@@ -137,6 +139,7 @@ public final class CountingCanvas: Canvas {
     public func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) { operations += 1 }
     public func pushClip(_ rect: PixelRect) {}
     public func popClip() {}
+    public var wantsSeatTags: Bool { false }
     public func beginSeat(_ tag: SeatTag) {}
     public func endSeat() {}
 }

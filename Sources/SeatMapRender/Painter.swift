@@ -104,8 +104,13 @@ struct Painter {
 
     // MARK: Seats
 
+    /// Whether a seat is selected / highlighted (ids are built only when
+    /// there is something to look them up in).
+    func isSelected(_ cell: LaidOutCell) -> Bool { !scene.selected.isEmpty && scene.selected.contains(cell.id) }
+    func isHighlighted(_ cell: LaidOutCell) -> Bool { !scene.highlighted.isEmpty && scene.highlighted.contains(cell.id) }
+
     func fillColor(_ cell: LaidOutCell) -> Color {
-        if scene.selected.contains(cell.id) { return theme.selected }
+        if isSelected(cell) { return theme.selected }
         switch cell.status {
         case .available: return theme.tierColor(cell.tier)
         case .locked: return theme.locked
@@ -115,11 +120,11 @@ struct Painter {
     }
 
     func tag(_ cell: LaidOutCell) -> SeatTag {
-        let selected = scene.selected.contains(cell.id)
+        let selected = isSelected(cell)
         var classes = ["seat", cell.status.name, cell.type.rawValue]
         if let tier = cell.tier { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
-        if scene.highlighted.contains(cell.id) { classes.append("highlighted") }
+        if isHighlighted(cell) { classes.append("highlighted") }
         let price = cell.price?.plainText ?? ""
         let state = selected ? "已选" : cell.status.chineseName
         return SeatTag(id: cell.id, classes: classes, row: cell.row, column: cell.column, price: price,
@@ -127,8 +132,8 @@ struct Painter {
     }
 
     func drawSeat(_ cell: LaidOutCell) {
-        canvas.beginSeat(tag(cell))
-        let selected = scene.selected.contains(cell.id)
+        if canvas.wantsSeatTags { canvas.beginSeat(tag(cell)) }
+        let selected = isSelected(cell)
         let shape = Path.roundedRect(cell.rect, radius: theme.cornerRadius * s,
                                      left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
         canvas.fill(shape, fillColor(cell))
@@ -155,7 +160,7 @@ struct Painter {
             canvas.text(cell.seatLabel, x: own.centerX, y: own.centerY, align: .center,
                         style: TextStyle(size: size, color: theme.seatText))
         }
-        if scene.highlighted.contains(cell.id) {
+        if isHighlighted(cell) {
             // A ring in the highlight colour with a thin background-coloured
             // ring inside it, so it shows on every fill; stroked inside the
             // rect, so it never touches a neighbour.
@@ -168,7 +173,7 @@ struct Painter {
                 canvas.stroke(ring, color, width: width, dash: [])
             }
         }
-        canvas.endSeat()
+        if canvas.wantsSeatTags { canvas.endSeat() }
     }
 
     /// The S × SH cell a seat stands on (a couple half's rect is wider).

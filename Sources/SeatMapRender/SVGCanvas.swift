@@ -103,6 +103,8 @@ final class SVGCanvas: Canvas {
         body += "</g>\n"
     }
 
+    var wantsSeatTags: Bool { true }
+
     func beginSeat(_ tag: SeatTag) {
         body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\" "
         body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\">"
