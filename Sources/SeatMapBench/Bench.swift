@@ -129,14 +129,16 @@ public struct Bench {
     mutating func run(_ scenes: [(String, Hall)]) throws {
         let theme = try Theme.load("light")
         var layoutTimes: [String: Double] = [:]
+        // Layout first for every scene, side by side, before the big renders
+        // disturb the allocator.
         for (name, hall) in scenes {
-            log("… \(name)")
             let seats = HallSummary(hall).seats
-            // Layout at zoom 2, scale 2.
-            let layoutStat = try measure(quick ? 1 : 7) { _ = try Layout(hall: hall, zoom: 2, scale: 2) }
+            let layoutStat = try measure(quick ? 1 : 11) { _ = try Layout(hall: hall, zoom: 2, scale: 2) }
             add(name, "layout z2 s2", layoutStat, "\(seats) seats")
             layoutTimes[name] = layoutStat.median
-
+        }
+        for (name, hall) in scenes {
+            log("… \(name)")
             try hitTest(name, hall)
             try render(name, hall, theme)
         }

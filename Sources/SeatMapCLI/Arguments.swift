@@ -133,6 +133,10 @@ struct Arguments {
         return try Arguments.parsePair(text, option: name)
     }
 
+    /// Coordinates and sizes beyond this many points are refused: no seat
+    /// map is that large, and it keeps every later conversion to pixels safe.
+    static let maxCoordinate = 1e9
+
     static func parsePair(_ text: String, option: String) throws(UsageError) -> (Double, Double) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
@@ -141,10 +145,14 @@ struct Arguments {
               x.isFinite, y.isFinite else {
             throw UsageError(message: "--\(option) expects X,Y (two numbers), got \"\(text)\"")
         }
+        guard abs(x) <= maxCoordinate, abs(y) <= maxCoordinate else {
+            throw UsageError(message: "--\(option) \(text): coordinates must be within ±\(Int(maxCoordinate))")
+        }
         return (x, y)
     }
 
+    /// A number as short text: whole numbers without ".0".
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(v)
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }

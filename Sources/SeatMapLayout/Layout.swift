@@ -169,6 +169,7 @@ public struct Layout: Sendable {
                 labels.append(RowLabelBox(row: row.number, label: row.label,
                                           rect: PixelRect(x: gridX + gridW + gutter - labelW, y: ry, w: labelW, h: seatHeight)))
             }
+            let rowTier = tiers.tier(of: row.price)
             for seat in row.seats {
                 let cx = gridX + (seat.column - 1) * (seatWidth + gapX)
                 var rect = PixelRect(x: cx, y: ry, w: seatWidth, h: seatHeight)
@@ -184,7 +185,8 @@ public struct Layout: Sendable {
                 cells.append(LaidOutCell(
                     row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, status: seat.status, type: seat.type,
-                    price: price, tier: tiers.tier(of: price), rect: rect))
+                    price: price, tier: !seat.status.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    rect: rect))
             }
         }
         self.cells = cells

@@ -72,8 +72,13 @@ public struct ViewTransform: Sendable, Equatable {
 
     /// The content pixels the viewport shows (its image size and origin).
     public var visiblePixels: PixelRect {
-        PixelRect(x: Int((offsetX * scale).rounded()), y: Int((offsetY * scale).rounded()),
-                  w: Int((viewportWidth * scale - 1e-9).rounded(.up)), h: Int((viewportHeight * scale - 1e-9).rounded(.up)))
+        /// Whole pixels, clamped so that no input can overflow an `Int`.
+        func px(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
+            guard v.isFinite else { return 0 }
+            return Int(min(max(v.rounded(rule), -1e12), 1e12))
+        }
+        return PixelRect(x: px(offsetX * scale, .toNearestOrAwayFromZero), y: px(offsetY * scale, .toNearestOrAwayFromZero),
+                         w: px(viewportWidth * scale - 1e-9, .up), h: px(viewportHeight * scale - 1e-9, .up))
     }
 
     /// Checks that a layout was built for this transform's zoom and scale.

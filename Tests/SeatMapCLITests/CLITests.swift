@@ -356,3 +356,26 @@ struct ImportCLITests {
         #expect(seatmap("import", "cinemax", camel, "-o", out).code == 2)
     }
 }
+
+@Suite("CLI: extreme inputs")
+struct ExtremeInputTests {
+    @Test("huge or odd numbers are refused cleanly, never trap", arguments: [
+        ["hit", "SEED", "--point", "1e300,1"], ["hit", "SEED", "--point", "nan,1"], ["hit", "SEED", "--offset", "1e300,0", "--point", "1,1"],
+        ["render", "SEED", "-o", "OUT", "--viewport", "1e300,10"], ["layout", "SEED", "--zoom", "inf"],
+        ["hit", "SEED", "--slop", "-1", "--point", "1,1"],
+    ])
+    func refused(args: [String]) throws {
+        let out = try Fixtures.tempFolder().appendingPathComponent("x.png").path
+        let real = args.map { $0 == "SEED" ? Fixtures.examplePath("seed.json") : $0 == "OUT" ? out : $0 }
+        let captured = CapturedConsole()
+        #expect(SeatMapCLI.run(real, console: captured.console) == 2)
+    }
+
+    @Test("a viewport too large to render is refused with advice, exit 1")
+    func hugeViewport() throws {
+        let out = try Fixtures.tempFolder().appendingPathComponent("x.png").path
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out, "--viewport", "100000000,100", "--scale", "4")
+        #expect(r.code == 1)
+        #expect(r.err.contains("render a --viewport") || r.err.contains("lower --zoom"))
+    }
+}

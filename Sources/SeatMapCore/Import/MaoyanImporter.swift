@@ -121,7 +121,11 @@ public enum MaoyanImporter {
             var number: Int? = nil
             if let n = ctx.required(m, rowNumKey, in: item, p) {
                 if case .string(let s) = n.value, let v = Int(s) {
-                    number = v
+                    if (1...HallFormat.maxGridSide).contains(v) {
+                        number = v
+                    } else {
+                        ctx.error(n, "\(p).\(rowNumKey)", "row \(v) is outside 1…\(HallFormat.maxGridSide)")
+                    }
                 } else {
                     number = ctx.int(n, "\(p).\(rowNumKey)", in: 1...HallFormat.maxGridSide, what: "row")
                 }

@@ -87,9 +87,11 @@ public struct PriceTiers: Sendable, Equatable {
     public init(_ hall: Hall) {
         var set = Set<Decimal>()
         for row in hall.rows {
+            var usesRowPrice = false
             for seat in row.seats where seat.status.isSeat {
-                if let p = seat.price ?? row.price { set.insert(p) }
+                if let p = seat.price { set.insert(p) } else { usesRowPrice = true }
             }
+            if usesRowPrice, let p = row.price { set.insert(p) }
         }
         prices = set.sorted()
     }
