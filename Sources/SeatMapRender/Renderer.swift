@@ -229,10 +229,22 @@ public enum Renderer {
             throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
         }
         let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
-        for rect in dirty {
-            let r = rect.intersection(scene.layout.bounds)
-            if !r.isEmpty { try drawRegion(scene, r, font: font, into: image, at: r.x, r.y) }
+        let regions = dirty.map { $0.intersection(scene.layout.bounds) }.filter { !$0.isEmpty }
+        // When the padded regions would cover half the image, one full
+        // redraw is cheaper than many small ones (and gives the same pixels).
+        let pad = regionPad(scene.layout)
+        let work = regions.reduce(0) { $0 + ($1.w + 2 * pad) * ($1.h + 2 * pad) }
+        if work * 2 >= image.width * image.height {
+            let context = try CairoContext(image.surface)
+            cairo_set_operator(context.cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_rgba(context.cr, 0, 0, 0, 0)
+            cairo_paint(context.cr)
+            cairo_set_operator(context.cr, CAIRO_OPERATOR_OVER)
+            Painter(scene: scene, canvas: CairoCanvas(context, font: font)).draw()
+            try context.check("redrawing the seat map")
+            return
         }
+        for r in regions { try drawRegion(scene, r, font: font, into: image, at: r.x, r.y) }
     }
 
     static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {

@@ -37,6 +37,22 @@ struct IncrementalTests {
         #expect(image.rgbaPixels() == full.rgbaPixels())
     }
 
+    @Test("many changes (redrawn whole, as it is cheaper) still equal a full render")
+    func manyChanges() throws {
+        let theme = try Theme.load("dark")
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let changes = hall.cells.filter { $0.seat.status == .available }.prefix(100).map { StatusBatch.Change(id: $0.id, status: .locked) }
+        let old = try Scene(hall: hall, theme: theme, zoom: 1.37, scale: 1)
+        let image = try Renderer.raster(old)
+        var sync = StatusSync(hall: hall)
+        var selection = Selection()
+        guard case .applied(let changed, _) = try sync.apply(StatusBatch(batchId: "m", sequence: 1, changes: changes), selection: &selection)
+        else { Issue.record("not applied"); return }
+        let new = try Scene(hall: sync.hall, theme: theme, zoom: 1.37, scale: 1)
+        try Renderer.redraw(image, scene: new, dirty: changed.compactMap { new.layout.cell(id: $0)?.rect })
+        #expect(image.rgbaPixels() == (try Renderer.raster(new)).rgbaPixels())
+    }
+
     @Test("an image of another size is refused")
     func wrongSize() throws {
         let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
