@@ -6,12 +6,13 @@ import SeatMapRender
 extension SeatMapCLI {
     static let selectCommand = Command(
         spec: CommandSpec(
-            name: "select", usage: "select FILE --toggle ID,ID,... [--store PATH --show SHOW] [--no-single-seat-rule] [--json]",
+            name: "select", usage: "select FILE --toggle ID,ID,... [--store PATH --show SHOW] [--no-single-seat-rule] [--json]  |  select FILE --store PATH --show SHOW --order-succeeded",
             summary: "Toggle seats in order; print each result, the total, the seats and any single-seat violations.",
             options: [
                 .value("toggle", "ID,...", "Seat ids to toggle, in order."),
                 .value("store", "PATH", "A per-show selection store (JSON): start from the show's saved selection and save the new one."),
                 .value("show", "SHOW", "The show id in the store."),
+                .flag("order-succeeded", "The order went through: forget the show's pending selection in the store."),
                 .flag("no-single-seat-rule", "Do not check the no-single-empty-seat rule."),
                 .flag("json", "Print {results, selected, total, descriptions, violations}."),
             ],
@@ -22,8 +23,21 @@ extension SeatMapCLI {
             """),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
             if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
+            if args.flag("order-succeeded") {
+                guard let path = args.value("store"), let show = args.value("show") else {
+                    throw UsageError(message: "--order-succeeded needs --store PATH --show SHOW")
+                }
+                if args.value("toggle") != nil { throw UsageError(message: "--order-succeeded takes no --toggle") }
+                _ = try Files.readHall(file)
+                var store = try SelectionStore(path: path)
+                if let note = store.recovered { console.err(note) }
+                store.clear(show)
+                try store.save()
+                console.out("\(show): pending selection cleared")
+                return 0
+            }
+            guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
             let hall = try Files.readHall(file)
             var store: SelectionStore? = nil
             var selection = Selection()
@@ -104,6 +118,7 @@ extension SeatMapCLI {
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
                 zoomOption, scaleOption,
                 .value("theme", "NAME|PATH", "Theme of OLD.png (default light)."),
+                .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped}."),
             ],
             details: """
             UPDATES.json holds one batch {"batchId","sequence","changes":[{"id","status"}]} or an array of them,
@@ -123,6 +138,10 @@ extension SeatMapCLI {
             var selection = Selection()
             var changedAll: [String] = []
             var lines: [String] = []
+            var reports: [JSONNode] = []
+            // Dirty rects are in the layout at --zoom and --scale (and --theme's metrics).
+            let theme = try Theme.load(args.value("theme") ?? "light")
+            let layout = try Layout(hall: hall, metrics: theme.metrics, options: theme.layoutOptions, zoom: zoom, scale: scale)
             for batch in batches {
                 let outcome: StatusSync.Outcome
                 do {
@@ -130,20 +149,29 @@ extension SeatMapCLI {
                 } catch let error as SeatMapError {
                     throw SeatMapError(file: p[1], diagnostics: error.diagnostics)
                 }
+                var report: [(String, JSONNode)] = [("batchId", .string(batch.batchId))]
                 switch outcome {
-                case .applied(let changed, _):
+                case .applied(let changed, let dropped):
                     changedAll += changed
                     lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.joined(separator: " "))")
+                    lines += dropped.map { "  \($0)" }
+                    let dirty: [JSONNode] = changed.compactMap { id in
+                        layout.cell(id: id).map { .object([("id", .string(id))] + rectMembers($0.rect)) }
+                    }
+                    report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0) })),
+                               ("dirty", .array(dirty)), ("dropped", .array(dropped.map { .string($0) }))]
                 case .duplicate:
                     lines.append("\(batch.batchId): already applied (no-op)")
+                    report += [("outcome", .string("duplicate")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
                 case .stale(let last):
                     lines.append("\(batch.batchId): stale sequence \(batch.sequence) (last applied \(last)), ignored")
+                    report += [("outcome", .string("stale")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
                 }
+                reports.append(.object(report))
             }
             // Everything is computed before anything is written.
             var image: [UInt8]? = nil
             if let old = args.value("image") {
-                let theme = try Theme.load(args.value("theme") ?? "light")
                 let scene = try Scene(hall: sync.hall, theme: theme, zoom: zoom, scale: scale)
                 let raster = try RasterImage(png: Array(try Files.read(old).bytes))
                 let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
@@ -156,7 +184,7 @@ extension SeatMapCLI {
             }
             try Files.writeAtomically(HallFormat.encodeText(sync.hall), to: out)
             if let image, let imageOut = args.value("image-out") { try Files.writeAtomically(image, to: imageOut) }
-            console.out(lines.joined(separator: "\n"))
+            console.out(args.flag("json") ? JSONWriter.write(.array(reports), pretty: false) : lines.joined(separator: "\n"))
             return 0
         })
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
+import SeatMapLayout
 import SeatMapTestSupport
 
 /// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
@@ -284,6 +285,34 @@ struct RulesCLITests {
         #expect(try parseJSON(r.out)["selected"] == .array([.string("1-6-3"), .string("1-6-4")]))
         let other = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "B", "--json")
         #expect(try parseJSON(other.out)["selected"] == .array([.string("1-6-4")]))
+    }
+
+    @Test("--order-succeeded forgets the show's pending selection")
+    func orderSucceeded() throws {
+        let path = try Fixtures.tempFolder().appendingPathComponent("s.json").path
+        let file = Fixtures.examplePath("seed.json")
+        #expect(seatmap("select", file, "--toggle", "1-2-2", "--store", path, "--show", "A").code == 0)
+        #expect(seatmap("select", file, "--store", path, "--show", "A", "--order-succeeded").code == 0)
+        #expect(try SelectionStore(path: path).selection(for: "A").isEmpty)
+        #expect(seatmap("select", file, "--order-succeeded").code == 2)
+    }
+
+    @Test("apply --json lists each batch's outcome, changed ids and their dirty rects in the layout")
+    func applyJSON() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"[{"batchId":"a","sequence":2,"changes":[{"id":"1-2-3","status":1}]},{"batchId":"a","sequence":3,"changes":[]},{"batchId":"b","sequence":1,"changes":[]}]"#
+            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("n.json").path,
+                        "--zoom", "2", "--scale", "3", "--json")
+        #expect(r.code == 0, "\(r.err)")
+        let json = try parseJSON(r.out)
+        guard case .array(let batches) = json.value, batches.count == 3 else { Issue.record("three batches"); return }
+        #expect(batches.map { $0["outcome"] } == [.string("applied"), .string("duplicate"), .string("stale")])
+        let layout = try Layout(hall: try Fixtures.example("seed.json"), zoom: 2, scale: 3)
+        let rect = try #require(layout.cell(id: "1-2-3")?.rect)
+        #expect(batches[0]["dirty"] == .array([.object([("id", .string("1-2-3")), ("x", .int(rect.x)), ("y", .int(rect.y)),
+                                                       ("w", .int(rect.w)), ("h", .int(rect.h))])]))
     }
 
     @Test("recommend finds a block, or exits 1 when none fits")
