@@ -8,7 +8,7 @@ public struct LaidOutCell: Sendable, Equatable {
     public let section: Int
     public let rowLabel: String
     public let seatLabel: String
-    public var status: SeatStatus
+    public let status: SeatStatus
     public let type: SeatType
     public let price: Decimal?
     /// Index into the hall's price tiers (ascending), nil for aisles.
@@ -86,7 +86,7 @@ public struct Layout: Sendable {
     public let gridRect: PixelRect
 
     /// Every cell in row, then column order.
-    public private(set) var cells: [LaidOutCell]
+    public let cells: [LaidOutCell]
     public let rowLabels: [RowLabelBox]
     public let header: PixelRect?
     /// The screen shape, centred on `centerX`.
@@ -269,15 +269,6 @@ public struct Layout: Sendable {
             }
         }
         return out
-    }
-
-    /// Changes a cell's status (live updates) and returns its rect: what
-    /// must be redrawn. Geometry never changes with status.
-    @discardableResult
-    public mutating func setStatus(_ status: SeatStatus, of id: String) -> PixelRect? {
-        guard let i = index(of: id) else { return nil }
-        cells[i].status = status
-        return cells[i].rect
     }
 
     /// The content rect of everything (the whole image).

@@ -34,19 +34,6 @@ public struct PixelRect: Sendable, Equatable, Hashable, CustomStringConvertible 
         return PixelRect(x: nx, y: ny, w: max(0, mx - nx), h: max(0, my - ny))
     }
 
-    /// The smallest rect holding both.
-    public func union(_ o: PixelRect) -> PixelRect {
-        if isEmpty { return o }
-        if o.isEmpty { return self }
-        let nx = min(x, o.x), ny = min(y, o.y)
-        return PixelRect(x: nx, y: ny, w: max(maxX, o.maxX) - nx, h: max(maxY, o.maxY) - ny)
-    }
-
-    /// Grown by `d` pixels on every side.
-    public func insetBy(_ d: Int) -> PixelRect {
-        PixelRect(x: x + d, y: y + d, w: w - 2 * d, h: h - 2 * d)
-    }
-
     /// Euclidean distance from a point (in continuous pixel coordinates) to
     /// the rect's area; 0 inside.
     public func distance(toX px: Double, y py: Double) -> Double {

@@ -99,7 +99,6 @@ public enum TextAlign: Sendable {
 public struct TextStyle: Sendable, Equatable {
     public var size: Double
     public var color: Color
-    public var bold: Bool = false
 }
 
 /// Semantic information about one seat, for canvases that can tag elements
