@@ -13,14 +13,24 @@ extension SeatMapCLI {
 
     static let layoutCommand = Command(
         spec: CommandSpec(
-            name: "layout", usage: "layout FILE [--zoom Z] [--scale S] [--json]",
+            name: "layout", usage: "layout FILE [--zoom Z | --fit W,H] [--scale S] [--json]",
             summary: "Integer pixel rects of every seat, row label and the screen.",
-            options: [zoomOption, scaleOption, .flag("json", "Print the layout as JSON.")]),
+            options: [zoomOption, scaleOption,
+                      .value("fit", "W,H", "Choose the seat width (28…36 pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
+                      .flag("json", "Print the layout as JSON.")]),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            let (zoom, scale) = try zoomAndScale(args)
+            var (zoom, scale) = try zoomAndScale(args)
             let hall = try Files.readHall(file)
-            let layout = try Layout(hall: hall, zoom: zoom, scale: scale)
+            var metrics = Metrics()
+            if let viewport = try args.pair("fit") {
+                if args.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
+                guard viewport.0 > 0, viewport.1 > 0 else { throw UsageError(message: "--fit expects a positive width and height") }
+                let fit = try Fit.fit(hall: hall, viewportWidth: viewport.0, viewportHeight: viewport.1, scale: scale)
+                (metrics, zoom) = (fit.metrics, fit.zoom)
+                if !args.flag("json") { console.out("fit: seats \(fmt(metrics.seatWidth)) pt wide, zoom \(fmt(zoom))") }
+            }
+            let layout = try Layout(hall: hall, metrics: metrics, zoom: zoom, scale: scale)
             if args.flag("json") {
                 console.out(JSONWriter.write(layoutJSON(layout), pretty: false))
                 return 0

@@ -104,6 +104,18 @@ struct LayoutHitCLITests {
         #expect(json["screen"]?["centerX"] != nil)
     }
 
+    @Test("layout --fit picks the zoom that shows the whole hall in the viewport")
+    func fit() throws {
+        let r = seatmap("layout", Fixtures.examplePath("imax-3-sections.json"), "--fit", "375,667", "--scale", "3", "--json")
+        #expect(r.code == 0)
+        let json = try parseJSON(r.out)
+        guard case .number(let w) = json["width"]?.value, case .number(let z) = json["zoom"]?.value,
+              let width = Double(w), let zoom = Double(z) else { Issue.record("no width"); return }
+        #expect(width / 3 <= 375)
+        #expect(zoom < 1)
+        #expect(seatmap("layout", Fixtures.examplePath("seed.json"), "--fit", "375,667", "--zoom", "2").code == 2)
+    }
+
     @Test("hit maps taps to the seats drawn under them, as text and JSON")
     func hit() throws {
         let file = Fixtures.examplePath("seed.json")
