@@ -31,7 +31,7 @@ public struct HitTester: Sendable {
     public let layout: Layout
     // The hot path's data, copied out of the layout once so a query touches
     // only integers: grid origin and size, seat and gap sizes, and one packed
-    // table entry per grid position (cell index and kind, see `pack`).
+    // table entry per grid position (cell index and kind, see `kindShift`).
     private let gridX: Int, gridY: Int, gridW: Int, gridH: Int
     private let pitchX: Int, pitchY: Int, seatWidth: Int, seatHeight: Int, leftHalfWidth: Int, columns: Int
     private let table: [Int32]
@@ -77,17 +77,10 @@ public struct HitTester: Sendable {
         try t.check(layout)
         let c = t.contentPixel(of: p)
         guard c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 else { return .outside }
-        let i = Int(c.x.rounded(.down)), j = Int(c.y.rounded(.down))
-        let k = locate(i, j)
-        if k < 0 { return k == HitTester.gap ? .gap : .outside }
-        return isAisle(i, j) ? .aisle(k) : .seat(k)
-    }
-
-    private func isAisle(_ i: Int, _ j: Int) -> Bool {
-        let dx = i - gridX, dy = j - gridY
-        let col = dx / pitchX
-        let entry = table[(dy / pitchY) * columns + col]
-        return entry >= 0 && entry >> HitTester.kindShift == HitTester.aisle
+        let e = entry(Int(c.x.rounded(.down)), Int(c.y.rounded(.down)))
+        if e < 0 { return Int(e) == HitTester.gap ? .gap : .outside }
+        let k = Int(e & HitTester.indexMask)
+        return e >> HitTester.kindShift == HitTester.aisle ? .aisle(k) : .seat(k)
     }
 
     /// The cell under a view point. `slop` (points): a tap on a gap or just
@@ -121,25 +114,33 @@ public struct HitTester: Sendable {
     public static let gap = -1
 
     /// The index in `layout.cells` of the cell containing pixel `(i, j)`, or
-    /// `HitTester.gap` / `HitTester.outside`: integer division by the pitch
-    /// gives the column and row, one table entry gives the cell there and
-    /// its kind. A couple's left half reaches `⌊G/2⌋` into the gap after it,
-    /// and the right half covers the rest of that gap.
+    /// `HitTester.gap` / `HitTester.outside`.
     @inline(__always)
     public func locate(_ i: Int, _ j: Int) -> Int {
+        let e = entry(i, j)
+        return e < 0 ? Int(e) : Int(e & HitTester.indexMask)
+    }
+
+    /// The packed table entry (index and kind) of the cell containing pixel
+    /// `(i, j)`, or `gap` / `outside` (negative): integer division by the
+    /// pitch gives the column and row, one table entry gives the cell there
+    /// and its kind. A couple's left half reaches `⌊G/2⌋` into the gap after
+    /// it, and the right half covers the rest of that gap.
+    @inline(__always)
+    private func entry(_ i: Int, _ j: Int) -> Int32 {
         let dx = i - gridX, dy = j - gridY
-        guard dx >= 0, dy >= 0, dx < gridW, dy < gridH else { return HitTester.outside }
-        guard dy % pitchY < seatHeight else { return HitTester.gap }
+        guard dx >= 0, dy >= 0, dx < gridW, dy < gridH else { return Int32(HitTester.outside) }
+        guard dy % pitchY < seatHeight else { return Int32(HitTester.gap) }
         let base = (dy / pitchY) * columns
         let col = dx / pitchX, offset = dx % pitchX
-        let entry = table[base + col]
-        guard entry >= 0 else { return HitTester.gap }
-        if offset < seatWidth { return Int(entry & HitTester.indexMask) }
-        guard entry >> HitTester.kindShift == HitTester.coupleLeft else { return HitTester.gap }
-        if offset < leftHalfWidth { return Int(entry & HitTester.indexMask) }
+        let e = table[base + col]
+        guard e >= 0 else { return Int32(HitTester.gap) }
+        if offset < seatWidth { return e }
+        guard e >> HitTester.kindShift == HitTester.coupleLeft else { return Int32(HitTester.gap) }
+        if offset < leftHalfWidth { return e }
         // The right half, in the next column (validation guarantees it).
         let right = col + 1 < columns ? table[base + col + 1] : -1
-        return right >= 0 ? Int(right & HitTester.indexMask) : HitTester.gap
+        return right >= 0 ? right : Int32(HitTester.gap)
     }
 
     private func nearestSeat(_ x: Double, _ y: Double, within slop: Double) -> Int? {

@@ -73,6 +73,28 @@ struct HitTesterTests {
         }
     }
 
+    @Test("find answers like hit, as indexes into the layout's cells")
+    func findAgreesWithHit() throws {
+        let l = try Layout(hall: try Fixtures.example("cinema-12x18.json"), zoom: 1.37, scale: 2)
+        let t = ViewTransform(layout: l, offsetX: 7, offsetY: 3)
+        let tester = HitTester(layout: l)
+        var rng = SeededRandom(seed: 5)
+        var kinds = Set<String>()
+        for _ in 0..<20_000 {
+            let p = ViewPoint(Double.random(in: -20...Double(l.width) / 2, using: &rng), Double.random(in: -20...Double(l.height) / 2, using: &rng))
+            let expected = try tester.hit(p, t)
+            let found = try tester.find(p, t)
+            kinds.insert(expected.kind)
+            switch (found, expected) {
+            case (.seat(let k), .seat(let cell)): #expect(l.cells[k] == cell)
+            case (.aisle(let k), .aisle(let row, let column)): #expect(l.cells[k].row == row && l.cells[k].column == column)
+            case (.gap, .gap), (.outside, .outside): break
+            default: Issue.record("find \(found) but hit \(expected) at \(p)")
+            }
+        }
+        #expect(kinds == ["seat", "aisle", "gap", "outside"])
+    }
+
     @Test("gaps, empty floor and the area around the grid are told apart")
     func nonSeats() throws {
         let hall = try Fixtures.example("imax-3-sections.json")
