@@ -33,6 +33,25 @@ static void seatmap_png_write_data(png_structp png, png_bytep bytes, png_size_t 
 static void seatmap_png_flush(png_structp png) { (void)png; }
 
 /*
+ * One row of Cairo's premultiplied native-endian ARGB32 to non-premultiplied
+ * R, G, B, A bytes (what a PNG holds). Shared by the encoder and by Swift
+ * code that compares renders with decoded PNGs, so both agree to the bit.
+ */
+static inline void seatmap_argb_to_rgba(const uint32_t *src, unsigned char *dst, int width) {
+    for (int x = 0; x < width; x++) {
+        uint32_t p = src[x];
+        unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
+        if (a != 0 && a != 255) {
+            r = (r * 255 + a / 2) / a;
+            g = (g * 255 + a / 2) / a;
+            b = (b * 255 + a / 2) / a;
+        }
+        dst[0] = (unsigned char)r; dst[1] = (unsigned char)g; dst[2] = (unsigned char)b; dst[3] = (unsigned char)a;
+        dst += 4;
+    }
+}
+
+/*
  * Encodes premultiplied native-endian ARGB32 pixels (Cairo's format) as an
  * 8-bit RGBA PNG. level: zlib level 0-9; filters: 0 for no filtering (fast),
  * 1 for libpng's adaptive choice among all filters. No timestamps or other
@@ -64,19 +83,7 @@ static inline int seatmap_png_encode(const unsigned char *pixels, int width, int
     png_set_filter(png, 0, filters ? PNG_ALL_FILTERS : PNG_FILTER_NONE);
     png_write_info(png, info);
     for (int y = 0; y < height; y++) {
-        const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
-        unsigned char *dst = row;
-        for (int x = 0; x < width; x++) {
-            uint32_t p = src[x];
-            unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
-            if (a != 0 && a != 255) {
-                r = (r * 255 + a / 2) / a;
-                g = (g * 255 + a / 2) / a;
-                b = (b * 255 + a / 2) / a;
-            }
-            dst[0] = (unsigned char)r; dst[1] = (unsigned char)g; dst[2] = (unsigned char)b; dst[3] = (unsigned char)a;
-            dst += 4;
-        }
+        seatmap_argb_to_rgba((const uint32_t *)(pixels + (size_t)y * (size_t)stride), row, width);
         png_write_row(png, row);
     }
     png_write_end(png, info);

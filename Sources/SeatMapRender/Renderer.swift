@@ -108,18 +108,11 @@ public final class RasterImage {
         cairo_surface_flush(surface.pointer)
         guard let data = cairo_image_surface_get_data(surface.pointer) else { return [] }
         var out = [UInt32](repeating: 0, count: width * height)
-        for y in 0..<height {
-            data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
-                for x in 0..<width {
-                    let p = row[x]
-                    let a = p >> 24
-                    var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-                    if a != 0 && a != 255 {
-                        r = (r * 255 + a / 2) / a
-                        g = (g * 255 + a / 2) / a
-                        b = (b * 255 + a / 2) / a
-                    }
-                    out[y * width + x] = r | g << 8 | b << 16 | a << 24
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            for y in 0..<height {
+                data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                    seatmap_argb_to_rgba(row, base + y * width * 4, Int32(width))
                 }
             }
         }
