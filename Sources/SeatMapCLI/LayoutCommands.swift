@@ -3,39 +3,25 @@ import SeatMapCore
 import SeatMapLayout
 
 extension SeatMapCLI {
-    static let zoomOption = CommandSpec.Option.value("zoom", "Z", "Zoom, 0.25…8 (default 1).")
-    static let scaleOption = CommandSpec.Option.value("scale", "S", "Device pixels per point, 1…4 (default 2).")
-
-    /// Zoom and scale from the options, checked against the layout's ranges.
-    static func zoomAndScale(_ a: Arguments) throws(UsageError) -> (Double, Double) {
-        (try a.double("zoom", default: 1, in: Layout.zoomRange), try a.double("scale", default: 2, in: Layout.scaleRange))
-    }
-
     static let layoutCommand = Command(
         spec: CommandSpec(
-            name: "layout", usage: "layout FILE [--zoom Z | --fit W,H] [--scale S] [--json]",
+            name: "layout", usage: "layout FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--json]",
             summary: "Integer pixel rects of every seat, row label and the screen.",
-            options: [zoomOption, scaleOption,
-                      .value("fit", "W,H", "Choose the seat width (28…36 pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
-                      .flag("json", "Print the layout as JSON.")]),
+            options: geometryOptions + [.flag("json", "Print the layout as JSON.")],
+            details: "The geometry flags are those of render, hit and apply: the same flags give the same layout."),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            var (zoom, scale) = try zoomAndScale(args)
+            let geometry = try geometry(args)
             let hall = try Files.readHall(file)
-            var metrics = Metrics()
-            if let viewport = try args.pair("fit") {
-                if args.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
-                guard viewport.0 > 0, viewport.1 > 0 else { throw UsageError(message: "--fit expects a positive width and height") }
-                let fit = try Fit.fit(hall: hall, viewportWidth: viewport.0, viewportHeight: viewport.1, scale: scale)
-                (metrics, zoom) = (fit.metrics, fit.zoom)
-                if !args.flag("json") { console.out("fit: seats \(fmt(metrics.seatWidth)) pt wide, zoom \(fmt(zoom))") }
+            let (layout, fitted) = try geometry.layout(hall)
+            if let fitted, !args.flag("json") {
+                console.out("fit: seats \(fmt(fitted.style.seatWidth)) pt wide, zoom \(fmt(fitted.zoom))")
             }
-            let layout = try Layout(hall: hall, metrics: metrics, zoom: zoom, scale: scale)
             if args.flag("json") {
                 console.out(JSONWriter.write(layoutJSON(layout), pretty: false))
                 return 0
             }
-            console.out("\(layout.width)×\(layout.height) px at zoom \(fmt(zoom)), scale \(fmt(scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
+            console.out("\(layout.width)×\(layout.height) px at zoom \(fmt(layout.zoom)), scale \(fmt(layout.scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
             for s in layout.seats {
                 console.out("\(s.id) \(s.chineseDescription) \(s.status.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
             }
@@ -72,10 +58,9 @@ extension SeatMapCLI {
     static let hitCommand = Command(
         spec: CommandSpec(
             name: "hit",
-            usage: "hit FILE [--zoom Z] [--scale S] [--offset X,Y] [--viewport W,H] [--slop P] (--point X,Y ... | --points-file F) [--json]",
+            usage: "hit FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--offset X,Y] [--viewport W,H] [--slop P] (--point X,Y ... | --points-file F) [--json]",
             summary: "Which seat a tap lands on, for view points at a zoom and pan offset.",
-            options: [
-                zoomOption, scaleOption,
+            options: geometryOptions + [
                 .value("offset", "X,Y", "Content offset in points, as UIScrollView.contentOffset (default 0,0)."),
                 .value("viewport", "W,H", "Viewport size in points; taps outside it are reported as outside."),
                 .value("slop", "P", "A tap on a gap within P points of a seat hits the nearest seat (default 0)."),
@@ -83,10 +68,15 @@ extension SeatMapCLI {
                 .value("points-file", "F", "Read taps as X,Y lines from F (- for stdin)."),
                 .flag("json", "Print a JSON array of results."),
             ],
-            details: "Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available 45`, `-> aisle 3,7`, `-> gap`, `-> outside`."),
+            details: """
+            Taps are answered for the picture render draws with the same geometry flags (theme, zoom or fit,
+            scale, header, legend). Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available 45`,
+            `-> aisle 3,7`, `-> gap`, `-> outside`. JSON: a seat gives id, row, column, label, status, partner,
+            rowLabel, seatLabel, type, price and its rect {x, y, w, h} in content pixels.
+            """),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            let (zoom, scale) = try zoomAndScale(args)
+            let geometry = try geometry(args)
             let offset = try args.pair("offset") ?? (0, 0)
             let viewport = try args.pair("viewport")
             if let viewport, viewport.0 <= 0 || viewport.1 <= 0 {
@@ -103,7 +93,7 @@ extension SeatMapCLI {
             }
             if points.isEmpty { throw UsageError(message: "give taps with --point X,Y or --points-file F") }
             let hall = try Files.readHall(file)
-            let layout = try Layout(hall: hall, zoom: zoom, scale: scale)
+            let layout = try geometry.layout(hall).layout
             let transform = ViewTransform(layout: layout, viewportWidth: viewport?.0, viewportHeight: viewport?.1,
                                           offsetX: offset.0, offsetY: offset.1)
             let tester = HitTester(layout: layout)
@@ -158,7 +148,9 @@ extension SeatMapCLI {
         case .seat(let s):
             m += [("id", .string(s.id)), ("row", .int(s.row)), ("column", .int(s.column)),
                   ("label", .string(s.chineseDescription)), ("status", .string(s.status.name)),
-                  ("partner", s.partnerID.map { .string($0) } ?? .null)]
+                  ("partner", s.partnerID.map { .string($0) } ?? .null),
+                  ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel)), ("type", .string(s.type.rawValue)),
+                  ("price", s.price.map { .string($0.plainText) } ?? .null), ("rect", .object(rectMembers(s.rect)))]
         case .aisle(let row, let column):
             m += [("id", .null), ("row", .int(row)), ("column", .int(column)), ("label", .null), ("status", .string("aisle")), ("partner", .null)]
         case .gap, .outside:

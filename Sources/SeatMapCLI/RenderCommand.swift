@@ -13,20 +13,18 @@ extension SeatMapCLI {
             options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
                 .value("format", "FMT", "png, svg or pdf (batch mode; default png)."),
-                .value("theme", "NAME|PATH", "light (default), dark, print, high-contrast, or a theme file."),
-                zoomOption, scaleOption,
+            ] + geometryOptions + [
                 .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
                 .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
                 .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined."),
                 .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
                 .value("highlight", "ID,...", "Seats drawn with an outline (the buyer's seats on an e-ticket)."),
-                .flag("no-legend", "Leave out the legend."),
-                .flag("no-header", "Leave out the header."),
                 .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
                 .value("png-compression", "LEVEL", "fast, default or best."),
             ],
             details: """
-            Outputs are written to a temporary file and renamed: a failed render leaves no partial
+            The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:
+            the same flags give the same layout. Outputs are written to a temporary file and renamed: a failed render leaves no partial
             file and an existing output untouched. Images over 32767 px a side or 400 megapixels
             are refused. Exit status: 0 all rendered, 1 any failed, 2 usage error.
             """),
@@ -36,16 +34,12 @@ extension SeatMapCLI {
         })
 
     struct RenderSettings {
-        var theme: Theme
-        var zoom: Double
-        var scale: Double
+        var geometry: Geometry
         var viewport: (Double, Double)?
         var offset: (Double, Double)
         var minimap: Bool
         var selected: Set<String>
         var highlighted: Set<String>
-        var header: Bool
-        var legend: Bool
         var page: PageSize
         var compression: PNGCompression
     }
@@ -55,7 +49,7 @@ extension SeatMapCLI {
     }
 
     static func renderSettings(_ args: Arguments) throws -> RenderSettings {
-        let (zoom, scale) = try zoomAndScale(args)
+        let geometry = try geometry(args)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
         let offset = try args.pair("offset") ?? (0, 0)
@@ -67,17 +61,15 @@ extension SeatMapCLI {
         guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
             throw UsageError(message: "--png-compression expects fast, default or best")
         }
-        let theme = try Theme.load(args.value("theme") ?? "light")
-        return RenderSettings(theme: theme, zoom: zoom, scale: scale, viewport: viewport, offset: offset,
+        return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: idList(args.value("select")),
-                              highlighted: idList(args.value("highlight")), header: !args.flag("no-header"),
-                              legend: !args.flag("no-legend"), page: page, compression: compression)
+                              highlighted: idList(args.value("highlight")), page: page, compression: compression)
     }
 
     /// Renders one hall file to one output path.
     static func renderOne(_ file: String, to out: String, format: ImageFormat?, _ s: RenderSettings) throws {
         let hall = try Files.readHall(file)
-        let scene = try Scene(hall: hall, theme: s.theme, zoom: s.zoom, scale: s.scale, header: s.header, legend: s.legend,
+        let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
                               selected: s.selected, highlighted: s.highlighted)
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)

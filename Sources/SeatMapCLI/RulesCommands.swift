@@ -111,13 +111,12 @@ extension SeatMapCLI {
     static let applyCommand = Command(
         spec: CommandSpec(
             name: "apply",
-            usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png --zoom Z --scale S --theme T]",
+            usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png] [geometry flags: --theme T --zoom Z --scale S ...] [--json]",
             summary: "Apply live status batches all-or-nothing; optionally redraw only the changed seats of an image.",
             options: outputOptions("NEW.json", "Where to write the updated hall") + [
-                .value("image", "OLD.png", "A render of FILE (same zoom, scale and theme) to update incrementally."),
+                .value("image", "OLD.png", "A render of FILE with the same geometry flags, to update incrementally."),
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
-                zoomOption, scaleOption,
-                .value("theme", "NAME|PATH", "Theme of OLD.png (default light)."),
+            ] + geometryOptions + [
                 .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped}."),
             ],
             details: """
@@ -131,7 +130,7 @@ extension SeatMapCLI {
             if (args.value("image") == nil) != (args.value("image-out") == nil) {
                 throw UsageError(message: "--image and --image-out go together")
             }
-            let (zoom, scale) = try zoomAndScale(args)
+            let geometry = try geometry(args)
             let hall = try Files.readHall(p[0])
             let batches = try StatusBatch.decode(Files.read(p[1]))
             var sync = StatusSync(hall: hall)
@@ -139,9 +138,9 @@ extension SeatMapCLI {
             var changedAll: [String] = []
             var lines: [String] = []
             var reports: [JSONNode] = []
-            // Dirty rects are in the layout at --zoom and --scale (and --theme's metrics).
-            let theme = try Theme.load(args.value("theme") ?? "light")
-            let layout = try Layout(hall: hall, metrics: theme.metrics, options: theme.layoutOptions, zoom: zoom, scale: scale)
+            // Dirty rects are in the layout the geometry flags give (statuses
+            // never move a seat, so it is the layout of every state).
+            let layout = try geometry.layout(hall).layout
             for batch in batches {
                 let outcome: StatusSync.Outcome
                 do {
@@ -172,7 +171,7 @@ extension SeatMapCLI {
             // Everything is computed before anything is written.
             var image: [UInt8]? = nil
             if let old = args.value("image") {
-                let scene = try Scene(hall: sync.hall, theme: theme, zoom: zoom, scale: scale)
+                let scene = try Scene(layout: geometry.layout(sync.hall).layout, theme: geometry.theme)
                 let raster = try RasterImage(png: Array(try Files.read(old).bytes))
                 let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
                 do {

@@ -4,16 +4,17 @@ import SeatMapCore
 /// the seed does when the page opens.
 public enum Fit {
     public struct Result: Sendable, Equatable {
-        /// Metrics with the chosen seat width (28…36 pt) and a height scaled alike.
-        public var metrics: Metrics
+        /// The style with the chosen seat width (28…36 pt) and a height scaled alike.
+        public var style: LayoutStyle
         /// The largest zoom, in steps of 0.01, at which the layout fits
         /// (never below 0.25; at 0.25 a huge hall may still overflow).
         public var zoom: Double
     }
 
+    /// Starts from `base` (a theme's style, with its header and legend
+    /// switches) and changes only the seat size.
     public static func fit(hall: Hall, viewportWidth: Double, viewportHeight: Double,
-                           metrics base: Metrics = Metrics(), options: LayoutOptions = LayoutOptions(),
-                           scale: Double = 1) throws(SeatMapError) -> Result {
+                           style base: LayoutStyle = LayoutStyle(), scale: Double = 1) throws(SeatMapError) -> Result {
         guard viewportWidth > 0, viewportHeight > 0, viewportWidth.isFinite, viewportHeight.isFinite else {
             throw SeatMapError("the viewport must have a positive width and height")
         }
@@ -22,18 +23,18 @@ public enum Fit {
         let chrome = 2 * (m.margin + m.rowLabelGutter)
         let perColumn = (viewportWidth - chrome) / cols - m.gapX
         let ratio = m.seatHeight / m.seatWidth
-        m.seatWidth = min(max(perColumn, Metrics.seatWidthRange.lowerBound), Metrics.seatWidthRange.upperBound).rounded(.down)
+        m.seatWidth = min(max(perColumn, LayoutStyle.seatWidthRange.lowerBound), LayoutStyle.seatWidthRange.upperBound).rounded(.down)
         m.seatHeight = (m.seatWidth * ratio).rounded()
-        let one = try Layout(hall: hall, metrics: m, options: options, zoom: 1, scale: scale)
+        let one = try Layout(hall: hall, style: m, zoom: 1, scale: scale)
         let guess = min(viewportWidth / (Double(one.width) / scale), viewportHeight / (Double(one.height) / scale))
         var steps = Int((min(guess, Layout.zoomRange.upperBound) * 100).rounded(.down))
         let minSteps = Int(Layout.zoomRange.lowerBound * 100)
         while steps > minSteps {
             let z = Double(steps) / 100
-            let l = try Layout(hall: hall, metrics: m, options: options, zoom: z, scale: scale)
+            let l = try Layout(hall: hall, style: m, zoom: z, scale: scale)
             if Double(l.width) / scale <= viewportWidth && Double(l.height) / scale <= viewportHeight { break }
             steps -= 1
         }
-        return Result(metrics: m, zoom: Double(max(steps, minSteps)) / 100)
+        return Result(style: m, zoom: Double(max(steps, minSteps)) / 100)
     }
 }

@@ -14,8 +14,11 @@ public struct LaidOutCell: Sendable, Equatable {
     /// Index into the hall's price tiers (ascending), nil for aisles.
     public let tier: Int?
     /// Where the cell is drawn and hit. A couple half covers its share of the
-    /// joined pair; every other cell is exactly one seat size.
+    /// joined pair; every other cell is exactly its seat rect.
     public let rect: PixelRect
+    /// The seat's own S × SH box, where its number and marks are centred (a
+    /// couple half's `rect` is wider).
+    public let seatRect: PixelRect
 
     public var isSeat: Bool { status.isSeat }
     /// `"<section>-<row>-<column>"` (computed: a layout stores no strings of its own).
@@ -32,11 +35,15 @@ public struct LaidOutCell: Sendable, Equatable {
     public var chineseDescription: String { "\(rowLabel)排\(seatLabel)座" }
 }
 
-/// A row label placed in pixels.
+/// A row label placed in pixels: its box beside the grid, the pill drawn in
+/// it and where its text goes.
 public struct RowLabelBox: Sendable, Equatable {
     public let row: Int
     public let label: String
     public let rect: PixelRect
+    public let pill: PixelRect
+    public let pillRadius: Double
+    public let text: TextPlacement
 }
 
 /// One legend entry placed in pixels.
@@ -48,34 +55,59 @@ public struct LegendItem: Sendable, Equatable {
     }
     public let kind: Kind
     public let rect: PixelRect
+    /// The swatch's shapes (two joined halves for couples), filled alike.
+    public let swatch: [Path]
+    /// The box a mark (cross, check, wheelchair) is drawn in.
+    public let markBox: PixelRect
+    public let text: TextPlacement
 }
 
-/// The whole seat map in integer pixels for one zoom and one scale.
+/// The minimap's geometry for one visible region: a thumbnail of the whole
+/// layout scaled by `factor` into `box`, with the visible part outlined.
+public struct Minimap: Sendable, Equatable {
+    public let box: PixelRect
+    public let cornerRadius: Double
+    public let factor: Double
+    public let outline: Stroke
+
+    /// Where a layout rect appears in the thumbnail.
+    public func shape(of r: PixelRect) -> Path {
+        .rect(Double(box.x) + Double(r.x) * factor, Double(box.y) + Double(r.y) * factor,
+              max(0.5, Double(r.w) * factor), max(0.5, Double(r.h) * factor))
+    }
+}
+
+/// The whole seat map in integer pixels for one style, zoom and scale: the
+/// only place positions are computed.
 ///
-/// The renderer draws from this value and the hit-tester answers taps from
-/// it: one geometry, so a tap lands on the seat drawn under it. Every size is
-/// `ceil(points × zoom × scale)`; seats sit on a fixed pitch, so all seats
-/// share one size and every gap in a row is the same whole number of pixels.
-/// The image is exactly `width × height`, and image pixels are layout pixels.
+/// The painter draws this value's items, the hit-tester queries its index,
+/// and dirty rects are its items' rects: one geometry, so a tap lands on the
+/// seat drawn under it. Every length is `ceil(points × zoom × scale)`; the
+/// cells come from a `Placement` (the cinema grid today) and the layout
+/// places the header, screen, row labels and legend around them. The image
+/// is exactly `width × height`, and image pixels are layout pixels.
 public struct Layout: Sendable {
     public static let zoomRange: ClosedRange<Double> = 0.25...8
     public static let scaleRange: ClosedRange<Double> = 1...4
 
     public let zoom: Double
     public let scale: Double
-    public let metrics: Metrics
-    public let options: LayoutOptions
+    public let style: LayoutStyle
+    /// "cinema · hall · start time" and the screen's text.
+    public let title: String
+    public let screenLabel: String
 
     /// Content (image) size in pixels.
     public let width: Int
     public let height: Int
     /// Seat size S × SH, column gap G and the row and column pitches.
-    public let seatWidth: Int
-    public let seatHeight: Int
-    public let gapX: Int
-    public let gapY: Int
-    public var pitchX: Int { seatWidth + gapX }
-    public var pitchY: Int { seatHeight + gapY }
+    public let sizes: PixelSizes
+    public var seatWidth: Int { sizes.seatWidth }
+    public var seatHeight: Int { sizes.seatHeight }
+    public var gapX: Int { sizes.gapX }
+    public var gapY: Int { sizes.gapY }
+    public var pitchX: Int { sizes.pitchX }
+    public var pitchY: Int { sizes.pitchY }
 
     /// Grid geometry: column 1 / row 1 start at `gridX`, `gridY`.
     public let gridX: Int
@@ -89,18 +121,25 @@ public struct Layout: Sendable {
     public let cells: [LaidOutCell]
     public let rowLabels: [RowLabelBox]
     public let header: PixelRect?
-    /// The screen shape, centred on `centerX`.
+    public let headerText: TextPlacement?
+    /// The screen's box, its outline and inner shapes, and its text.
     public let screen: PixelRect
+    public let screenOutline: Path
+    public let screenFace: Path
+    public let screenText: TextPlacement
     /// x of the centre line: the middle of the seat grid (rounded down).
     public let centerX: Int
+    /// The centre line's dashes, from the screen to the last row.
+    public let centerLine: [PixelRect]
     public let legend: PixelRect?
     public let legendItems: [LegendItem]
     /// The hall's price tiers, ascending.
     public let tiers: PriceTiers
+    /// Finds the cell at a pixel (the placement's own index).
+    public let index: SpatialIndex
 
-    /// Dense `gridRows × gridColumns` table of indexes into `cells` (-1 for
-    /// empty floor): the hit-tester's O(1) lookup.
-    let cellTable: [Int32]
+    /// Pixels per point.
+    public var pixelsPerPoint: Double { zoom * scale }
 
     /// Pixels for a length in points: `ceil(points × zoom × scale)`. A
     /// tolerance of 1e-9 keeps products such as 0.1 × 30 from rounding up
@@ -110,8 +149,9 @@ public struct Layout: Sendable {
         return Int((v - 1e-9).rounded(.up))
     }
 
-    public init(hall: Hall, metrics: Metrics = Metrics(), options: LayoutOptions = LayoutOptions(),
-                zoom: Double = 1, scale: Double = 1) throws(SeatMapError) {
+    /// The one way to get a layout: a hall, a style (a theme's, with the
+    /// command's `--no-header` / `--no-legend`), a zoom and a scale.
+    public init(hall: Hall, style: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = 1) throws(SeatMapError) {
         guard zoom.isFinite, Layout.zoomRange.contains(zoom) else {
             throw SeatMapError("zoom \(zoom) is outside 0.25…8")
         }
@@ -120,87 +160,74 @@ public struct Layout: Sendable {
         }
         self.zoom = zoom
         self.scale = scale
-        self.metrics = metrics
-        self.options = options
+        self.style = style
+        title = [hall.cinemaName, hall.hallName, hall.movieStartTime].filter { !$0.isEmpty }.joined(separator: " · ")
+        screenLabel = hall.screenLabel
+        let s = zoom * scale
         let px = { (pt: Double) in Layout.pixels(pt, zoom: zoom, scale: scale) }
 
-        seatWidth = max(1, px(metrics.seatWidth))
-        seatHeight = max(1, px(metrics.seatHeight))
-        gapX = px(metrics.gapX)
-        gapY = px(metrics.rowGap)
-        gridColumns = hall.gridColumns
-        gridRows = hall.gridRows
-        let gridW = gridColumns * seatWidth + max(0, gridColumns - 1) * gapX
-        let gridH = gridRows * seatHeight + max(0, gridRows - 1) * gapY
+        sizes = PixelSizes(style, px: px)
+        let placement = GridPlacement(hall: hall, sizes: sizes)
+        gridColumns = placement.columns
+        gridRows = placement.rows
+        let (gridW, gridH) = placement.size
 
-        let margin = px(metrics.margin)
-        let gutter = px(metrics.rowLabelGutter)
-        width = max(px(metrics.minContentWidth), 2 * margin + 2 * gutter + gridW)
+        let margin = px(style.margin)
+        let gutter = px(style.rowLabelGutter)
+        width = max(px(style.minContentWidth), 2 * margin + 2 * gutter + gridW)
         gridX = (width - gridW) / 2
 
         var y = margin
-        if options.header {
-            header = PixelRect(x: margin, y: y, w: width - 2 * margin, h: px(metrics.headerHeight))
-            y += px(metrics.headerHeight)
+        if style.header {
+            let r = PixelRect(x: margin, y: y, w: width - 2 * margin, h: px(style.headerHeight))
+            header = r
+            headerText = TextPlacement(x: r.centerX, y: r.centerY, size: style.headerTextSize * s)
+            y += r.h
         } else {
             header = nil
+            headerText = nil
         }
-        let band = px(metrics.screenBandHeight)
+        let band = px(style.screenBandHeight)
         centerX = gridX + gridW / 2
-        let screenW = min(width - 2 * margin, max(gridW, px(160)))
+        let screenW = min(width - 2 * margin, max(gridW, px(style.screenMinWidth)))
         screen = PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))
+        (screenOutline, screenFace) = Layout.screenShapes(screen, inset: style.screenInset * s, line: max(1, (0.75 * s).rounded()))
+        screenText = TextPlacement(x: screen.centerX, y: Double(screen.y) + Double(screen.h) * 0.58,
+                                   size: min(style.screenTextSize * s, Double(screen.h) * 0.55))
         y += band
         gridY = y
         gridRect = PixelRect(x: gridX, y: gridY, w: gridW, h: gridH)
         y += gridH
+        centerLine = Layout.dashes(x: centerX, from: screen.maxY, to: gridRect.maxY, width: max(1, Int(s.rounded())),
+                                   dash: max(1, Int((style.centerLineDash * s).rounded())),
+                                   space: max(1, Int((style.centerLineSpace * s).rounded())))
 
         tiers = PriceTiers(hall)
-        var cells: [LaidOutCell] = []
-        cells.reserveCapacity(hall.rows.reduce(0) { $0 + $1.seats.count })
+        let placed = placement.place(atX: gridX, y: gridY, tiers: tiers)
+        cells = placed.cells
+        index = placed.index
+
+        let labelW = max(1, gutter - px(style.rowLabelSpacing))
         var labels: [RowLabelBox] = []
-        labels.reserveCapacity(hall.rows.count * (options.rowLabelsRight ? 2 : 1))
-        var table = [Int32](repeating: -1, count: gridRows * gridColumns)
-        let labelW = max(1, gutter - px(4))
-        for row in hall.rows {
-            let ry = gridY + (row.number - 1) * (seatHeight + gapY)
-            labels.append(RowLabelBox(row: row.number, label: row.label,
-                                      rect: PixelRect(x: gridX - gutter, y: ry, w: labelW, h: seatHeight)))
-            if options.rowLabelsRight {
-                labels.append(RowLabelBox(row: row.number, label: row.label,
-                                          rect: PixelRect(x: gridX + gridW + gutter - labelW, y: ry, w: labelW, h: seatHeight)))
-            }
-            let rowTier = tiers.tier(of: row.price)
-            for seat in row.seats {
-                let cx = gridX + (seat.column - 1) * (seatWidth + gapX)
-                var rect = PixelRect(x: cx, y: ry, w: seatWidth, h: seatHeight)
-                let halfGap = gapX / 2
-                if seat.type == .coupleLeft {
-                    rect.w = seatWidth + halfGap
-                } else if seat.type == .coupleRight {
-                    rect.x = cx - (gapX - halfGap)
-                    rect.w = seatWidth + gapX - halfGap
-                }
-                let price = seat.status.isSeat ? (seat.price ?? row.price) : nil
-                table[(row.number - 1) * gridColumns + (seat.column - 1)] = Int32(cells.count)
-                cells.append(LaidOutCell(
-                    row: row.number, column: seat.column, section: row.section,
-                    rowLabel: row.label, seatLabel: seat.label, status: seat.status, type: seat.type,
-                    price: price, tier: !seat.status.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
-                    rect: rect))
+        let bands = placement.rowBands(originY: gridY)
+        labels.reserveCapacity(bands.count * (style.rowLabelsRight ? 2 : 1))
+        for b in bands {
+            labels.append(Layout.rowLabel(b, PixelRect(x: gridX - gutter, y: b.y, w: labelW, h: b.h), style: style, s: s))
+            if style.rowLabelsRight {
+                labels.append(Layout.rowLabel(b, PixelRect(x: gridX + gridW + gutter - labelW, y: b.y, w: labelW, h: b.h),
+                                              style: style, s: s))
             }
         }
-        self.cells = cells
-        self.rowLabels = labels
-        self.cellTable = table
+        rowLabels = labels
 
-        if options.legend {
-            y += px(metrics.legendTopGap)
+        if style.legend {
+            y += px(style.legendTopGap)
             var kinds: [LegendItem.Kind] = tiers.prices.enumerated().map { .tier($0.offset, $0.element) }
             kinds += [.locked, .sold, .selected]
             if cells.contains(where: { $0.type == .wheelchair && $0.isSeat }) { kinds.append(.wheelchair) }
             if cells.contains(where: { $0.type == .coupleLeft && $0.isSeat }) { kinds.append(.couple) }
-            let itemW = px(metrics.legendItemWidth)
-            let itemH = px(metrics.legendItemHeight)
+            let itemW = px(style.legendItemWidth)
+            let itemH = px(style.legendItemHeight)
             let perLine = max(1, (width - 2 * margin) / max(1, itemW))
             var items: [LegendItem] = []
             var start = 0
@@ -209,8 +236,8 @@ public struct Layout: Sendable {
                 let n = min(perLine, kinds.count - start)
                 let x0 = (width - n * itemW) / 2
                 for k in 0..<n {
-                    items.append(LegendItem(kind: kinds[start + k],
-                                            rect: PixelRect(x: x0 + k * itemW, y: y + line * itemH, w: itemW, h: itemH)))
+                    let r = PixelRect(x: x0 + k * itemW, y: y + line * itemH, w: itemW, h: itemH)
+                    items.append(Layout.legendItem(kinds[start + k], r, sizes: sizes, style: style, s: s))
                 }
                 start += n
                 line += 1
@@ -225,6 +252,120 @@ public struct Layout: Sendable {
         height = y + margin
     }
 
+    // MARK: Items
+
+    static func rowLabel(_ band: RowBand, _ r: PixelRect, style: LayoutStyle, s: Double) -> RowLabelBox {
+        let pillW = max(1, Int((Double(r.w) * 0.75).rounded()))
+        let pill = PixelRect(x: r.x + (r.w - pillW) / 2, y: r.y, w: pillW, h: r.h)
+        return RowLabelBox(row: band.row, label: band.label, rect: r, pill: pill, pillRadius: Double(pillW) / 2,
+                           text: TextPlacement(x: pill.centerX, y: pill.centerY,
+                                               size: min(style.rowLabelTextSize * s, Double(r.h) * 0.6, Double(pillW) * 0.8)))
+    }
+
+    static func legendItem(_ kind: LegendItem.Kind, _ r: PixelRect, sizes: PixelSizes, style: LayoutStyle, s: Double) -> LegendItem {
+        let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
+        let sw = max(2, Int((Double(sh) * Double(sizes.seatWidth) / Double(max(1, sizes.seatHeight))).rounded()))
+        let x = r.x + Int((style.legendSwatchInset * s).rounded())
+        let y = r.y + (r.h - sh) / 2
+        let swatch = PixelRect(x: x, y: y, w: sw, h: sh)
+        let radius = style.cornerRadius * s * Double(sh) / Double(max(1, sizes.seatHeight))
+        var shapes = [Path.roundedRect(swatch, radius: radius)]
+        var textX = Double(swatch.maxX) + style.legendTextGap * s
+        if kind == .couple {
+            let right = PixelRect(x: x + sw, y: y, w: sw, h: sh)
+            shapes = [.roundedRect(swatch, radius: radius, right: false), .roundedRect(right, radius: radius, left: false)]
+            textX = Double(right.maxX) + style.legendTextGap * s
+        }
+        return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: swatch,
+                          text: TextPlacement(x: textX, y: r.centerY, align: .left,
+                                              size: min(style.legendTextSize * s, Double(r.h) * 0.55)))
+    }
+
+    /// The screen: a band with a gently curved top edge, narrowing towards
+    /// the seats, as an outline shape and the face drawn over it `line`
+    /// pixels in. Built from straight segments to be filled: large strokes
+    /// and curves are flattened by Cairo differently when part of them lies
+    /// off-surface, and a viewport must match the full render pixel for pixel.
+    static func screenShapes(_ r: PixelRect, inset insetPoints: Double, line: Double) -> (Path, Path) {
+        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        let inset = min(w * 0.06, insetPoints)
+        func shape(_ d: Double) -> Path {
+            var p = Path()
+            let segments = 48
+            for i in 0...segments {
+                let t = Double(i) / Double(segments)
+                // A parabola that sags a quarter of the height in the middle.
+                let px = x + d + (w - 2 * d) * t
+                let py = y + d + h * 0.25 * 4 * t * (1 - t) * 0.75
+                if i == 0 { p.move(px, py) } else { p.line(px, py) }
+            }
+            p.line(x + w - inset - d * 0.5, y + h - d)
+            p.line(x + inset + d * 0.5, y + h - d)
+            p.close()
+            return p
+        }
+        return (shape(0), shape(line))
+    }
+
+    /// Whole-pixel dashes down a vertical line, so they are crisp and the
+    /// same in every region drawn.
+    static func dashes(x: Int, from top: Int, to bottom: Int, width: Int, dash: Int, space: Int) -> [PixelRect] {
+        var out: [PixelRect] = []
+        var y = top
+        while y < bottom {
+            out.append(PixelRect(x: x, y: y, w: width, h: min(dash, bottom - y)))
+            y += dash + space
+        }
+        return out
+    }
+
+    /// A seat's drawn (and hit) shape: its rect with rounded corners; couple
+    /// halves round only their outer side, so the pair reads as one piece.
+    public func shape(of cell: LaidOutCell) -> Path {
+        .roundedRect(cell.rect, radius: style.cornerRadius * pixelsPerPoint,
+                     left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
+    }
+
+    /// Where a seat's number goes, or nil when seats are too small for numbers.
+    public func numberText(of cell: LaidOutCell) -> TextPlacement? {
+        guard Double(seatWidth) >= style.seatNumberMinPixels else { return nil }
+        let own = cell.seatRect
+        return TextPlacement(x: own.centerX, y: own.centerY, size: min(Double(own.h) * 0.42, Double(own.w) * 0.42))
+    }
+
+    /// The e-ticket outline of a highlighted seat: an outer ring (in the
+    /// highlight colour) and a thin inner ring (in the background colour),
+    /// stroked inside the rect so they never touch a neighbour.
+    public func highlightRings(of cell: LaidOutCell) -> [Stroke] {
+        let s = pixelsPerPoint
+        let lw = max(2, (2 * s).rounded())
+        let r = cell.rect
+        return [(lw / 2, lw), (lw * 1.25, lw / 2)].map { inset, width in
+            Stroke(path: .roundedRect(Double(r.x) + inset, Double(r.y) + inset, Double(r.w) - 2 * inset, Double(r.h) - 2 * inset,
+                                      radius: max(0, style.cornerRadius * s - inset),
+                                      left: cell.type != .coupleRight, right: cell.type != .coupleLeft),
+                   width: width)
+        }
+    }
+
+    /// The minimap for a visible region: in its top-right corner, at most
+    /// `minimapFraction` of its width and height; nil when it would be empty.
+    public func minimap(visible: PixelRect) -> Minimap? {
+        let pad = Int((style.minimapPadding * scale).rounded())
+        let maxW = Double(visible.w) * style.minimapFraction, maxH = Double(visible.h) * style.minimapFraction
+        let f = min(maxW / Double(width), maxH / Double(height))
+        guard f > 0 else { return nil }
+        let w = max(1, Int((Double(width) * f).rounded())), h = max(1, Int((Double(height) * f).rounded()))
+        let box = PixelRect(x: visible.maxX - pad - w, y: visible.y + pad, w: w, h: h)
+        let v = visible.intersection(bounds)
+        let ox = Double(box.x), oy = Double(box.y)
+        return Minimap(box: box, cornerRadius: style.minimapCornerRadius * scale, factor: f,
+                       outline: Stroke(path: .rect(ox + Double(v.x) * f, oy + Double(v.y) * f, Double(v.w) * f, Double(v.h) * f),
+                                       width: max(1, scale)))
+    }
+
+    // MARK: Queries
+
     /// Seats only (statuses 0–2), in row, then column order.
     public var seats: [LaidOutCell] { cells.filter(\.isSeat) }
 
@@ -235,40 +376,22 @@ public struct Layout: Sendable {
     }
 
     /// The index in `cells` of the cell with this id: the id names its grid
-    /// position, so this is a table lookup, not a search.
+    /// position, so this is an index lookup, not a search.
     func index(of id: String) -> Int? {
-        guard let p = Hall.parseSeatID(id), p.row >= 1, p.row <= gridRows, p.column >= 1, p.column <= gridColumns else { return nil }
-        let k = Int(cellTable[(p.row - 1) * gridColumns + (p.column - 1)])
-        guard k >= 0, cells[k].section == p.section else { return nil }
+        guard let p = Hall.parseSeatID(id), let k = index.cellIndex(row: p.row, column: p.column),
+              cells[k].section == p.section else { return nil }
         return k
     }
 
     /// The cell at a grid position (1-based), or nil for empty floor.
     public func cell(row: Int, column: Int) -> LaidOutCell? {
-        guard row >= 1, row <= gridRows, column >= 1, column <= gridColumns else { return nil }
-        let i = cellTable[(row - 1) * gridColumns + (column - 1)]
-        return i < 0 ? nil : cells[Int(i)]
+        index.cellIndex(row: row, column: column).map { cells[$0] }
     }
 
     /// Indexes into `cells` of the cells whose rects meet `area`, in cell
-    /// order. Found through the grid table: the cost follows the area, not
-    /// the hall.
+    /// order. Found through the index: the cost follows the area, not the hall.
     public func cellIndexes(intersecting area: PixelRect) -> [Int] {
-        guard !area.isEmpty else { return [] }
-        // Couple halves reach into the neighbouring gap: widen by a column.
-        let c0 = max(0, (area.x - gridX) / pitchX - 1)
-        let c1 = min(gridColumns - 1, (area.maxX - gridX) / pitchX + 1)
-        let r0 = max(0, (area.y - gridY) / pitchY)
-        let r1 = min(gridRows - 1, (area.maxY - gridY) / pitchY)
-        guard c0 <= c1, r0 <= r1 else { return [] }
-        var out: [Int] = []
-        for r in r0...r1 {
-            for c in c0...c1 {
-                let k = Int(cellTable[r * gridColumns + c])
-                if k >= 0 && cells[k].rect.intersects(area) { out.append(k) }
-            }
-        }
-        return out
+        index.cellIndexes(intersecting: area, cells: cells)
     }
 
     /// The content rect of everything (the whole image).

@@ -2,20 +2,17 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 
-/// The one drawing routine: draws a scene on any canvas, reading every
-/// position from the layout. With a `region`, it draws only what meets that
-/// rect (cells are found through the layout's grid, not by a scan), which
-/// is how viewports and incremental redraws stay cheap and pixel-identical.
+/// The one drawing routine: draws a scene's layout items on any canvas in
+/// the theme's colours. It computes no positions or sizes: every shape, box
+/// and text placement comes from the `Layout`. With a `region`, it draws only
+/// what meets that rect (cells are found through the layout's index, not by
+/// a scan), which is how viewports and incremental redraws stay cheap and
+/// pixel-identical.
 struct Painter {
     let scene: Scene
     let canvas: Canvas
     var layout: Layout { scene.layout }
     var theme: Theme { scene.theme }
-    /// Seat numbers are drawn once seats are at least this many pixels wide.
-    static let labelMinWidth = 22
-
-    /// Pixels per point.
-    var s: Double { layout.zoom * layout.scale }
 
     /// Draws everything that meets `region` (all of it by default). With
     /// `clip`, nothing outside the region is touched; without, shapes that
@@ -26,9 +23,11 @@ struct Painter {
         let clipped = clip && region != nil
         if clipped { canvas.pushClip(area) }
         canvas.fill(.rect(area), theme.background)
-        if let header = layout.header, header.intersects(area) { drawHeader(header) }
+        if let header = layout.header, let text = layout.headerText, header.intersects(area) {
+            drawText(scene.title, text, theme.text)
+        }
         if layout.screen.intersects(area) { drawScreen() }
-        drawCenterLine(area)
+        for dash in layout.centerLine where dash.intersects(area) { canvas.fill(.rect(dash), theme.centerLine) }
         for label in layout.rowLabels where label.rect.intersects(area) { drawRowLabel(label) }
         for k in layout.cellIndexes(intersecting: area) {
             let cell = layout.cells[k]
@@ -40,66 +39,31 @@ struct Painter {
         if clipped { canvas.popClip() }
     }
 
-    // MARK: Bands
-
-    func drawHeader(_ r: PixelRect) {
-        canvas.text(scene.title, x: r.centerX, y: r.centerY, align: .center,
-                    style: TextStyle(size: 14 * s, color: theme.text))
+    func drawText(_ string: String, _ p: TextPlacement, _ color: Color) {
+        canvas.text(string, x: p.x, y: p.y, align: p.align, style: TextStyle(size: p.size, color: color))
     }
 
-    /// The screen: a band with a gently curved top edge, narrowing towards
-    /// the seats. Built from straight segments and filled (outline = a fill
-    /// of the outer shape under the inner one): large strokes and curves are
-    /// flattened by Cairo differently when part of them lies off-surface, and
-    /// a viewport must match the full render pixel for pixel.
-    func drawScreen() {
-        let r = layout.screen
-        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
-        let inset = min(w * 0.06, 24 * s)
-        func shape(_ d: Double) -> Path {
-            var p = Path()
-            let segments = 48
-            for i in 0...segments {
-                let t = Double(i) / Double(segments)
-                // A parabola that sags a quarter of the height in the middle.
-                let px = x + d + (w - 2 * d) * t
-                let py = y + d + h * 0.25 * 4 * t * (1 - t) * 0.75
-                if i == 0 { p.move(px, py) } else { p.line(px, py) }
+    func drawGlyph(_ glyph: Glyph, _ color: Color) {
+        for part in glyph.parts {
+            switch part {
+            case .fill(let path): canvas.fill(path, color)
+            case .stroke(let s): canvas.stroke(s.path, color, width: s.width, dash: [])
+            case .clip(let r): canvas.pushClip(r)
+            case .unclip: canvas.popClip()
             }
-            p.line(x + w - inset - d * 0.5, y + h - d)
-            p.line(x + inset + d * 0.5, y + h - d)
-            p.close()
-            return p
         }
-        let line = max(1, (0.75 * s).rounded())
-        canvas.fill(shape(0), theme.centerLine)
-        canvas.fill(shape(line), theme.screen)
-        canvas.text(scene.screenLabel, x: r.centerX, y: y + h * 0.58, align: .center,
-                    style: TextStyle(size: min(11 * s, h * 0.55), color: theme.screenText))
     }
 
-    /// The dashed line through the middle of the seat grid, from the screen
-    /// down to the last row; seats are drawn over it. Dashes are whole-pixel
-    /// rectangles, so they are crisp and the same in every region drawn.
-    func drawCenterLine(_ area: PixelRect) {
-        let width = max(1, Int(s.rounded()))
-        let top = layout.screen.maxY, bottom = layout.gridRect.maxY
-        let dash = max(1, Int((4 * s).rounded())), space = max(1, Int((3 * s).rounded()))
-        var y = top
-        while y < bottom {
-            let piece = PixelRect(x: layout.centerX, y: y, w: width, h: min(dash, bottom - y))
-            if piece.intersects(area) { canvas.fill(.rect(piece), theme.centerLine) }
-            y += dash + space
-        }
+    /// The screen: its outline in the centre-line colour under its face.
+    func drawScreen() {
+        canvas.fill(layout.screenOutline, theme.centerLine)
+        canvas.fill(layout.screenFace, theme.screen)
+        drawText(scene.screenLabel, layout.screenText, theme.screenText)
     }
 
     func drawRowLabel(_ label: RowLabelBox) {
-        let r = label.rect
-        let pillW = max(1, Int((Double(r.w) * 0.75).rounded()))
-        let pill = PixelRect(x: r.x + (r.w - pillW) / 2, y: r.y, w: pillW, h: r.h)
-        canvas.fill(.roundedRect(pill, radius: Double(pillW) / 2), theme.rowLabelBackground)
-        canvas.text(label.label, x: pill.centerX, y: pill.centerY, align: .center,
-                    style: TextStyle(size: min(10 * s, Double(r.h) * 0.6, Double(pillW) * 0.8), color: theme.rowLabel))
+        canvas.fill(.roundedRect(label.pill, radius: label.pillRadius), theme.rowLabelBackground)
+        drawText(label.label, label.text, theme.rowLabel)
     }
 
     // MARK: Seats
@@ -131,117 +95,42 @@ struct Painter {
                        title: "\(cell.chineseDescription) ¥\(price) \(state)")
     }
 
+    /// The mark a theme draws on an unavailable seat, on the seat's own box
+    /// (hatching covers the whole drawn shape).
+    func mark(_ mark: Theme.Mark, shape: PixelRect, own: PixelRect) -> Glyph? {
+        switch mark {
+        case .none: return nil
+        case .cross: return .cross(in: own)
+        case .hatch: return .hatch(in: shape, own: own)
+        }
+    }
+
     func drawSeat(_ cell: LaidOutCell) {
         if canvas.wantsSeatTags { canvas.beginSeat(tag(cell)) }
-        let selected = isSelected(cell)
-        let shape = Path.roundedRect(cell.rect, radius: theme.cornerRadius * s,
-                                     left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
-        canvas.fill(shape, fillColor(cell))
-        // Marks and icons sit on the seat's own S × SH cell, so a couple
-        // half's mark is centred on its seat, not on the joined shape.
-        let own = ownCell(cell)
-        var marked = false
-        if selected {
-            drawCheck(own)
-            marked = true
-        } else if cell.status == .sold && theme.soldMark != .none {
-            drawMark(theme.soldMark, in: cell.rect, own: own)
-            marked = true
-        } else if cell.status == .locked && theme.lockedMark != .none {
-            drawMark(theme.lockedMark, in: cell.rect, own: own)
-            marked = true
+        canvas.fill(layout.shape(of: cell), fillColor(cell))
+        let glyph: Glyph?
+        if isSelected(cell) {
+            glyph = .check(in: cell.seatRect)
+        } else if cell.status == .sold, let m = mark(theme.soldMark, shape: cell.rect, own: cell.seatRect) {
+            glyph = m
+        } else if cell.status == .locked, let m = mark(theme.lockedMark, shape: cell.rect, own: cell.seatRect) {
+            glyph = m
+        } else if cell.type == .wheelchair {
+            glyph = .wheelchair(in: cell.seatRect)
+        } else {
+            glyph = nil
         }
-        if cell.type == .wheelchair && !marked {
-            drawWheelchair(own)
-            marked = true
-        }
-        if !marked && layout.seatWidth >= Painter.labelMinWidth {
-            let size = min(Double(own.h) * 0.42, Double(own.w) * 0.42)
-            canvas.text(cell.seatLabel, x: own.centerX, y: own.centerY, align: .center,
-                        style: TextStyle(size: size, color: theme.seatText))
+        if let glyph {
+            drawGlyph(glyph, theme.seatText)
+        } else if let number = layout.numberText(of: cell) {
+            drawText(cell.seatLabel, number, theme.seatText)
         }
         if isHighlighted(cell) {
-            // A ring in the highlight colour with a thin background-coloured
-            // ring inside it, so it shows on every fill; stroked inside the
-            // rect, so it never touches a neighbour.
-            let lw = max(2, (2 * s).rounded())
-            let r = cell.rect
-            for (inset, width, color) in [(lw / 2, lw, theme.highlight), (lw * 1.25, lw / 2, theme.background)] {
-                let ring = Path.roundedRect(Double(r.x) + inset, Double(r.y) + inset, Double(r.w) - 2 * inset, Double(r.h) - 2 * inset,
-                                            radius: max(0, theme.cornerRadius * s - inset),
-                                            left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
-                canvas.stroke(ring, color, width: width, dash: [])
+            for (ring, color) in zip(layout.highlightRings(of: cell), [theme.highlight, theme.background]) {
+                canvas.stroke(ring.path, color, width: ring.width, dash: [])
             }
         }
         if canvas.wantsSeatTags { canvas.endSeat() }
-    }
-
-    /// The S × SH cell a seat stands on (a couple half's rect is wider).
-    func ownCell(_ cell: LaidOutCell) -> PixelRect {
-        let x = layout.gridX + (cell.column - 1) * layout.pitchX
-        return PixelRect(x: x, y: cell.rect.y, w: layout.seatWidth, h: layout.seatHeight)
-    }
-
-    func drawCheck(_ r: PixelRect) {
-        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
-        var p = Path()
-        p.move(x + 0.27 * w, y + 0.52 * h)
-        p.line(x + 0.44 * w, y + 0.69 * h)
-        p.line(x + 0.75 * w, y + 0.33 * h)
-        canvas.stroke(p, theme.seatText, width: max(1, 0.1 * min(w, h)), dash: [])
-    }
-
-    func drawMark(_ mark: Theme.Mark, in rect: PixelRect, own r: PixelRect) {
-        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
-        let lw = max(1, 0.08 * min(w, h))
-        switch mark {
-        case .none: return
-        case .cross:
-            var p = Path()
-            p.move(x + 0.28 * w, y + 0.28 * h)
-            p.line(x + 0.72 * w, y + 0.72 * h)
-            p.move(x + 0.72 * w, y + 0.28 * h)
-            p.line(x + 0.28 * w, y + 0.72 * h)
-            canvas.stroke(p, theme.seatText, width: lw, dash: [])
-        case .hatch:
-            canvas.pushClip(rect)
-            let step = max(3, 0.25 * min(w, h))
-            let rx = Double(rect.x), rw = Double(rect.w)
-            var p = Path()
-            var d = -h
-            while d < rw {
-                p.move(rx + d, y + h)
-                p.line(rx + d + h, y)
-                d += step
-            }
-            canvas.stroke(p, theme.seatText, width: max(1, lw * 0.7), dash: [])
-            canvas.popClip()
-        }
-    }
-
-    /// The international wheelchair symbol, drawn as paths (no icon font).
-    func drawWheelchair(_ r: PixelRect) {
-        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
-        let m = min(w, h)
-        let lw = max(1, 0.08 * m)
-        canvas.fill(.circle(x + 0.46 * w, y + 0.2 * h, 0.08 * m), theme.seatText)
-        var body = Path()
-        body.move(x + 0.44 * w, y + 0.32 * h)
-        body.line(x + 0.44 * w, y + 0.58 * h)
-        body.line(x + 0.64 * w, y + 0.58 * h)
-        body.line(x + 0.72 * w, y + 0.8 * h)
-        body.move(x + 0.44 * w, y + 0.44 * h)
-        body.line(x + 0.6 * w, y + 0.44 * h)
-        canvas.stroke(body, theme.seatText, width: lw, dash: [])
-        var wheel = Path()
-        let cx = x + 0.44 * w, cy = y + 0.64 * h, rad = 0.19 * m
-        let k = 0.5522847498 * rad
-        // Three quarters of a circle, open at the top right where the seat is.
-        wheel.move(cx + rad, cy)
-        wheel.curve(cx + rad, cy + k, cx + k, cy + rad, cx, cy + rad)
-        wheel.curve(cx - k, cy + rad, cx - rad, cy + k, cx - rad, cy)
-        wheel.curve(cx - rad, cy - k, cx - k, cy - rad, cx, cy - rad)
-        canvas.stroke(wheel, theme.seatText, width: lw, dash: [])
     }
 
     // MARK: Legend
@@ -258,39 +147,28 @@ struct Painter {
     }
 
     func drawLegendItem(_ item: LegendItem) {
-        let r = item.rect
-        let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
-        let sw = max(2, Int((Double(sh) * Double(layout.seatWidth) / Double(max(1, layout.seatHeight))).rounded()))
-        let x = r.x + Int((4 * s).rounded())
-        let y = r.y + (r.h - sh) / 2
-        let swatch = PixelRect(x: x, y: y, w: sw, h: sh)
-        let radius = theme.cornerRadius * s * Double(sh) / Double(max(1, layout.seatHeight))
-        var textX = Double(swatch.maxX) + 5 * s
+        let box = item.markBox
+        let fill: Color
+        var glyph: Glyph? = nil
         switch item.kind {
-        case .tier(let t, _):
-            canvas.fill(.roundedRect(swatch, radius: radius), theme.tierColor(t))
+        case .tier(let t, _): fill = theme.tierColor(t)
         case .locked:
-            canvas.fill(.roundedRect(swatch, radius: radius), theme.locked)
-            drawMark(theme.lockedMark, in: swatch, own: swatch)
+            fill = theme.locked
+            glyph = mark(theme.lockedMark, shape: box, own: box)
         case .sold:
-            canvas.fill(.roundedRect(swatch, radius: radius), theme.sold)
-            drawMark(theme.soldMark, in: swatch, own: swatch)
+            fill = theme.sold
+            glyph = mark(theme.soldMark, shape: box, own: box)
         case .selected:
-            canvas.fill(.roundedRect(swatch, radius: radius), theme.selected)
-            drawCheck(swatch)
+            fill = theme.selected
+            glyph = .check(in: box)
         case .wheelchair:
-            canvas.fill(.roundedRect(swatch, radius: radius), theme.tierColor(0))
-            drawWheelchair(swatch)
-        case .couple:
-            let half = sw
-            let left = PixelRect(x: x, y: y, w: half, h: sh)
-            let right = PixelRect(x: x + half, y: y, w: half, h: sh)
-            canvas.fill(.roundedRect(left, radius: radius, right: false), theme.tierColor(0))
-            canvas.fill(.roundedRect(right, radius: radius, left: false), theme.tierColor(0))
-            textX = Double(right.maxX) + 5 * s
+            fill = theme.tierColor(0)
+            glyph = .wheelchair(in: box)
+        case .couple: fill = theme.tierColor(0)
         }
-        canvas.text(legendText(item.kind), x: textX, y: r.centerY, align: .left,
-                    style: TextStyle(size: min(11 * s, Double(r.h) * 0.55), color: theme.text))
+        for shape in item.swatch { canvas.fill(shape, fill) }
+        if let glyph { drawGlyph(glyph, theme.seatText) }
+        drawText(legendText(item.kind), item.text, theme.text)
     }
 
     // MARK: Minimap
@@ -298,23 +176,11 @@ struct Painter {
     /// A thumbnail of the whole hall in the viewport's top-right corner with
     /// the visible part outlined, as Maoyan shows while zoomed.
     func drawMinimap(visible: PixelRect) {
-        let pad = Int((8 * layout.scale).rounded())
-        let maxW = Double(visible.w) * 0.32, maxH = Double(visible.h) * 0.32
-        let f = min(maxW / Double(layout.width), maxH / Double(layout.height))
-        guard f > 0 else { return }
-        let w = max(1, Int((Double(layout.width) * f).rounded())), h = max(1, Int((Double(layout.height) * f).rounded()))
-        let box = PixelRect(x: visible.maxX - pad - w, y: visible.y + pad, w: w, h: h)
-        canvas.fill(.roundedRect(box, radius: 3 * layout.scale), theme.minimapBackground)
-        let ox = Double(box.x), oy = Double(box.y)
+        guard let m = layout.minimap(visible: visible) else { return }
+        canvas.fill(.roundedRect(m.box, radius: m.cornerRadius), theme.minimapBackground)
         for cell in layout.cells where cell.isSeat {
-            let r = cell.rect
-            canvas.fill(.rect(ox + Double(r.x) * f, oy + Double(r.y) * f, max(0.5, Double(r.w) * f), max(0.5, Double(r.h) * f)),
-                        fillColor(cell))
+            canvas.fill(m.shape(of: cell.rect), fillColor(cell))
         }
-        let v = PixelRect(x: visible.x, y: visible.y, w: visible.w, h: visible.h).intersection(layout.bounds)
-        let lw = max(1, layout.scale)
-        canvas.stroke(.rect(ox + Double(v.x) * f, oy + Double(v.y) * f, Double(v.w) * f, Double(v.h) * f),
-                      theme.highlight, width: lw, dash: [])
+        canvas.stroke(m.outline.path, theme.highlight, width: m.outline.width, dash: [])
     }
 }
-

@@ -2,7 +2,9 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 
-/// How a seat map looks: colours, marks, font and metric overrides.
+/// How a seat map looks: colours, marks, font, and one `LayoutStyle` (every
+/// size that affects a position: its `metrics`, `cornerRadius` and
+/// `rowLabelsRight` keys).
 ///
 /// Themes are JSON files in `Themes/` (see README for every key). Available
 /// seats take the colour of their price tier from `tierPalette` (tier 0 is
@@ -35,10 +37,10 @@ public struct Theme: Sendable, Equatable {
     public var fontFamily: String
     /// The Debian package that provides `fontFamily` (named in the error when it is missing).
     public var fontPackage: String
-    /// Seat corner radius in points.
-    public var cornerRadius: Double
-    public var rowLabelsRight: Bool
-    public var metrics: Metrics
+    /// Every size and switch that affects a position. Commands build their
+    /// layout from this (with `--no-header` / `--no-legend` applied), so a
+    /// theme's metrics move seats in `layout` and `hit` exactly as in `render`.
+    public var style: LayoutStyle
 
     /// The fill of an available seat of a tier.
     public func tierColor(_ tier: Int?) -> Color {
@@ -61,19 +63,11 @@ public struct Theme: Sendable, Equatable {
             return "\(name) \(color.hex) on background \(background.hex): contrast \(String(format: "%.2f", ratio)):1 is below \(Int(minimum)):1"
         }
     }
-
-    public var layoutOptions: LayoutOptions { LayoutOptions(rowLabelsRight: rowLabelsRight) }
 }
 
 extension Theme {
     static let colorKeys = ["background", "locked", "sold", "selected", "highlight", "seatText", "text", "rowLabel",
                             "rowLabelBackground", "screen", "screenText", "centerLine", "minimapBackground"]
-    nonisolated(unsafe) static let metricKeys: [(String, WritableKeyPath<Metrics, Double>)] = [
-        ("seatWidth", \.seatWidth), ("seatHeight", \.seatHeight), ("gapX", \.gapX), ("rowGap", \.rowGap),
-        ("rowLabelGutter", \.rowLabelGutter), ("headerHeight", \.headerHeight), ("screenBandHeight", \.screenBandHeight),
-        ("legendItemWidth", \.legendItemWidth), ("legendItemHeight", \.legendItemHeight), ("margin", \.margin),
-        ("minContentWidth", \.minContentWidth),
-    ]
 
     /// Reads a theme file; every problem is reported with its JSON path.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> Theme {
@@ -116,27 +110,26 @@ extension Theme {
         if let n = ctx.required(m, "fontFamily", in: root, ""), let s = ctx.string(n, "fontFamily") { font = s }
         var package = "a package providing the font"
         if let n = m["fontPackage"], let s = ctx.string(n, "fontPackage") { package = s }
-        var radius = 4.0
+        var style = LayoutStyle()
         if let n = m["cornerRadius"], let d = ctx.decimal(n, "cornerRadius") {
-            radius = NSDecimalNumber(decimal: d).doubleValue
-            if radius < 0 || radius > 50 { ctx.error(n, "cornerRadius", "corner radius \(d) is outside 0…50") }
+            style.cornerRadius = NSDecimalNumber(decimal: d).doubleValue
+            if style.cornerRadius < 0 || style.cornerRadius > 50 { ctx.error(n, "cornerRadius", "corner radius \(d) is outside 0…50") }
         }
-        var right = false
         if let n = m["rowLabelsRight"] {
-            if case .bool(let b) = n.value { right = b } else { ctx.error(n, "rowLabelsRight", "expected a boolean, found \(n.typeName)") }
+            if case .bool(let b) = n.value { style.rowLabelsRight = b } else { ctx.error(n, "rowLabelsRight", "expected a boolean, found \(n.typeName)") }
         }
-        var metrics = Metrics()
-        if let n = m["metrics"], let mm = ctx.object(n, "metrics", known: Set(metricKeys.map(\.0))) {
-            for (key, path) in metricKeys {
+        let lengthKeys = LayoutStyle.lengthKeys
+        if let n = m["metrics"], let mm = ctx.object(n, "metrics", known: Set(lengthKeys.map(\.0))) {
+            for (key, path) in lengthKeys {
                 guard let v = mm[key], let d = ctx.decimal(v, "metrics.\(key)") else { continue }
                 let x = NSDecimalNumber(decimal: d).doubleValue
                 guard x >= 0, x <= 1000 else {
                     ctx.error(v, "metrics.\(key)", "\(key) \(d) is outside 0…1000")
                     continue
                 }
-                metrics[keyPath: path] = x
+                style[keyPath: path] = x
             }
-            if metrics.seatWidth < 1 || metrics.seatHeight < 1 {
+            if style.seatWidth < 1 || style.seatHeight < 1 {
                 ctx.error(n, "metrics", "seats must be at least 1 pt wide and high")
             }
         }
@@ -153,7 +146,7 @@ extension Theme {
                      highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
                      rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
                      centerLine: centerLine, minimapBackground: minimap, fontFamily: font, fontPackage: package,
-                     cornerRadius: radius, rowLabelsRight: right, metrics: metrics)
+                     style: style)
     }
 
     /// The shipped themes, in `Themes/`.

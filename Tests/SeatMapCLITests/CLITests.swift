@@ -135,6 +135,8 @@ struct LayoutHitCLITests {
             ("x", .number(Arguments_format(vx))), ("y", .number(Arguments_format(vy))), ("kind", .string("seat")),
             ("id", .string("1-2-3")), ("row", .int(2)), ("column", .int(3)), ("label", .string("2排3座")),
             ("status", .string("available")), ("partner", .null),
+            ("rowLabel", .string("2")), ("seatLabel", .string("3")), ("type", .string("standard")), ("price", .string("55")),
+            ("rect", .object([("x", .number(x)), ("y", .number(y)), ("w", s["w"] ?? .null), ("h", s["h"] ?? .null)])),
         ])]))
     }
 

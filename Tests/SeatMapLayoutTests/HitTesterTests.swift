@@ -203,11 +203,11 @@ struct FitTests {
         let hall = try Fixtures.example(name)
         for (w, h) in [(375.0, 667.0), (1024.0, 768.0), (3000.0, 2000.0)] {
             let fit = try Fit.fit(hall: hall, viewportWidth: w, viewportHeight: h, scale: 2)
-            #expect(Metrics.seatWidthRange.contains(fit.metrics.seatWidth))
-            let l = try Layout(hall: hall, metrics: fit.metrics, zoom: fit.zoom, scale: 2)
+            #expect(LayoutStyle.seatWidthRange.contains(fit.style.seatWidth))
+            let l = try Layout(hall: hall, style: fit.style, zoom: fit.zoom, scale: 2)
             #expect(Double(l.width) / 2 <= w && Double(l.height) / 2 <= h)
             if fit.zoom < Layout.zoomRange.upperBound {
-                let bigger = try Layout(hall: hall, metrics: fit.metrics, zoom: fit.zoom + 0.01, scale: 2)
+                let bigger = try Layout(hall: hall, style: fit.style, zoom: fit.zoom + 0.01, scale: 2)
                 #expect(Double(bigger.width) / 2 > w || Double(bigger.height) / 2 > h, "the zoom is the largest that fits")
             }
         }

@@ -16,7 +16,7 @@ struct LayoutPropertyTests {
     @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: Fixtures.exampleNames)
     func seamFree(name: String) throws {
         let hall = try Fixtures.example(name)
-        let m = Metrics()
+        let m = LayoutStyle()
         for scale in 1...3 {
             for k in 100...300 {
                 let zoom = Double(k) / 100
@@ -94,11 +94,16 @@ struct LayoutPropertyTests {
     func options() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
         let full = try Layout(hall: hall, zoom: 1, scale: 2)
-        let bare = try Layout(hall: hall, options: LayoutOptions(header: false, legend: false), zoom: 1, scale: 2)
+        var bareStyle = LayoutStyle()
+        bareStyle.header = false
+        bareStyle.legend = false
+        let bare = try Layout(hall: hall, style: bareStyle, zoom: 1, scale: 2)
         #expect(bare.header == nil && bare.legend == nil)
         #expect(bare.gridY == full.gridY - 72)
         #expect(bare.height < full.height)
-        let both = try Layout(hall: hall, options: LayoutOptions(rowLabelsRight: true), zoom: 1, scale: 2)
+        var bothStyle = LayoutStyle()
+        bothStyle.rowLabelsRight = true
+        let both = try Layout(hall: hall, style: bothStyle, zoom: 1, scale: 2)
         #expect(both.rowLabels.count == 2 * hall.rows.count)
     }
 

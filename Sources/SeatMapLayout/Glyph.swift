@@ -1,0 +1,76 @@
+/// The marks drawn on seats and legend swatches (check mark, cross, hatch,
+/// wheelchair symbol), as shapes within a box: geometry, so it lives with
+/// the layout; the painter only colours the parts.
+public struct Glyph: Sendable, Equatable {
+    /// One drawing step, in the order drawn.
+    public enum Part: Sendable, Equatable {
+        case fill(Path)
+        case stroke(Stroke)
+        /// Restrict the following parts to a rect, until `.unclip`.
+        case clip(PixelRect)
+        case unclip
+    }
+    public var parts: [Part]
+
+    /// A check mark (a selected seat).
+    public static func check(in r: PixelRect) -> Glyph {
+        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        var p = Path()
+        p.move(x + 0.27 * w, y + 0.52 * h)
+        p.line(x + 0.44 * w, y + 0.69 * h)
+        p.line(x + 0.75 * w, y + 0.33 * h)
+        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.1 * min(w, h))))])
+    }
+
+    /// A cross over the seat's own cell `r`.
+    public static func cross(in r: PixelRect) -> Glyph {
+        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        var p = Path()
+        p.move(x + 0.28 * w, y + 0.28 * h)
+        p.line(x + 0.72 * w, y + 0.72 * h)
+        p.move(x + 0.72 * w, y + 0.28 * h)
+        p.line(x + 0.28 * w, y + 0.72 * h)
+        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.08 * min(w, h))))])
+    }
+
+    /// Diagonal hatching across `rect` (the whole drawn shape, e.g. a
+    /// joined couple half), spaced from the seat's own cell `r`.
+    public static func hatch(in rect: PixelRect, own r: PixelRect) -> Glyph {
+        let y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        let lw = max(1, 0.08 * min(w, h))
+        let step = max(3, 0.25 * min(w, h))
+        let rx = Double(rect.x), rw = Double(rect.w)
+        var p = Path()
+        var d = -h
+        while d < rw {
+            p.move(rx + d, y + h)
+            p.line(rx + d + h, y)
+            d += step
+        }
+        return Glyph(parts: [.clip(rect), .stroke(Stroke(path: p, width: max(1, lw * 0.7))), .unclip])
+    }
+
+    /// The international wheelchair symbol, as paths (no icon font).
+    public static func wheelchair(in r: PixelRect) -> Glyph {
+        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        let m = min(w, h)
+        let lw = max(1, 0.08 * m)
+        let head = Path.circle(x + 0.46 * w, y + 0.2 * h, 0.08 * m)
+        var body = Path()
+        body.move(x + 0.44 * w, y + 0.32 * h)
+        body.line(x + 0.44 * w, y + 0.58 * h)
+        body.line(x + 0.64 * w, y + 0.58 * h)
+        body.line(x + 0.72 * w, y + 0.8 * h)
+        body.move(x + 0.44 * w, y + 0.44 * h)
+        body.line(x + 0.6 * w, y + 0.44 * h)
+        var wheel = Path()
+        let cx = x + 0.44 * w, cy = y + 0.64 * h, rad = 0.19 * m
+        let k = 0.5522847498 * rad
+        // Three quarters of a circle, open at the top right where the seat is.
+        wheel.move(cx + rad, cy)
+        wheel.curve(cx + rad, cy + k, cx + k, cy + rad, cx, cy + rad)
+        wheel.curve(cx - k, cy + rad, cx - rad, cy + k, cx - rad, cy)
+        wheel.curve(cx - rad, cy - k, cx - k, cy - rad, cx, cy - rad)
+        return Glyph(parts: [.fill(head), .stroke(Stroke(path: body, width: lw)), .stroke(Stroke(path: wheel, width: lw))])
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import SeatMapCore
+
+/// The whole-pixel sizes of one layout: every length of the style as
+/// `ceil(points × zoom × scale)` (see `Layout.pixels`).
+public struct PixelSizes: Sendable, Equatable {
+    public let seatWidth: Int
+    public let seatHeight: Int
+    public let gapX: Int
+    public let gapY: Int
+    public var pitchX: Int { seatWidth + gapX }
+    public var pitchY: Int { seatHeight + gapY }
+
+    init(_ style: LayoutStyle, px: (Double) -> Int) {
+        seatWidth = max(1, px(style.seatWidth))
+        seatHeight = max(1, px(style.seatHeight))
+        gapX = px(style.gapX)
+        gapY = px(style.rowGap)
+    }
+}
+
+/// A placement turns a hall's cells into laid-out items at whole pixels and
+/// builds the index that finds them again. The layout places the chrome
+/// (header, screen, legend) around whatever a placement produces, and asks
+/// only the placement's index what lies at a pixel, so another placement
+/// (free positions, arcs, areas) is one more conforming type.
+public protocol Placement: Sendable {
+    /// The size of the placed cells' box, in pixels.
+    var size: (w: Int, h: Int) { get }
+    /// Places every cell with the box's top-left corner at (x, y).
+    func place(atX x: Int, y: Int, tiers: PriceTiers) -> (cells: [LaidOutCell], index: SpatialIndex)
+    /// The rows to label, with their vertical extent, for a box whose top is at `y`.
+    func rowBands(originY y: Int) -> [RowBand]
+}
+
+/// A labelled row's vertical extent in pixels.
+public struct RowBand: Sendable, Equatable {
+    public var row: Int
+    public var label: String
+    public var y: Int
+    public var h: Int
+}
+
+/// The cinema grid: seat `(row, c)` at `(c − 1) × pitchX, (row − 1) × pitchY`
+/// from the grid's origin, every seat the same size, every gap the same
+/// whole number of pixels. A couple pair spans `2S + G`: the left half takes
+/// `S + ⌊G/2⌋` pixels and the right half the rest.
+public struct GridPlacement: Placement {
+    public let hall: Hall
+    public let sizes: PixelSizes
+    public let columns: Int
+    public let rows: Int
+
+    public init(hall: Hall, sizes: PixelSizes) {
+        self.hall = hall
+        self.sizes = sizes
+        columns = hall.gridColumns
+        rows = hall.gridRows
+    }
+
+    public var size: (w: Int, h: Int) {
+        (columns * sizes.seatWidth + max(0, columns - 1) * sizes.gapX,
+         rows * sizes.seatHeight + max(0, rows - 1) * sizes.gapY)
+    }
+
+    /// The top of grid row `number` (1-based) in a grid whose origin is at `y`.
+    public func rowY(_ number: Int, originY y: Int) -> Int { y + (number - 1) * sizes.pitchY }
+
+    public func rowBands(originY y: Int) -> [RowBand] {
+        hall.rows.map { RowBand(row: $0.number, label: $0.label, y: rowY($0.number, originY: y), h: sizes.seatHeight) }
+    }
+
+    public func place(atX gridX: Int, y gridY: Int, tiers: PriceTiers) -> (cells: [LaidOutCell], index: SpatialIndex) {
+        let s = sizes
+        var cells: [LaidOutCell] = []
+        cells.reserveCapacity(hall.rows.reduce(0) { $0 + $1.seats.count })
+        var table = [Int32](repeating: -1, count: rows * columns)
+        let halfGap = s.gapX / 2
+        for row in hall.rows {
+            let ry = rowY(row.number, originY: gridY)
+            let rowTier = tiers.tier(of: row.price)
+            for seat in row.seats {
+                let cx = gridX + (seat.column - 1) * s.pitchX
+                let own = PixelRect(x: cx, y: ry, w: s.seatWidth, h: s.seatHeight)
+                var rect = own
+                if seat.type == .coupleLeft {
+                    rect.w = s.seatWidth + halfGap
+                } else if seat.type == .coupleRight {
+                    rect.x = cx - (s.gapX - halfGap)
+                    rect.w = s.seatWidth + s.gapX - halfGap
+                }
+                let price = seat.status.isSeat ? (seat.price ?? row.price) : nil
+                let kind = !seat.status.isSeat ? GridIndex.aisle : seat.type == .coupleLeft ? GridIndex.coupleLeft : GridIndex.single
+                table[(row.number - 1) * columns + (seat.column - 1)] = kind << GridIndex.kindShift | Int32(cells.count)
+                cells.append(LaidOutCell(
+                    row: row.number, column: seat.column, section: row.section,
+                    rowLabel: row.label, seatLabel: seat.label, status: seat.status, type: seat.type,
+                    price: price, tier: !seat.status.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    rect: rect, seatRect: own))
+            }
+        }
+        let index = GridIndex(originX: gridX, originY: gridY, columns: columns, rows: rows, sizes: s, table: table)
+        return (cells, .grid(index))
+    }
+}
+
+/// What the index finds at a pixel: a packed entry, or `gap` / `outside`.
+public enum SpatialIndex: Sendable {
+    case grid(GridIndex)
+
+    /// The packed entry (cell index and kind, see `GridIndex`) of the cell
+    /// containing pixel `(i, j)`, or `GridIndex.gapEntry` / `outsideEntry`.
+    @inline(__always)
+    func entry(_ i: Int, _ j: Int) -> Int32 {
+        switch self {
+        case .grid(let g): return g.entry(i, j)
+        }
+    }
+
+    /// The box every placed cell lies in.
+    public var bounds: PixelRect {
+        switch self {
+        case .grid(let g): return PixelRect(x: g.originX, y: g.originY, w: g.width, h: g.height)
+        }
+    }
+
+    /// Indexes of the cells whose rects meet `area`, in cell order; the
+    /// cost follows the area, not the hall.
+    func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
+        switch self {
+        case .grid(let g): return g.cellIndexes(intersecting: area, cells: cells)
+        }
+    }
+
+    /// The cell index at a grid position, or nil.
+    func cellIndex(row: Int, column: Int) -> Int? {
+        switch self {
+        case .grid(let g): return g.cellIndex(row: row, column: column)
+        }
+    }
+
+    /// The seat nearest a pixel position within `slop` pixels (ties: nearer
+    /// centre, then lower column, then lower row), or nil.
+    func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {
+        switch self {
+        case .grid(let g): return g.nearestSeat(x, y, within: slop, cells: cells)
+        }
+    }
+}
+
+/// The grid placement's index: one packed `Int32` per grid position (the
+/// cell's index in the low 28 bits, its kind in the top bits; -1 for empty
+/// floor), found by integer division by the pitch: O(1) per query.
+public struct GridIndex: Sendable {
+    let originX: Int, originY: Int, width: Int, height: Int
+    let pitchX: Int, pitchY: Int, seatWidth: Int, seatHeight: Int, leftHalfWidth: Int
+    let columns: Int, rows: Int
+    let table: [Int32]
+
+    static let kindShift: Int32 = 28
+    static let indexMask: Int32 = (1 << 28) - 1
+    static let single: Int32 = 0, coupleLeft: Int32 = 1, aisle: Int32 = 2
+    /// Entries for a pixel on no cell inside the grid, and outside it.
+    static let gapEntry: Int32 = -1, outsideEntry: Int32 = -2
+
+    init(originX: Int, originY: Int, columns: Int, rows: Int, sizes: PixelSizes, table: [Int32]) {
+        self.originX = originX
+        self.originY = originY
+        self.columns = columns
+        self.rows = rows
+        width = columns * sizes.seatWidth + max(0, columns - 1) * sizes.gapX
+        height = rows * sizes.seatHeight + max(0, rows - 1) * sizes.gapY
+        pitchX = sizes.pitchX
+        pitchY = sizes.pitchY
+        seatWidth = sizes.seatWidth
+        seatHeight = sizes.seatHeight
+        leftHalfWidth = sizes.seatWidth + sizes.gapX / 2
+        self.table = table
+    }
+
+    /// A couple's left half reaches `⌊G/2⌋` into the gap after it, and the
+    /// right half covers the rest of that gap.
+    @inline(__always)
+    func entry(_ i: Int, _ j: Int) -> Int32 {
+        let dx = i - originX, dy = j - originY
+        guard dx >= 0, dy >= 0, dx < width, dy < height else { return GridIndex.outsideEntry }
+        guard dy % pitchY < seatHeight else { return GridIndex.gapEntry }
+        let base = (dy / pitchY) * columns
+        let col = dx / pitchX, offset = dx % pitchX
+        let e = table[base + col]
+        guard e >= 0 else { return GridIndex.gapEntry }
+        if offset < seatWidth { return e }
+        guard e >> GridIndex.kindShift == GridIndex.coupleLeft else { return GridIndex.gapEntry }
+        if offset < leftHalfWidth { return e }
+        // The right half, in the next column (validation guarantees it).
+        let right = col + 1 < columns ? table[base + col + 1] : -1
+        return right >= 0 ? right : GridIndex.gapEntry
+    }
+
+    func cellIndex(row: Int, column: Int) -> Int? {
+        guard row >= 1, row <= rows, column >= 1, column <= columns else { return nil }
+        let e = table[(row - 1) * columns + (column - 1)]
+        return e < 0 ? nil : Int(e & GridIndex.indexMask)
+    }
+
+    func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
+        guard !area.isEmpty else { return [] }
+        // Couple halves reach into the neighbouring gap: widen by a column.
+        let c0 = max(0, (area.x - originX) / pitchX - 1)
+        let c1 = min(columns - 1, (area.maxX - originX) / pitchX + 1)
+        let r0 = max(0, (area.y - originY) / pitchY)
+        let r1 = min(rows - 1, (area.maxY - originY) / pitchY)
+        guard c0 <= c1, r0 <= r1 else { return [] }
+        var out: [Int] = []
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let e = table[r * columns + c]
+                guard e >= 0 else { continue }
+                let k = Int(e & GridIndex.indexMask)
+                if cells[k].rect.intersects(area) { out.append(k) }
+            }
+        }
+        return out
+    }
+
+    func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {
+        let reachX = Int((slop / Double(pitchX)).rounded(.up)) + 1
+        let reachY = Int((slop / Double(pitchY)).rounded(.up)) + 1
+        let col = Int(((x - Double(originX)) / Double(pitchX)).rounded(.down))
+        let row = Int(((y - Double(originY)) / Double(pitchY)).rounded(.down))
+        let c0 = max(0, col - reachX), c1 = min(columns - 1, col + reachX)
+        let r0 = max(0, row - reachY), r1 = min(rows - 1, row + reachY)
+        guard c0 <= c1, r0 <= r1 else { return nil }
+        var best: (d: Double, centre: Double, index: Int)? = nil
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let e = table[r * columns + c]
+                guard e >= 0 else { continue }
+                let k = Int(e & GridIndex.indexMask)
+                let cell = cells[k]
+                guard cell.isSeat else { continue }
+                let d = cell.rect.distance(toX: x, y: y)
+                guard d <= slop else { continue }
+                let cx = cell.rect.centerX - x, cy = cell.rect.centerY - y
+                let centre = cx * cx + cy * cy
+                if let b = best {
+                    let other = cells[b.index]
+                    if d > b.d { continue }
+                    if d == b.d {
+                        if centre > b.centre { continue }
+                        if centre == b.centre && (cell.column, cell.row) >= (other.column, other.row) { continue }
+                    }
+                }
+                best = (d, centre, k)
+            }
+        }
+        return best?.index
+    }
+}

@@ -1,0 +1,116 @@
+/// A vector path in content pixels.
+public struct Path: Sendable, Equatable {
+    public enum Element: Sendable, Equatable {
+        case move(Double, Double)
+        case line(Double, Double)
+        case curve(Double, Double, Double, Double, Double, Double)
+        case close
+    }
+    public var elements: [Element] = []
+
+    public init() {}
+
+    public mutating func move(_ x: Double, _ y: Double) { elements.append(.move(x, y)) }
+    public mutating func line(_ x: Double, _ y: Double) { elements.append(.line(x, y)) }
+    public mutating func curve(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x: Double, _ y: Double) {
+        elements.append(.curve(x1, y1, x2, y2, x, y))
+    }
+    public mutating func close() { elements.append(.close) }
+
+    public static func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path {
+        var p = Path()
+        p.move(x, y)
+        p.line(x + w, y)
+        p.line(x + w, y + h)
+        p.line(x, y + h)
+        p.close()
+        return p
+    }
+
+    public static func rect(_ r: PixelRect) -> Path {
+        rect(Double(r.x), Double(r.y), Double(r.w), Double(r.h))
+    }
+
+    /// A rectangle whose left and/or right corners are rounded (couple
+    /// halves round only their outer side, so the pair reads as one piece).
+    public static func roundedRect(_ r: PixelRect, radius: Double, left: Bool = true, right: Bool = true) -> Path {
+        roundedRect(Double(r.x), Double(r.y), Double(r.w), Double(r.h), radius: radius, left: left, right: right)
+    }
+
+    public static func roundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double,
+                                   left: Bool = true, right: Bool = true) -> Path {
+        let rad = max(0, min(radius, w / 2, h / 2))
+        guard rad > 0 else { return rect(x, y, w, h) }
+        let k = 0.5522847498 * rad  // cubic Bézier circle constant
+        var p = Path()
+        if left {
+            p.move(x, y + rad)
+            p.curve(x, y + rad - k, x + rad - k, y, x + rad, y)
+        } else {
+            p.move(x, y)
+        }
+        if right {
+            p.line(x + w - rad, y)
+            p.curve(x + w - rad + k, y, x + w, y + rad - k, x + w, y + rad)
+            p.line(x + w, y + h - rad)
+            p.curve(x + w, y + h - rad + k, x + w - rad + k, y + h, x + w - rad, y + h)
+        } else {
+            p.line(x + w, y)
+            p.line(x + w, y + h)
+        }
+        if left {
+            p.line(x + rad, y + h)
+            p.curve(x + rad - k, y + h, x, y + h - rad + k, x, y + h - rad)
+        } else {
+            p.line(x, y + h)
+        }
+        p.close()
+        return p
+    }
+
+    public static func circle(_ cx: Double, _ cy: Double, _ r: Double) -> Path {
+        let k = 0.5522847498 * r
+        var p = Path()
+        p.move(cx + r, cy)
+        p.curve(cx + r, cy + k, cx + k, cy + r, cx, cy + r)
+        p.curve(cx - k, cy + r, cx - r, cy + k, cx - r, cy)
+        p.curve(cx - r, cy - k, cx - k, cy - r, cx, cy - r)
+        p.curve(cx + k, cy - r, cx + r, cy - k, cx + r, cy)
+        p.close()
+        return p
+    }
+
+    public static func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Path {
+        var p = Path()
+        p.move(x0, y0)
+        p.line(x1, y1)
+        return p
+    }
+}
+
+/// How text is placed relative to its anchor point.
+public enum TextAlign: Sendable {
+    case left, center, right
+}
+
+/// Where a text run goes: its anchor (vertical centre at `y`, aligned at
+/// `x`) and its size in pixels. The string itself is the painter's.
+public struct TextPlacement: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var align: TextAlign
+    public var size: Double
+
+    public init(x: Double, y: Double, align: TextAlign = .center, size: Double) {
+        self.x = x
+        self.y = y
+        self.align = align
+        self.size = size
+    }
+}
+
+/// A stroked path and its line width in pixels.
+public struct Stroke: Sendable, Equatable {
+    public var path: Path
+    public var width: Double
+}
