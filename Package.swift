@@ -59,6 +59,6 @@ let package = Package(
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
     ]
 )

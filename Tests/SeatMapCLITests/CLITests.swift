@@ -7,6 +7,11 @@ import SeatMapTestSupport
 
 /// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
 func seatmap(_ args: String...) -> (code: Int32, out: String, err: String) {
+    seatmap(args)
+}
+
+/// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
+func seatmap(_ args: [String]) -> (code: Int32, out: String, err: String) {
     let captured = CapturedConsole()
     let code = SeatMapCLI.run(args, console: captured.console)
     return (code, captured.stdout, captured.stderr)

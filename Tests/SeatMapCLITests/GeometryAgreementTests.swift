@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapTestSupport
+
+/// One geometry: for the same flags, `layout --json`, the SVG and the PNG
+/// that `render` draws, and `hit` all agree on where every seat is.
+@Suite("One geometry across commands")
+struct GeometryAgreementTests {
+    struct SeatBox: Equatable {
+        var x: Int, y: Int, w: Int, h: Int
+        func contains(_ i: Int, _ j: Int) -> Bool { i >= x && i < x + w && j >= y && j < y + h }
+    }
+
+    /// Seat rects from `layout --json`, by id.
+    static func layoutSeats(_ json: JSONNode) -> [String: SeatBox] {
+        guard case .array(let seats) = json["seats"]?.value else { return [:] }
+        var out: [String: SeatBox] = [:]
+        for s in seats {
+            guard case .string(let id) = s["id"]?.value,
+                  case .number(let x) = s["x"]?.value, case .number(let y) = s["y"]?.value,
+                  case .number(let w) = s["w"]?.value, case .number(let h) = s["h"]?.value,
+                  let xi = Int(x), let yi = Int(y), let wi = Int(w), let hi = Int(h) else { continue }
+            out[id] = SeatBox(x: xi, y: yi, w: wi, h: hi)
+        }
+        return out
+    }
+
+    /// The bounding box of each seat group's first path (its shape) in the SVG.
+    static func svgSeats(_ svg: String) -> [String: SeatBox] {
+        var out: [String: SeatBox] = [:]
+        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
+            guard let idEnd = chunk.firstIndex(of: "\""),
+                  let d = chunk.range(of: "<path d=\"") else { continue }
+            let id = String(chunk[..<idEnd])
+            let rest = chunk[d.upperBound...]
+            guard let close = rest.firstIndex(of: "\"") else { continue }
+            var numbers: [Double] = []
+            var current = ""
+            for ch in rest[..<close] {
+                if ch.isNumber || ch == "." || (ch == "-" && current.isEmpty) {
+                    current.append(ch)
+                } else {
+                    if let v = Double(current) { numbers.append(v) }
+                    current = ch == "-" ? "-" : ""
+                }
+            }
+            if let v = Double(current) { numbers.append(v) }
+            let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
+            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
+            out[id] = SeatBox(x: Int(x0.rounded()), y: Int(y0.rounded()), w: Int((x1 - x0).rounded()), h: Int((y1 - y0).rounded()))
+        }
+        return out
+    }
+
+    /// 0xRRGGBB of an opaque colour.
+    static func rgb(_ c: Color) -> UInt32 {
+        UInt32((c.r * 255).rounded()) << 16 | UInt32((c.g * 255).rounded()) << 8 | UInt32((c.b * 255).rounded())
+    }
+
+    static func close(_ pixel: UInt32?, _ rgb: UInt32) -> Bool {
+        guard let p = pixel else { return false }
+        for shift: UInt32 in [0, 8, 16] where abs(Int((p >> shift) & 0xFF) - Int((rgb >> shift) & 0xFF)) > 1 { return false }
+        return true
+    }
+
+    @Test("layout --json, the SVG, the PNG and hit agree for every theme, header/legend, zoom and scale",
+          arguments: Fixtures.exampleNames, Theme.shippedNames)
+    func agree(example: String, themeName: String) throws {
+        let file = Fixtures.examplePath(example)
+        let hall = try Fixtures.example(example)
+        let theme = try Theme.load(themeName)
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var random = SeededRandom(seed: UInt64(example.utf8.count * 31 + themeName.utf8.count))
+        for header in [true, false] {
+            for legend in [true, false] {
+                for zoom in ["1", "1.37", "2.5"] {
+                    for scale in ["1", "2", "3"] {
+                        var flags = ["--theme", themeName, "--zoom", zoom, "--scale", scale]
+                        if !header { flags.append("--no-header") }
+                        if !legend { flags.append("--no-legend") }
+                        let what = "\(example) \(flags.joined(separator: " "))"
+                        try check(file: file, hall: hall, theme: theme, flags: flags, dir: dir, what: what, random: &random)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a theme's metrics move seats in layout and hit exactly as in render")
+    func themeMetrics() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let light = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Themes/light.json").path, encoding: .utf8)
+        let custom = light.replacingOccurrences(of: "\"cornerRadius\": 5", with: """
+            "cornerRadius": 9, "rowLabelsRight": true,
+            "metrics": {"seatWidth": 41, "seatHeight": 27, "gapX": 7.5, "rowGap": 11, "headerHeight": 60, "margin": 30, "screenBandHeight": 70}
+            """)
+        #expect(custom != light)
+        let path = dir.appendingPathComponent("wide.json").path
+        try custom.write(toFile: path, atomically: true, encoding: .utf8)
+        let theme = try Theme.load(path)
+        #expect(theme.style.seatWidth == 41 && theme.style.rowLabelsRight)
+        let file = Fixtures.examplePath("cinema-12x18.json")
+        let hall = try Fixtures.example("cinema-12x18.json")
+        // The metrics really move seats: the default layout differs.
+        let plain = GeometryAgreementTests.layoutSeats(try JSONParser.parse(Array(seatmap("layout", file, "--json").out.utf8)))
+        let themed = GeometryAgreementTests.layoutSeats(try JSONParser.parse(Array(seatmap("layout", file, "--json", "--theme", path).out.utf8)))
+        #expect(plain.count == themed.count && plain != themed)
+        var random = SeededRandom(seed: 7)
+        for (zoom, scale) in [("1", "2"), ("1.37", "3")] {
+            let flags = ["--theme", path, "--zoom", zoom, "--scale", scale, "--no-legend"]
+            try check(file: file, hall: hall, theme: theme, flags: flags, dir: dir, what: "custom theme \(flags)", random: &random)
+        }
+    }
+
+    func check(file: String, hall: Hall, theme: Theme, flags: [String], dir: URL, what: String,
+               random: inout SeededRandom) throws {
+        let layoutRun = seatmap(["layout", file, "--json"] + flags)
+        try #require(layoutRun.code == 0, "\(what): layout failed: \(layoutRun.err)")
+        let json = try JSONParser.parse(Array(layoutRun.out.utf8))
+        let seats = GeometryAgreementTests.layoutSeats(json)
+        #expect(seats.count == hall.rows.reduce(0) { $0 + $1.seats.filter { $0.status.isSeat }.count }, "\(what): every seat in the layout")
+        guard case .number(let wText) = json["width"]?.value, case .number(let hText) = json["height"]?.value,
+              let width = Int(wText), let height = Int(hText),
+              case .number(let cText) = json["screen"]?["centerX"]?.value, let centerX = Int(cText),
+              let zoom = Double(flags[3]), let scale = Double(flags[5]) else {
+            Issue.record("\(what): layout JSON without width, height or centre")
+            return
+        }
+
+        // The SVG: every seat's shape has exactly its layout rect as bounds.
+        let svgPath = dir.appendingPathComponent("map.svg").path
+        let svgRun = seatmap(["render", file, "-o", svgPath] + flags)
+        try #require(svgRun.code == 0, "\(what): render svg failed: \(svgRun.err)")
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        let sized = svg.contains("width=\"\(width)\" height=\"\(height)\"")
+        #expect(sized, "\(what): the SVG is not the layout's size \(width)×\(height)")
+        let drawn = GeometryAgreementTests.svgSeats(svg)
+        #expect(drawn == seats, "\(what): SVG seat shapes differ from layout --json")
+
+        // The PNG: the image is the layout's size; each seat's fill reaches
+        // the middle of each inner edge of its rect, and the pixel just
+        // outside is background (unless another seat or the centre line is there).
+        let pngPath = dir.appendingPathComponent("map.png").path
+        let pngRun = seatmap(["render", file, "-o", pngPath, "--png-compression", "fast"] + flags)
+        try #require(pngRun.code == 0, "\(what): render png failed: \(pngRun.err)")
+        let image = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: pngPath))))
+        #expect(image.width == width && image.height == height, "\(what): PNG \(image.width)×\(image.height), layout \(width)×\(height)")
+        let library = try Layout(hall: hall, style: {
+            var s = theme.style
+            s.header = !flags.contains("--no-header")
+            s.legend = !flags.contains("--no-legend")
+            return s
+        }(), zoom: zoom, scale: scale)
+        let dash = max(1, Int((zoom * scale).rounded()))
+        let background = GeometryAgreementTests.rgb(theme.background)
+        var failures = 0
+        for cell in library.seats {
+            guard let r = seats[cell.id], failures < 5 else { continue }
+            let fill: Color = cell.status == .available ? theme.tierColor(cell.tier) : cell.status == .sold ? theme.sold : theme.locked
+            let marked = (cell.status == .sold && theme.soldMark == .hatch) || (cell.status == .locked && theme.lockedMark == .hatch)
+            let cx = r.x + r.w / 2, cy = r.y + r.h / 2
+            for (i, j) in [(r.x, cy), (r.x + r.w - 1, cy), (cx, r.y), (cx, r.y + r.h - 1)] where !marked {
+                if !GeometryAgreementTests.close(image.pixel(i, j), GeometryAgreementTests.rgb(fill)) {
+                    Issue.record("\(what): \(cell.id) pixel (\(i),\(j)) is not its fill")
+                    failures += 1
+                }
+            }
+            for (i, j) in [(r.x - 1, cy), (r.x + r.w, cy), (cx, r.y - 1), (cx, r.y + r.h)] {
+                if seats.values.contains(where: { $0.contains(i, j) }) || (centerX..<(centerX + dash)).contains(i) { continue }
+                if !GeometryAgreementTests.close(image.pixel(i, j), background) {
+                    Issue.record("\(what): pixel (\(i),\(j)) just outside \(cell.id) is not background")
+                    failures += 1
+                }
+            }
+        }
+
+        // hit: at device-pixel centres (seat corners and edges, and random
+        // pixels), the seat named is the one whose rect contains the pixel.
+        var pixels: [(Int, Int)] = []
+        for (k, r) in seats.values.sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }).enumerated() where k % 5 == 0 {
+            pixels += [(r.x, r.y), (r.x + r.w - 1, r.y + r.h - 1), (r.x - 1, r.y + r.h / 2), (r.x + r.w, r.y)]
+        }
+        for _ in 0..<150 { pixels.append((Int.random(in: 0..<width, using: &random), Int.random(in: 0..<height, using: &random))) }
+        let points = pixels.map { "\((Double($0.0) + 0.5) / scale),\((Double($0.1) + 0.5) / scale)" }
+        let hitRun = seatmap(["hit", file, "--json"] + flags + ["--point"] + points)
+        try #require(hitRun.code == 0, "\(what): hit failed: \(hitRun.err)")
+        guard case .array(let results) = try JSONParser.parse(Array(hitRun.out.utf8)).value, results.count == pixels.count else {
+            Issue.record("\(what): hit gave no result per point")
+            return
+        }
+        for ((i, j), result) in zip(pixels, results) {
+            let expected = seats.first(where: { $0.value.contains(i, j) })?.key
+            var got: String? = nil
+            if case .string(let id) = result["id"]?.value, case .string("seat") = result["kind"]?.value { got = id }
+            if got != expected {
+                Issue.record("\(what): hit at pixel (\(i),\(j)) named \(got ?? "no seat"), the layout has \(expected ?? "no seat") there")
+                return
+            }
+        }
+    }
+}
