@@ -70,7 +70,7 @@ public struct Bench {
         do {
             var scenes: [(String, Hall)] = []
             for name in (only.isEmpty ? (quick ? BenchScenes.quick : BenchScenes.all) : only) {
-                guard let hall = BenchScenes.make(name) else { log("seatmap-bench: unknown scene \(name)"); return 2 }
+                guard let hall = try BenchScenes.make(name) else { log("seatmap-bench: unknown scene \(name)"); return 2 }
                 scenes.append((name, hall))
             }
             for path in halls { scenes.append((URL(fileURLWithPath: path).lastPathComponent, try Files.readHall(path))) }
@@ -255,7 +255,7 @@ public struct Bench {
             let ids = (0..<n).map { available[($0 * step) % available.count] }
             var sync = StatusSync(hall: hall)
             var selection = Selection()
-            _ = try sync.apply(StatusBatch(batchId: "b\(n)", sequence: 1, changes: ids.map { .init(id: $0, status: .sold) }), selection: &selection)
+            _ = try sync.apply(StatusBatch(batchId: "b\(n)", sequence: 1, changes: ids.map { .init(seat: $0, status: .sold) }), selection: &selection)
             let next = try Scene(hall: sync.hall, theme: scene.theme, zoom: scene.layout.zoom, scale: scene.layout.scale)
             let dirty = ids.compactMap { next.layout.cell(id: $0)?.rect }
             let stat = try measure(quick ? 1 : 9) { try Renderer.redraw(image, scene: next, dirty: dirty) }
@@ -268,7 +268,7 @@ public struct Bench {
 
     /// `diff` of two 3840 × 2160 renders: identical, and with 100 seats changed.
     mutating func diff4K(_ theme: Theme) throws {
-        guard let hall = BenchScenes.make(quick ? "imax-600" : "arena-10k") else { return }
+        guard let hall = try BenchScenes.make(quick ? "imax-600" : "arena-10k") else { return }
         let (w, h) = quick ? (640.0, 360.0) : (3840.0, 2160.0)
         func render(_ hall: Hall) throws -> RGBAImage {
             let scene = try Scene(hall: hall, theme: theme, zoom: 2, scale: 1)
@@ -282,7 +282,7 @@ public struct Bench {
         let layout = try Layout(hall: hall, zoom: 2, scale: 1)
         let visible = layout.seats.filter { $0.status == .available && $0.rect.maxX < Int(w) && $0.rect.maxY < Int(h) }.map(\.id)
         let ids = stride(from: 0, to: visible.count, by: max(1, visible.count / 100)).prefix(100).map { visible[$0] }
-        _ = try sync.apply(StatusBatch(batchId: "d", sequence: 1, changes: ids.map { .init(id: $0, status: .sold) }), selection: &sel)
+        _ = try sync.apply(StatusBatch(batchId: "d", sequence: 1, changes: ids.map { .init(seat: $0, status: .sold) }), selection: &sel)
         let b = try render(sync.hall)
         let label = "\(a.width)×\(a.height)"
         add("diff", "diff \(label), identical", try measure(quick ? 1 : 7) { _ = try PixelMatch.compare(a, a) })

@@ -19,19 +19,20 @@ public enum BenchScenes {
         mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) < p * 1_000_000 }
     }
 
-    public static func make(_ name: String) -> Hall? {
+    /// The scene's hall, or nil for an unknown name.
+    public static func make(_ name: String) throws(SeatMapError) -> Hall? {
         switch name {
-        case "cinema-200": return grid(rows: 12, seats: 18, aisleEvery: 9, sold: 0.2, seed: 1, name: name)
-        case "imax-600": return imax()
-        case "arena-10k": return grid(rows: 100, seats: 100, aisleEvery: 10, sold: 0.3, seed: 3, name: name)
-        case "stadium-100k": return grid(rows: 250, seats: 400, aisleEvery: 0, sold: 0.3, seed: 4, name: name)
+        case "cinema-200": return try grid(rows: 12, seats: 18, aisleEvery: 9, sold: 0.2, seed: 1, name: name)
+        case "imax-600": return try imax()
+        case "arena-10k": return try grid(rows: 100, seats: 100, aisleEvery: 10, sold: 0.3, seed: 3, name: name)
+        case "stadium-100k": return try grid(rows: 250, seats: 400, aisleEvery: 0, sold: 0.3, seed: 4, name: name)
         default: return nil
         }
     }
 
     /// `rows` rows of `seats` seats with an aisle cell after every
     /// `aisleEvery` seats (0: none), two price tiers, `sold` of them sold.
-    static func grid(rows: Int, seats: Int, aisleEvery: Int, sold: Double, seed: UInt64, name: String) -> Hall {
+    static func grid(rows: Int, seats: Int, aisleEvery: Int, sold: Double, seed: UInt64, name: String) throws(SeatMapError) -> Hall {
         var rng = Random(state: seed)
         var out: [Row] = []
         for r in 1...rows {
@@ -40,7 +41,7 @@ public enum BenchScenes {
             for k in 0..<seats {
                 column += 1
                 if aisleEvery > 0 && k > 0 && k % aisleEvery == 0 {
-                    cells.append(Seat(column: column, status: .aisle))
+                    cells.append(.aisle(column: column))
                     column += 1
                 }
                 let status: SeatStatus = rng.chance(sold) ? .sold : (rng.chance(0.03) ? .locked : .available)
@@ -48,12 +49,12 @@ public enum BenchScenes {
             }
             out.append(Row(number: r, price: r <= rows / 3 ? 45 : 60, seats: cells))
         }
-        return Hall(cinemaName: "Bench", hallName: name, movieStartTime: "2025-01-01 20:00", rows: out)
+        return try Hall(cinemaName: "Bench", hallName: name, movieStartTime: "2025-01-01 20:00", rows: out)
     }
 
     /// Three sections of 8 rows × 25 seats, a couple row at the back and
     /// wheelchair seats at the front.
-    static func imax() -> Hall {
+    static func imax() throws(SeatMapError) -> Hall {
         var rng = Random(state: 2)
         var rows: [Row] = []
         for r in 1...24 {
@@ -69,7 +70,7 @@ public enum BenchScenes {
             }
             rows.append(Row(number: r, section: section, price: Decimal([68, 98, 88][section - 1]), seats: cells))
         }
-        return Hall(cinemaName: "Bench", hallName: "imax-600", movieStartTime: "2025-01-01 20:00",
+        return try Hall(cinemaName: "Bench", hallName: "imax-600", movieStartTime: "2025-01-01 20:00",
                     maxSelectCount: 6, sections: [Section(id: 1, name: "A区"), Section(id: 2, name: "B区"), Section(id: 3, name: "C区")],
                     rows: rows)
     }

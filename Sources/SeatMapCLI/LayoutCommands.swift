@@ -23,7 +23,7 @@ extension SeatMapCLI {
             }
             console.out("\(layout.width)×\(layout.height) px at zoom \(fmt(layout.zoom)), scale \(fmt(layout.scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
             for s in layout.seats {
-                console.out("\(s.id) \(s.chineseDescription) \(s.status.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
+                console.out("\(s.id) \(s.chineseDescription) \(s.kind.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
             }
             return 0
         })
@@ -36,10 +36,10 @@ extension SeatMapCLI {
 
     static func layoutJSON(_ l: Layout) -> JSONNode {
         let seats: [JSONNode] = l.seats.map { s in
-            .object([("id", .string(s.id)), ("row", .int(s.row)), ("column", .int(s.column)),
+            .object([("id", .string(s.id.description)), ("row", .int(s.row)), ("column", .int(s.column)),
                      ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel))]
                     + rectMembers(s.rect)
-                    + [("status", .string(s.status.name)), ("type", .string(s.type.rawValue)),
+                    + [("status", .string(s.kind.name)), ("type", .string(s.type.rawValue)),
                        ("price", s.price.map { .string($0.plainText) } ?? .null)])
         }
         let labels: [JSONNode] = l.rowLabels.map { r in
@@ -135,7 +135,7 @@ extension SeatMapCLI {
     static func hitText(_ r: HitResult) -> String {
         switch r {
         case .seat(let s):
-            return "\(s.id) \(s.chineseDescription) \(s.status.name) \(s.price?.plainText ?? "-")"
+            return "\(s.id) \(s.chineseDescription) \(s.kind.name) \(s.price?.plainText ?? "-")"
         case .aisle(let row, let column): return "aisle \(row),\(column)"
         case .gap: return "gap"
         case .outside: return "outside"
@@ -146,9 +146,9 @@ extension SeatMapCLI {
         var m: [(String, JSONNode)] = [("x", .number(fmt(p.x))), ("y", .number(fmt(p.y))), ("kind", .string(r.kind))]
         switch r {
         case .seat(let s):
-            m += [("id", .string(s.id)), ("row", .int(s.row)), ("column", .int(s.column)),
-                  ("label", .string(s.chineseDescription)), ("status", .string(s.status.name)),
-                  ("partner", s.partnerID.map { .string($0) } ?? .null),
+            m += [("id", .string(s.id.description)), ("row", .int(s.row)), ("column", .int(s.column)),
+                  ("label", .string(s.chineseDescription)), ("status", .string(s.kind.name)),
+                  ("partner", s.partnerID.map { .string($0.description) } ?? .null),
                   ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel)), ("type", .string(s.type.rawValue)),
                   ("price", s.price.map { .string($0.plainText) } ?? .null), ("rect", .object(rectMembers(s.rect)))]
         case .aisle(let row, let column):

@@ -48,6 +48,14 @@ extension SeatMapCLI {
         Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
+    /// Seat ids from the command line; text that is not an id is named in
+    /// the same error as an id the hall does not have.
+    static func seatIDs(_ texts: Set<String>, option: String) throws -> Set<SeatID> {
+        let bad = texts.filter { SeatID($0) == nil }.sorted()
+        if !bad.isEmpty { throw SeatMapError("\(option): no such seat \(bad.joined(separator: ", "))") }
+        return Set(texts.compactMap(SeatID.init))
+    }
+
     static func renderSettings(_ args: Arguments) throws -> RenderSettings {
         let geometry = try geometry(args)
         let viewport = try args.pair("viewport")
@@ -70,7 +78,8 @@ extension SeatMapCLI {
     static func renderOne(_ file: String, to out: String, format: ImageFormat?, _ s: RenderSettings) throws {
         let hall = try Files.readHall(file)
         let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
-                              selected: s.selected, highlighted: s.highlighted)
+                              selected: seatIDs(s.selected, option: "--select"),
+                              highlighted: seatIDs(s.highlighted, option: "--highlight"))
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }

@@ -44,33 +44,33 @@ extension SeatMapCLI {
             if let path = args.value("store"), let show = args.value("show") {
                 let loaded = try SelectionStore(path: path)
                 if let note = loaded.recovered { console.err(note) }
-                selection = Selection(ids: loaded.selection(for: show), in: hall)
+                selection = Selection(ids: loaded.selection(for: show).compactMap(SeatID.init), in: hall)
                 store = loaded
             }
             var results: [(String, Selection.ToggleResult)] = []
             for id in toggles.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
-                results.append((id, selection.toggle(id, in: hall)))
+                results.append((id, SeatID(id).map { selection.toggle($0, in: hall) } ?? .noSuchSeat))
             }
             let violations = args.flag("no-single-seat-rule") ? [] : SingleSeatRule.violations(selection, in: hall)
             if var s = store, let show = args.value("show") {
-                s.set(selection.ids, for: show)
+                s.set(selection.ids.map(\.description), for: show)
                 try s.save()
             }
             let total = selection.total(in: hall).plainText
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
                     ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
-                    ("selected", .array(selection.ids.map { .string($0) })),
+                    ("selected", .array(selection.ids.map { .string($0.description) })),
                     ("total", .string(total)),
                     ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
-                    ("violations", .array(violations.map { .string($0) })),
+                    ("violations", .array(violations.map { .string($0.description) })),
                 ]), pretty: false))
             } else {
                 var lines = results.map { "\($0.0): \($0.1.rawValue)" }
                 lines.append("selected: \(selection.descriptions(in: hall).joined(separator: " "))")
                 lines.append("total: \(total)")
                 for v in violations {
-                    lines.append("violation: \(hall.cell(id: v)?.chineseDescription ?? v) (\(v)) would be left as a single empty seat")
+                    lines.append("violation: \(hall.cell(id: v)?.chineseDescription ?? v.description) (\(v)) would be left as a single empty seat")
                 }
                 console.out(lines.joined(separator: "\n"))
             }
@@ -98,12 +98,12 @@ extension SeatMapCLI {
             let total = selection.total(in: hall).plainText
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
-                    ("seats", .array(ids.map { .string($0) })),
+                    ("seats", .array(ids.map { .string($0.description) })),
                     ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
                     ("total", .string(total)),
                 ]), pretty: false))
             } else {
-                console.out("\(selection.descriptions(in: hall).joined(separator: " ")) (\(ids.joined(separator: ","))) total \(total)")
+                console.out("\(selection.descriptions(in: hall).joined(separator: " ")) (\(ids.map(\.description).joined(separator: ","))) total \(total)")
             }
             return 0
         })
@@ -135,7 +135,7 @@ extension SeatMapCLI {
             let batches = try StatusBatch.decode(Files.read(p[1]))
             var sync = StatusSync(hall: hall)
             var selection = Selection()
-            var changedAll: [String] = []
+            var changedAll: [SeatID] = []
             var lines: [String] = []
             var reports: [JSONNode] = []
             // Dirty rects are in the layout the geometry flags give (statuses
@@ -152,12 +152,12 @@ extension SeatMapCLI {
                 switch outcome {
                 case .applied(let changed, let dropped):
                     changedAll += changed
-                    lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.joined(separator: " "))")
+                    lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.map(\.description).joined(separator: " "))")
                     lines += dropped.map { "  \($0)" }
                     let dirty: [JSONNode] = changed.compactMap { id in
-                        layout.cell(id: id).map { .object([("id", .string(id))] + rectMembers($0.rect)) }
+                        layout.cell(id: id).map { .object([("id", .string(id.description))] + rectMembers($0.rect)) }
                     }
-                    report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0) })),
+                    report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0.description) })),
                                ("dirty", .array(dirty)), ("dropped", .array(dropped.map { .string($0) }))]
                 case .duplicate:
                     lines.append("\(batch.batchId): already applied (no-op)")

@@ -89,13 +89,13 @@ public struct GridPlacement: Placement {
                     rect.x = cx - (s.gapX - halfGap)
                     rect.w = s.seatWidth + s.gapX - halfGap
                 }
-                let price = seat.status.isSeat ? (seat.price ?? row.price) : nil
-                let kind = !seat.status.isSeat ? GridIndex.aisle : seat.type == .coupleLeft ? GridIndex.coupleLeft : GridIndex.single
+                let price = seat.isSeat ? (seat.price ?? row.price) : nil
+                let kind = !seat.isSeat ? GridIndex.aisle : seat.type == .coupleLeft ? GridIndex.coupleLeft : GridIndex.single
                 table[(row.number - 1) * columns + (seat.column - 1)] = kind << GridIndex.kindShift | Int32(cells.count)
                 cells.append(LaidOutCell(
                     row: row.number, column: seat.column, section: row.section,
-                    rowLabel: row.label, seatLabel: seat.label, status: seat.status, type: seat.type,
-                    price: price, tier: !seat.status.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
+                    price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
                     rect: rect, seatRect: own))
             }
         }

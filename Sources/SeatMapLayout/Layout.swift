@@ -8,7 +8,8 @@ public struct LaidOutCell: Sendable, Equatable {
     public let section: Int
     public let rowLabel: String
     public let seatLabel: String
-    public let status: SeatStatus
+    /// A seat with its sale status, or an aisle.
+    public let kind: CellKind
     public let type: SeatType
     public let price: Decimal?
     /// Index into the hall's price tiers (ascending), nil for aisles.
@@ -20,14 +21,18 @@ public struct LaidOutCell: Sendable, Equatable {
     /// couple half's `rect` is wider).
     public let seatRect: PixelRect
 
-    public var isSeat: Bool { status.isSeat }
-    /// `"<section>-<row>-<column>"` (computed: a layout stores no strings of its own).
-    public var id: String { Hall.seatID(section: section, row: row, column: column) }
+    public var isSeat: Bool { kind != .aisle }
+    /// The sale status of a seat; nil for an aisle.
+    public var status: SeatStatus? {
+        if case .seat(let s) = kind { return s }
+        return nil
+    }
+    public var id: SeatID { SeatID(section: section, row: row, column: column) }
     /// The other half of a couple seat.
-    public var partnerID: String? {
+    public var partnerID: SeatID? {
         switch type {
-        case .coupleLeft: return Hall.seatID(section: section, row: row, column: column + 1)
-        case .coupleRight: return Hall.seatID(section: section, row: row, column: column - 1)
+        case .coupleLeft: return SeatID(section: section, row: row, column: column + 1)
+        case .coupleRight: return SeatID(section: section, row: row, column: column - 1)
         default: return nil
         }
     }
@@ -369,18 +374,11 @@ public struct Layout: Sendable {
     /// Seats only (statuses 0–2), in row, then column order.
     public var seats: [LaidOutCell] { cells.filter(\.isSeat) }
 
-    /// The cell with this id, or nil.
-    public func cell(id: String) -> LaidOutCell? {
-        guard let i = index(of: id) else { return nil }
-        return cells[i]
-    }
-
-    /// The index in `cells` of the cell with this id: the id names its grid
-    /// position, so this is an index lookup, not a search.
-    func index(of id: String) -> Int? {
-        guard let p = Hall.parseSeatID(id), let k = index.cellIndex(row: p.row, column: p.column),
-              cells[k].section == p.section else { return nil }
-        return k
+    /// The cell with this id, or nil: the id names its grid position, so
+    /// this is an index lookup, not a search.
+    public func cell(id: SeatID) -> LaidOutCell? {
+        guard let k = index.cellIndex(row: id.row, column: id.column), cells[k].section == id.section else { return nil }
+        return cells[k]
     }
 
     /// The cell at a grid position (1-based), or nil for empty floor.

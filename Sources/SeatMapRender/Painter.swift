@@ -75,23 +75,23 @@ struct Painter {
 
     func fillColor(_ cell: LaidOutCell) -> Color {
         if isSelected(cell) { return theme.selected }
-        switch cell.status {
-        case .available: return theme.tierColor(cell.tier)
-        case .locked: return theme.locked
-        case .sold: return theme.sold
+        switch cell.kind {
+        case .seat(.available): return theme.tierColor(cell.tier)
+        case .seat(.locked): return theme.locked
+        case .seat(.sold): return theme.sold
         case .aisle: return theme.background
         }
     }
 
     func tag(_ cell: LaidOutCell) -> SeatTag {
         let selected = isSelected(cell)
-        var classes = ["seat", cell.status.name, cell.type.rawValue]
+        var classes = ["seat", cell.kind.name, cell.type.rawValue]
         if let tier = cell.tier { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
         if isHighlighted(cell) { classes.append("highlighted") }
         let price = cell.price?.plainText ?? ""
-        let state = selected ? "已选" : cell.status.chineseName
-        return SeatTag(id: cell.id, classes: classes, row: cell.row, column: cell.column, price: price,
+        let state = selected ? "已选" : cell.status?.chineseName ?? ""
+        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: price,
                        title: "\(cell.chineseDescription) ¥\(price) \(state)")
     }
 

@@ -8,9 +8,9 @@ import SeatMapLayout
 public struct Scene: Sendable {
     public var layout: Layout
     public var theme: Theme
-    public var selected: Set<String>
+    public var selected: Set<SeatID>
     /// The buyer's seats on an e-ticket: drawn with an outline.
-    public var highlighted: Set<String>
+    public var highlighted: Set<SeatID>
 
     /// "cinema · hall · start time".
     public var title: String { layout.title }
@@ -19,10 +19,10 @@ public struct Scene: Sendable {
     /// A scene over a layout built elsewhere (the CLI builds one layout from
     /// its geometry flags and draws, hit-tests and reports rects from it).
     /// Unknown ids in `selected` / `highlighted` are errors naming them.
-    public init(layout: Layout, theme: Theme, selected: Set<String> = [], highlighted: Set<String> = []) throws(SeatMapError) {
+    public init(layout: Layout, theme: Theme, selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
         for (what, ids) in [("--select", selected), ("--highlight", highlighted)] {
             let unknown = ids.filter { layout.cell(id: $0)?.isSeat != true }.sorted()
-            if !unknown.isEmpty { throw SeatMapError("\(what): no such seat \(unknown.joined(separator: ", "))") }
+            if !unknown.isEmpty { throw SeatMapError("\(what): no such seat \(unknown.map(\.description).joined(separator: ", "))") }
         }
         self.layout = layout
         self.theme = theme
@@ -33,7 +33,7 @@ public struct Scene: Sendable {
     /// Lays a hall out with the theme's style (header and legend switched as
     /// given) and makes its scene.
     public init(hall: Hall, theme: Theme, zoom: Double, scale: Double, header: Bool = true, legend: Bool = true,
-                selected: Set<String> = [], highlighted: Set<String> = []) throws(SeatMapError) {
+                selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
         var style = theme.style
         style.header = style.header && header
         style.legend = style.legend && legend

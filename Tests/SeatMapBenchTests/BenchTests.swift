@@ -26,9 +26,9 @@ struct BenchTests {
     func scenes() throws {
         let sizes = ["cinema-200": 216, "imax-600": 599, "arena-10k": 10_000, "stadium-100k": 100_000]
         for (name, seats) in sizes {
-            let a = try #require(BenchScenes.make(name))
+            let a = try #require(try BenchScenes.make(name))
             #expect(HallSummary(a).seats == seats, "\(name)")
-            #expect(a == BenchScenes.make(name))
+            #expect(try a == BenchScenes.make(name))
         }
     }
 

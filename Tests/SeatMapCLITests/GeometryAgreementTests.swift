@@ -125,7 +125,7 @@ struct GeometryAgreementTests {
         try #require(layoutRun.code == 0, "\(what): layout failed: \(layoutRun.err)")
         let json = try JSONParser.parse(Array(layoutRun.out.utf8))
         let seats = GeometryAgreementTests.layoutSeats(json)
-        #expect(seats.count == hall.rows.reduce(0) { $0 + $1.seats.filter { $0.status.isSeat }.count }, "\(what): every seat in the layout")
+        #expect(seats.count == hall.rows.reduce(0) { $0 + $1.seats.filter(\.isSeat).count }, "\(what): every seat in the layout")
         guard case .number(let wText) = json["width"]?.value, case .number(let hText) = json["height"]?.value,
               let width = Int(wText), let height = Int(hText),
               case .number(let cText) = json["screen"]?["centerX"]?.value, let centerX = Int(cText),
@@ -162,7 +162,7 @@ struct GeometryAgreementTests {
         let background = GeometryAgreementTests.rgb(theme.background)
         var failures = 0
         for cell in library.seats {
-            guard let r = seats[cell.id], failures < 5 else { continue }
+            guard let r = seats[cell.id.description], failures < 5 else { continue }
             let fill: Color = cell.status == .available ? theme.tierColor(cell.tier) : cell.status == .sold ? theme.sold : theme.locked
             let marked = (cell.status == .sold && theme.soldMark == .hatch) || (cell.status == .locked && theme.lockedMark == .hatch)
             let cx = r.x + r.w / 2, cy = r.y + r.h / 2

@@ -31,7 +31,7 @@ struct MaoyanTests {
         let a = try #require(hall.rows.first)
         #expect(a.label == "A")
         #expect(a.seats.map(\.column) == [1, 2, 3, 4, 5])
-        #expect(a.seats.map(\.status) == [.available, .sold, .aisle, .available, .available])
+        #expect(a.seats.map(\.kind) == [.seat(.available), .seat(.sold), .aisle, .seat(.available), .seat(.available)])
         #expect(a.seats.map(\.type) == [.standard, .standard, .standard, .coupleLeft, .coupleRight])
         #expect(a.seats[0].label == "01", "zero-padded labels stay text")
         let b = try #require(hall.cell(row: 2, column: 2))
@@ -49,7 +49,7 @@ struct MaoyanTests {
         #expect(hall.rows[0].seats.first?.column == 2, "a leading empty cell keeps its place but is not an aisle")
         #expect(hall.rows[0].seats.last?.column == 8, "trailing empties are dropped")
         #expect(hall.rows[1].seats.map(\.label).prefix(3) == ["09", "08", "07"], "right to left")
-        #expect(hall.cell(row: 2, column: 4)?.seat.status == .aisle)
+        #expect(hall.cell(row: 2, column: 4)?.seat.kind == .aisle)
         #expect(hall.cell(row: 4, column: 2)?.partnerID == "1-4-3")
         // The counts match the payload.
         let codes = countCodes(source)
@@ -83,9 +83,9 @@ struct MaoyanTests {
         (#"{"sections":[{"sectionName":"x","seats":[{"rowId":"A","rowNum":1,"columns":[{"columnId":"1","st":"Q"}]}]}]}"#,
          "sections[0].seats[0].columns[0].st", "unknown seat code \"Q\""),
         (#"{"sections":[{"seats":[{"rowId":"A","rowNum":1,"columns":[{"columnId":"1","st":"L"},{"columnId":"2","st":"N"}]}]}]}"#,
-         "sections[0].seats[0].columns[0].st", "couple seat \"L\" has no \"R\" half"),
+         "sections[0].seats[0].columns[0].st", "coupleLeft at column 1 has no coupleRight partner at column 2"),
         (#"{"sections":[{"seats":[{"rowId":"A","rowNum":1,"columns":[{"columnId":"1","st":"N"},{"columnId":"2","st":"R"}]}]}]}"#,
-         "sections[0].seats[0].columns[1].st", "couple seat \"R\" has no \"L\" half"),
+         "sections[0].seats[0].columns[1].st", "coupleRight at column 2 has no coupleLeft partner at column 1"),
         (#"{"sections":[{"seats":{"rowNum":1}}]}"#, "sections[0].seats", "expected an array, found an object"),
         (#"{"sections":[{"seats":[{"rowId":"A","columns":[]}]}]}"#, "sections[0].seats[0]", "missing required field \"rowNum\""),
         (#"{"data":{"seats":[{"row_id":"1","row_num":"x","columns":[]}]}}"#, "data.seats[0].row_num", "expected a whole number, found a string"),

@@ -55,13 +55,13 @@ struct SelectionTests {
     func totals() throws {
         let hall = try Fixtures.example("labels-rtl.json")
         var s = Selection()
-        for id in ["1-4-3", "1-3-12", "1-3-11"] { _ = s.toggle(id, in: hall) }
+        for id: SeatID in ["1-4-3", "1-3-12", "1-3-11"] { _ = s.toggle(id, in: hall) }
         #expect(s.total(in: hall) == Decimal(string: "121.5"))
         #expect(s.descriptions(in: hall) == ["C排4座", "C排3座", "D排11座"], "grid order, display labels")
         #expect(s.englishDescriptions(in: hall) == ["Row C Seat 4", "Row C Seat 3", "Row D Seat 11"])
         let cheap = try row("...", price: "28.88")
         var t = Selection()
-        for id in ["1-1-1", "1-1-2", "1-1-3"] { _ = t.toggle(id, in: cheap) }
+        for id: SeatID in ["1-1-1", "1-1-2", "1-1-3"] { _ = t.toggle(id, in: cheap) }
         #expect(t.total(in: cheap) == Decimal(string: "86.64"))
     }
 }
@@ -85,8 +85,9 @@ struct SingleSeatTests {
     func violations(_ k: Int) throws {
         let (picture, selected, expected) = SingleSeatTests.cases[k]
         let hall = try row(picture, max: 6)
-        let ids = selected.map { "1-1-\($0)" }
-        #expect(SingleSeatRule.violations(selected: Set(ids), in: hall) == expected.map { "1-1-\($0)" }, "\(picture) with \(selected)")
+        let ids = selected.map { SeatID(section: 1, row: 1, column: $0) }
+        #expect(SingleSeatRule.violations(selected: Set(ids), in: hall) == expected.map { SeatID(section: 1, row: 1, column: $0) },
+                "\(picture) with \(selected)")
     }
 }
 
@@ -103,7 +104,7 @@ struct RecommendTests {
             #expect(cells.allSatisfy { $0.seat.status == .available })
             #expect(zip(cells, cells.dropFirst()).allSatisfy { $1.seat.column == $0.seat.column + 1 })
             #expect(SingleSeatRule.violations(selected: Set(ids), in: hall).isEmpty)
-            #expect(cells.filter { $0.seat.type.isCoupleHalf }.allSatisfy { c in ids.contains(c.partnerID ?? "") })
+            #expect(cells.filter { $0.seat.type.isCoupleHalf }.allSatisfy { c in c.partnerID.map(ids.contains) == true })
         }
     }
 
@@ -111,7 +112,7 @@ struct RecommendTests {
     func optimal() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
         let centre = Double(hall.gridColumns + 1) / 2, sweet = 1 + Double(hall.gridRows - 1) * 2 / 3
-        func score(_ ids: [String]) -> Double {
+        func score(_ ids: [SeatID]) -> Double {
             let cells = ids.compactMap { hall.cell(id: $0) }
             let dx = Double(cells[0].seat.column + cells[cells.count - 1].seat.column) / 2 - centre
             let dy = Double(cells[0].row.number) - sweet
@@ -121,10 +122,10 @@ struct RecommendTests {
             let best = try #require(Recommender.recommend(count: count, in: hall))
             for r in hall.rows {
                 for c in 1...hall.gridColumns {
-                    let ids = (c..<(c + count)).map { Hall.seatID(section: r.section, row: r.number, column: $0) }
+                    let ids = (c..<(c + count)).map { SeatID(section: r.section, row: r.number, column: $0) }
                     let cells = ids.compactMap { hall.cell(id: $0) }
                     guard cells.count == count, cells.allSatisfy({ $0.seat.status == .available }),
-                          cells.filter({ $0.seat.type.isCoupleHalf }).allSatisfy({ ids.contains($0.partnerID ?? "") }),
+                          cells.filter({ $0.seat.type.isCoupleHalf }).allSatisfy({ $0.partnerID.map(ids.contains) == true }),
                           SingleSeatRule.violations(selected: Set(ids), in: hall).isEmpty else { continue }
                     #expect(score(ids) >= score(best), "\(ids) beats \(best)")
                 }

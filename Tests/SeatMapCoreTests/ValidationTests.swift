@@ -149,7 +149,7 @@ struct MutationTests {
             }
             do {
                 let hall = try HallFormat.decode(SourceText(name: name, bytes: bytes)).hall
-                #expect(hall.cells.contains { $0.seat.status.isSeat })
+                #expect(hall.cells.contains { $0.seat.isSeat })
                 valid += 1
             } catch {
                 #expect(!error.diagnostics.isEmpty)

@@ -13,8 +13,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     var zoom: Double
     var scale: Double
     var variant: String? = nil
-    var selected: Set<String> = []
-    var highlighted: Set<String> = []
+    var selected: Set<SeatID> = []
+    var highlighted: Set<SeatID> = []
     /// Viewport (points) and offset, for the phone-viewport case.
     var viewport: (w: Double, h: Double, x: Double, y: Double)? = nil
     var minimap = false

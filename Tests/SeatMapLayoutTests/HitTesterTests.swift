@@ -54,7 +54,7 @@ struct HitTesterTests {
         let l = try Layout(hall: hall, zoom: 2, scale: 3)
         let t = ViewTransform(layout: l, viewportWidth: 375, viewportHeight: 667, offsetX: 200, offsetY: 120)
         let tester = HitTester(layout: l)
-        for id in ["1-3-5", "1-12-1", "1-12-2", "1-1-10"] {
+        for id: SeatID in ["1-3-5", "1-12-1", "1-12-2", "1-1-10"] {
             let cell = try #require(l.cell(id: id))
             let v = t.viewRect(of: cell.rect)
             let result = try tester.hit(ViewPoint(v.x + v.w / 2, v.y + v.h / 2), t)
@@ -216,7 +216,7 @@ struct FitTests {
 
 extension HitResult {
     var seatID: String? {
-        if case .seat(let s) = self { return s.id }
+        if case .seat(let s) = self { return s.id.description }
         return nil
     }
 }

@@ -15,15 +15,15 @@ struct IncrementalTests {
         let theme = try Theme.load(name.hasPrefix("imax") ? "print" : "light")
         let hall = try Fixtures.example(name)
         var rng = SeededRandom(seed: UInt64(zoom * 100) + UInt64(name.count))
-        let seats = hall.cells.filter { $0.seat.status.isSeat }
+        let seats = hall.cells.filter { $0.seat.isSeat }
         var selection = Selection()
         let firstAvailable = try #require(seats.first { $0.seat.status == .available && !$0.seat.type.isCoupleHalf })
         _ = selection.toggle(firstAvailable.id, in: hall)
-        var changes = [StatusBatch.Change(id: firstAvailable.id, status: .sold)]
+        var changes = [StatusBatch.Change(seat: firstAvailable.id, status: .sold)]
         for _ in 0..<11 {
             let cell = seats[Int.random(in: 0..<seats.count, using: &rng)]
             let status: SeatStatus = [.available, .locked, .sold][Int.random(in: 0..<3, using: &rng)]
-            changes.append(StatusBatch.Change(id: cell.id, status: status))
+            changes.append(StatusBatch.Change(seat: cell.id, status: status))
         }
         let old = try Scene(hall: hall, theme: theme, zoom: zoom, scale: 2, selected: Set(selection.ids))
         let image = try Renderer.raster(old)
@@ -41,7 +41,7 @@ struct IncrementalTests {
     func manyChanges() throws {
         let theme = try Theme.load("dark")
         let hall = try Fixtures.example("cinema-12x18.json")
-        let changes = hall.cells.filter { $0.seat.status == .available }.prefix(100).map { StatusBatch.Change(id: $0.id, status: .locked) }
+        let changes = hall.cells.filter { $0.seat.status == .available }.prefix(100).map { StatusBatch.Change(seat: $0.id, status: .locked) }
         let old = try Scene(hall: hall, theme: theme, zoom: 1.37, scale: 1)
         let image = try Renderer.raster(old)
         var sync = StatusSync(hall: hall)

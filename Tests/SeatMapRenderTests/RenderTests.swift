@@ -45,15 +45,15 @@ struct RenderTests {
                 let marked = (cell.status == .sold && theme.soldMark != .none) || (cell.status == .locked && theme.lockedMark != .none)
                     || cell.type == .wheelchair
                 let expected: Color
-                switch cell.status {
-                case .available: expected = theme.tierColor(cell.tier)
-                case .locked: expected = theme.locked
-                case .sold: expected = theme.sold
+                switch cell.kind {
+                case .seat(.available): expected = theme.tierColor(cell.tier)
+                case .seat(.locked): expected = theme.locked
+                case .seat(.sold): expected = theme.sold
                 case .aisle: continue
                 }
                 // A marked seat must still be mostly its colour.
                 let got = marked ? mostCommonPixel(image, in: cell.rect) : image.pixel(Int(cell.rect.centerX), Int(cell.rect.centerY))
-                if !close(got, argb(expected)) { wrong.append(cell.id) }
+                if !close(got, argb(expected)) { wrong.append(cell.id.description) }
             }
             #expect(wrong.isEmpty, "\(name) in \(themeName): wrong colour at \(wrong.prefix(5))")
         }
@@ -143,10 +143,9 @@ struct RenderTests {
     @Test("CJK text renders as glyphs: different characters give different pixels")
     func cjkGlyphs() throws {
         let theme = try Theme.load("light")
-        var hallA = try Fixtures.example("seed.json")
-        var hallB = hallA
-        hallA.cinemaName = "银幕中央"
-        hallB.cinemaName = "情侣座位"
+        let seed = try Fixtures.example("seed.json")
+        let hallA = try Hall(cinemaName: "银幕中央", rows: seed.rows)
+        let hallB = try Hall(cinemaName: "情侣座位", rows: seed.rows)
         let a = try Renderer.raster(try Scene(hall: hallA, theme: theme, zoom: 1, scale: 2)).rows()
         let b = try Renderer.raster(try Scene(hall: hallB, theme: theme, zoom: 1, scale: 2)).rows()
         // Missing glyphs are drawn as identical boxes; real glyphs differ.
@@ -200,12 +199,12 @@ struct SVGTests {
         #expect(Set(reader.seats.map(\.id)).count == reader.seats.count, "ids are unique")
         var wrong: [String] = []
         for seat in reader.seats {
-            guard seat.id.hasPrefix("seat-"), let cell = scene.layout.cell(id: String(seat.id.dropFirst(5))) else {
+            guard seat.id.hasPrefix("seat-"), let cell = scene.layout.cell(id: SeatID(String(seat.id.dropFirst(5))) ?? "") else {
                 wrong.append(seat.id)
                 continue
             }
-            let title = "\(cell.chineseDescription) ¥\(cell.price?.plainText ?? "") \(cell.status.chineseName)"
-            if seat.title != title || !seat.classes.contains(cell.status.name) || !seat.classes.contains(cell.type.rawValue)
+            let title = "\(cell.chineseDescription) ¥\(cell.price?.plainText ?? "") \(cell.status?.chineseName ?? "")"
+            if seat.title != title || !seat.classes.contains(cell.kind.name) || !seat.classes.contains(cell.type.rawValue)
                 || seat.row != String(cell.row) || seat.column != String(cell.column) || seat.price != cell.price?.plainText {
                 wrong.append(seat.id)
             }
@@ -265,8 +264,7 @@ struct RenderErrorTests {
 
     @Test("an image over Cairo's limit is refused with advice")
     func oversize() throws {
-        var hall = try Fixtures.example("seed.json")
-        hall = Hall(rows: [Row(number: 1, price: 1, seats: [Seat(column: 1, status: .available), Seat(column: 1000, status: .available)])])
+        let hall = try Hall(rows: [Row(number: 1, price: 1, seats: [Seat(column: 1, status: .available), Seat(column: 1000, status: .available)])])
         let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 3, scale: 3)
         #expect {
             try Renderer.raster(scene)

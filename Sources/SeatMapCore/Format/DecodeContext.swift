@@ -41,6 +41,15 @@ public struct DecodeContext {
         return Diagnostic(path: path, message: message, line: loc.line, column: loc.column)
     }
 
+    /// Puts the errors in the order of their positions in the source (a
+    /// reader's own errors and a validator's are found in separate passes).
+    public mutating func sortErrorsByPosition() {
+        errors = errors.enumerated().sorted { a, b in
+            (a.element.line ?? Int.max, a.element.column ?? Int.max, a.offset)
+                < (b.element.line ?? Int.max, b.element.column ?? Int.max, b.offset)
+        }.map(\.element)
+    }
+
     /// Joins a path and a key: `rows[3]` + `seats` → `rows[3].seats`.
     public static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"

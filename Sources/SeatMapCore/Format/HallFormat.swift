@@ -5,9 +5,9 @@ import Foundation
 /// Reading validates everything and reports every problem (see
 /// `SeatMapError.maxListed`); writing gives the same hall back when read.
 public enum HallFormat {
-    /// Limits beyond which a hall is refused as too large.
-    public static let maxSeats = 250_000
-    public static let maxGridSide = 2_000
+    /// Limits beyond which a hall is refused as too large (see `HallValidator`).
+    public static let maxSeats = HallValidator.maxSeats
+    public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows"]
     static let sectionKeys: Set<String> = ["id", "name"]
@@ -21,8 +21,10 @@ public enum HallFormat {
     }
 
     /// Reads a hall from JSON bytes. Throws a `SeatMapError` listing every
-    /// problem, each with its JSON path and line:column. `strict` makes
-    /// unknown keys errors too (they are warnings otherwise).
+    /// problem in the order they appear in the file, each with its JSON path
+    /// and line:column. This reader checks the JSON (types, required and
+    /// repeated keys, the format's codes); `HallValidator` checks the hall.
+    /// `strict` makes unknown keys errors too (they are warnings otherwise).
     public static func decode(_ source: SourceText, strict: Bool = false) throws(SeatMapError) -> Decoded {
         var ctx = DecodeContext(source: source)
         guard let root = ctx.parse() else {
@@ -41,130 +43,129 @@ public enum HallFormat {
         try decode(SourceText(name: name, bytes: Array(text.utf8))).hall
     }
 
+    /// The parts read so far, and the places that could not be read (the
+    /// validator skips the rules that need them).
+    struct Reading {
+        var unreadable: Set<HallValidator.Place> = []
+        mutating func failed(_ place: HallValidator.Place) { unreadable.insert(place) }
+    }
+
     static func decodeHall(_ root: JSONNode, _ ctx: inout DecodeContext) -> Hall? {
         guard let top = ctx.object(root, "", known: rootKeys) else { return nil }
-        var hall = Hall(rows: [])
-        if let n = top["cinemaName"], let s = ctx.string(n, "cinemaName") { hall.cinemaName = s }
-        if let n = top["hallName"], let s = ctx.string(n, "hallName") { hall.hallName = s }
-        if let n = top["movieStartTime"], let s = ctx.string(n, "movieStartTime") { hall.movieStartTime = s }
-        if let n = top["screenLabel"], let s = ctx.string(n, "screenLabel") { hall.screenLabel = s }
-        if let n = top["maxSelectCount"], let v = ctx.int(n, "maxSelectCount", in: 1...Int.max, what: "maxSelectCount") {
-            hall.maxSelectCount = v
+        var reading = Reading()
+        func text(_ key: String, _ ctx: inout DecodeContext) -> String? { top[key].flatMap { ctx.string($0, key) } }
+        let cinemaName = text("cinemaName", &ctx) ?? ""
+        let hallName = text("hallName", &ctx) ?? ""
+        let movieStartTime = text("movieStartTime", &ctx) ?? ""
+        let screenLabel = text("screenLabel", &ctx) ?? Hall.defaultScreenLabel
+        var maxSelectCount = Hall.defaultMaxSelectCount
+        if let n = top["maxSelectCount"] {
+            if let v = ctx.int(n, "maxSelectCount") { maxSelectCount = v } else { reading.failed(.hall("maxSelectCount")) }
         }
-        var declared: Set<Int>? = nil
+        var sectionNodes: [JSONNode] = []
+        var sections: [Section]? = nil
         if let n = top["sections"] {
-            let sections = decodeSections(n, &ctx)
-            hall.sections = sections
-            declared = Set(sections.map(\.id))
+            sections = []
+            if let items = ctx.array(n, "sections") {
+                sectionNodes = items
+                for (i, item) in items.enumerated() {
+                    sections?.append(decodeSection(item, i, &reading, &ctx))
+                }
+            }
         }
         guard let rowsNode = ctx.required(top, "rows", in: root, ""), let rowNodes = ctx.array(rowsNode, "rows") else {
             return nil
         }
-        var rows: [Row] = []
-        var firstRowPath: [Int: String] = [:]
-        for (i, rowNode) in rowNodes.enumerated() {
-            let path = "rows[\(i)]"
-            guard let row = decodeRow(rowNode, path, declared: declared, &ctx) else { continue }
-            if let first = firstRowPath[row.number] {
-                ctx.error(rowNode["row"], path + ".row", "row \(row.number) appears twice (first at \(first))")
-                continue
+        let rows = rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }
+        let problems = HallValidator.problems(maxSelectCount: maxSelectCount, sections: sections, rows: rows,
+                                              unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
+        /// The JSON node a validator place names (the field, else its object).
+        func node(_ place: HallValidator.Place) -> JSONNode? {
+            func member(_ object: JSONNode?, _ key: String?) -> JSONNode? {
+                guard let object else { return nil }
+                guard let key else { return object }
+                return object[key] ?? object
             }
-            firstRowPath[row.number] = path
-            rows.append(row)
+            switch place {
+            case .hall(let key): return key == "rows" ? rowsNode : member(root, key)
+            case .section(let i, let key): return member(sectionNodes.indices.contains(i) ? sectionNodes[i] : nil, key)
+            case .row(let i, let key): return member(rowNodes.indices.contains(i) ? rowNodes[i] : nil, key)
+            case .seat(let i, let j, let key):
+                guard rowNodes.indices.contains(i), case .array(let seats)? = rowNodes[i]["seats"]?.value,
+                      seats.indices.contains(j) else { return nil }
+                return member(seats[j], key)
+            }
         }
-        let seatCount = rows.reduce(0) { $0 + $1.seats.filter { $0.status.isSeat }.count }
-        if ctx.errors.isEmpty && seatCount == 0 {
-            ctx.error(rowsNode, "rows", "the hall has no seats (every hall needs at least one seat with status 0, 1 or 2)")
-        }
-        if seatCount > maxSeats {
-            ctx.error(rowsNode, "rows", "the hall is too large: \(seatCount) seats (at most \(maxSeats))")
-        }
-        return Hall(cinemaName: hall.cinemaName, hallName: hall.hallName, movieStartTime: hall.movieStartTime,
-                    maxSelectCount: hall.maxSelectCount, screenLabel: hall.screenLabel, sections: hall.sections, rows: rows)
+        let readerErrors = ctx.errors.count
+        for p in problems { ctx.error(node(p.place), p.place.path, p.message) }
+        if !problems.isEmpty && readerErrors > 0 { ctx.sortErrorsByPosition() }
+        guard ctx.errors.isEmpty else { return nil }
+        return Hall(validated: cinemaName, hallName, movieStartTime, maxSelectCount, screenLabel, sections ?? [], rows)
     }
 
-    static func decodeSections(_ node: JSONNode, _ ctx: inout DecodeContext) -> [Section] {
-        guard let items = ctx.array(node, "sections") else { return [] }
-        var out: [Section] = []
-        var seen: [Int: String] = [:]
-        for (i, item) in items.enumerated() {
-            let path = "sections[\(i)]"
-            guard let m = ctx.object(item, path, known: sectionKeys) else { continue }
-            guard let idNode = ctx.required(m, "id", in: item, path),
-                  let id = ctx.int(idNode, path + ".id", in: 1...Int.max, what: "section id") else { continue }
-            var name = ""
-            if let n = m["name"], let s = ctx.string(n, path + ".name") { name = s }
-            if let first = seen[id] {
-                ctx.error(idNode, path + ".id", "section \(id) is declared twice (first at \(first))")
-                continue
-            }
-            seen[id] = path
-            out.append(Section(id: id, name: name))
+    static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {
+        let path = "sections[\(i)]"
+        guard let m = ctx.object(node, path, known: sectionKeys) else {
+            reading.failed(.section(i, nil))
+            return Section(id: 0, name: "")
         }
-        return out
+        var id = 0
+        if let n = ctx.required(m, "id", in: node, path), let v = ctx.int(n, path + ".id") { id = v } else { reading.failed(.section(i, "id")) }
+        let name = m["name"].flatMap { ctx.string($0, path + ".name") } ?? ""
+        return Section(id: id, name: name)
     }
 
-    static func decodeRow(_ node: JSONNode, _ path: String, declared: Set<Int>?, _ ctx: inout DecodeContext) -> Row? {
-        guard let m = ctx.object(node, path, known: rowKeys) else { return nil }
-        let numberNode = ctx.required(m, "row", in: node, path)
-        let number = numberNode.flatMap { ctx.int($0, path + ".row", in: 1...maxGridSide, what: "row") }
-        var label: String? = nil
-        if let n = m["label"] { label = ctx.label(n, path + ".label") }
+    static func decodeRow(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Row {
+        let path = "rows[\(i)]"
+        guard let m = ctx.object(node, path, known: rowKeys) else {
+            reading.failed(.row(i, nil))
+            return Row(number: 0, seats: [])
+        }
+        var number = 0
+        if let n = ctx.required(m, "row", in: node, path), let v = ctx.int(n, path + ".row") { number = v } else { reading.failed(.row(i, "row")) }
+        let label = m["label"].flatMap { ctx.label($0, path + ".label") }
         var section = 1
-        if let n = m["section"], let v = ctx.int(n, path + ".section", in: 1...Int.max, what: "section") {
-            section = v
-            if let declared, !declared.contains(v) {
-                ctx.error(n, path + ".section", "section \(v) is not declared in \"sections\"")
-            }
+        if let n = m["section"] {
+            if let v = ctx.int(n, path + ".section") { section = v } else { reading.failed(.row(i, "section")) }
         }
         var price: Decimal? = nil
-        if let n = m["price"], let p = ctx.decimal(n, path + ".price") {
-            if p < 0 { ctx.error(n, path + ".price", "negative price \(p.plainText)") } else { price = p }
-        }
-        let priceGiven = m["price"] != nil
-        guard let seatsNode = ctx.required(m, "seats", in: node, path), let items = ctx.array(seatsNode, path + ".seats") else {
-            return nil
+        if let n = m["price"] {
+            price = ctx.decimal(n, path + ".price")
+            if price == nil { reading.failed(.row(i, "price")) }
         }
         var seats: [Seat] = []
-        var firstSeatPath: [Int: String] = [:]
-        var needsRowPrice = false
-        for (j, item) in items.enumerated() {
-            let seatPath = "\(path).seats[\(j)]"
-            guard let seat = decodeSeat(item, seatPath, &ctx) else { continue }
-            if let first = firstSeatPath[seat.column] {
-                ctx.error(item["column"], seatPath + ".column",
-                          "two seats in one cell: column \(seat.column) is already used by \(first)")
-                continue
-            }
-            firstSeatPath[seat.column] = seatPath
-            if seat.status.isSeat && seat.price == nil { needsRowPrice = true }
-            seats.append(seat)
+        if let n = ctx.required(m, "seats", in: node, path), let items = ctx.array(n, path + ".seats") {
+            seats = items.enumerated().map { decodeSeat($0.element, i, $0.offset, &reading, &ctx) }
+        } else {
+            reading.failed(.row(i, "seats"))
         }
-        if needsRowPrice && !priceGiven {
-            ctx.error(node, path, "missing required field \"price\" (a row needs a price unless every seat has its own)")
-        }
-        checkCouples(seats, items: items, path: path, &ctx)
-        guard let number else { return nil }
         return Row(number: number, label: label, section: section, price: price, seats: seats)
     }
 
-    static func decodeSeat(_ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> Seat? {
-        guard let m = ctx.object(node, path, known: seatKeys) else { return nil }
-        let columnNode = ctx.required(m, "column", in: node, path)
-        let column = columnNode.flatMap { ctx.int($0, path + ".column", in: 1...maxGridSide, what: "column") }
-        var status: SeatStatus? = nil
-        if let n = ctx.required(m, "status", in: node, path) {
-            if case .number(let text) = n.value, let code = Int(text), SeatStatus(rawValue: code) == nil {
-                ctx.error(n, path + ".status", "unknown status \(code) (\(SeatStatus.expectedCodes))")
-            } else if let code = ctx.int(n, path + ".status") {
-                status = SeatStatus(rawValue: code)
-            }
+    static func decodeSeat(_ node: JSONNode, _ i: Int, _ j: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Seat {
+        let path = "rows[\(i)].seats[\(j)]"
+        guard let m = ctx.object(node, path, known: seatKeys) else {
+            reading.failed(.seat(i, j, nil))
+            return Seat(column: 0, status: .available)
         }
-        var label: String? = nil
-        if let n = m["label"] { label = ctx.label(n, path + ".label") }
+        var column = 0
+        if let n = ctx.required(m, "column", in: node, path), let v = ctx.int(n, path + ".column") { column = v } else { reading.failed(.seat(i, j, "column")) }
+        var kind = CellKind.seat(.available)
+        if let n = ctx.required(m, "status", in: node, path), let code = ctx.int(n, path + ".status") {
+            if let k = CellKind(code: code) {
+                kind = k
+            } else {
+                ctx.error(n, path + ".status", "unknown status \(code) (\(CellKind.expectedCodes))")
+                reading.failed(.seat(i, j, "status"))
+            }
+        } else {
+            reading.failed(.seat(i, j, "status"))
+        }
+        let label = m["label"].flatMap { ctx.label($0, path + ".label") }
         var price: Decimal? = nil
-        if let n = m["price"], let p = ctx.decimal(n, path + ".price") {
-            if p < 0 { ctx.error(n, path + ".price", "negative price \(p.plainText)") } else { price = p }
+        if let n = m["price"] {
+            price = ctx.decimal(n, path + ".price")
+            if price == nil { reading.failed(.seat(i, j, "price")) }
         }
         var type = SeatType.standard
         if let n = m["type"], let s = ctx.string(n, path + ".type") {
@@ -173,30 +174,12 @@ public enum HallFormat {
             } else {
                 let names = SeatType.allCases.map(\.rawValue).joined(separator: ", ")
                 ctx.error(n, path + ".type", "unknown seat type \"\(s)\" (expected \(names))")
+                reading.failed(.seat(i, j, "type"))
             }
+        } else if m["type"] != nil {
+            reading.failed(.seat(i, j, "type"))
         }
-        if type.isCoupleHalf && status == .aisle {
-            ctx.error(m["type"], path + ".type", "an aisle (status 3) cannot be a couple half")
-        }
-        guard let column, let status else { return nil }
-        return Seat(column: column, status: status, label: label, price: price, type: type)
-    }
-
-    /// Every couple half must have its other half in the neighbouring column.
-    static func checkCouples(_ seats: [Seat], items: [JSONNode], path: String, _ ctx: inout DecodeContext) {
-        var byColumn: [Int: SeatType] = [:]
-        for s in seats { byColumn[s.column] = s.type }
-        for (j, item) in items.enumerated() {
-            guard case .object = item.value,
-                  let typeNode = item["type"], case .string(let t) = typeNode.value,
-                  let columnNode = item["column"], case .number(let text) = columnNode.value, let c = Int(text) else { continue }
-            let seatPath = "\(path).seats[\(j)].type"
-            if t == SeatType.coupleLeft.rawValue, byColumn[c + 1] != .coupleRight {
-                ctx.error(typeNode, seatPath, "coupleLeft at column \(c) has no coupleRight partner at column \(c + 1)")
-            } else if t == SeatType.coupleRight.rawValue, byColumn[c - 1] != .coupleLeft {
-                ctx.error(typeNode, seatPath, "coupleRight at column \(c) has no coupleLeft partner at column \(c - 1)")
-            }
-        }
+        return Seat(column: column, kind: kind, label: label, price: price, type: type)
     }
 
     // MARK: Writing
@@ -228,7 +211,7 @@ public enum HallFormat {
     }
 
     static func encodeSeat(_ seat: Seat) -> JSONNode {
-        var m: [(String, JSONNode)] = [("column", .int(seat.column)), ("status", .int(seat.status.rawValue))]
+        var m: [(String, JSONNode)] = [("column", .int(seat.column)), ("status", .int(seat.kind.code))]
         if seat.label != String(seat.column) { m.append(("label", .string(seat.label))) }
         if let p = seat.price { m.append(("price", .number(p.plainText))) }
         if seat.type != .standard { m.append(("type", .string(seat.type.rawValue))) }

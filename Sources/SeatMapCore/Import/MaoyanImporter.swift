@@ -77,17 +77,9 @@ public enum MaoyanImporter {
         }
         guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
         var warnings: [Diagnostic] = []
-        let hall = try build(sections, hallName: hallName, prices: prices, lenient: lenient, &ctx, &warnings)
+        let hall = try build(sections, hallName: hallName, prices: prices, lenient: lenient, root: (root, base), &ctx, &warnings)
         guard ctx.errors.isEmpty, let hall else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
-        // The result must pass the same validation as any hall file.
-        do {
-            let checked = try HallFormat.decode(SourceText(name: source.name, bytes: Array(HallFormat.encodeText(hall).utf8)))
-            return Imported(hall: checked.hall, warnings: warnings)
-        } catch {
-            throw SeatMapError(file: source.name, diagnostics: error.diagnostics.map {
-                Diagnostic(path: $0.path, message: "the imported hall is invalid: \($0.message)")
-            })
-        }
+        return Imported(hall: hall, warnings: warnings)
     }
 
     static func readCamel(_ body: JSONNode, _ base: String, _ ctx: inout DecodeContext) -> [RawSection] {
@@ -150,9 +142,14 @@ public enum MaoyanImporter {
         return rows
     }
 
-    static func build(_ sections: [RawSection], hallName: String, prices: Prices?, lenient: Bool,
+    /// Builds the hall and checks it with `HallValidator` (the rules every
+    /// hall obeys: couple halves side by side, rows used once, ...), each
+    /// problem reported at the payload's row or cell it came from.
+    static func build(_ sections: [RawSection], hallName: String, prices: Prices?, lenient: Bool, root: (JSONNode, String),
                       _ ctx: inout DecodeContext, _ warnings: inout [Diagnostic]) throws(SeatMapError) -> Hall? {
         var rows: [Row] = []
+        var rowOrigins: [RawRow] = []
+        var cellOrigins: [[RawCell?]] = []
         var lastRow = 0
         var declared: [Section] = []
         for (k, section) in sections.enumerated() {
@@ -173,12 +170,14 @@ public enum MaoyanImporter {
             let offset = (k > 0 && minRow <= lastRow) ? lastRow + 1 - minRow + 1 : 0
             for raw in section.rows {
                 var seats: [Seat] = []
+                var origins: [RawCell?] = []
                 let filled = raw.cells.indices.filter { raw.cells[$0] != nil && raw.cells[$0]?.code != "E" }
                 guard let first = filled.first, let last = filled.last else { continue }
                 for j in first...last {
                     let column = j + 1
                     guard let cell = raw.cells[j], cell.code != "E" else {
-                        seats.append(Seat(column: column, status: .aisle))
+                        seats.append(.aisle(column: column))
+                        origins.append(nil)
                         continue
                     }
                     var status = SeatStatus.available
@@ -199,29 +198,37 @@ public enum MaoyanImporter {
                         }
                     }
                     seats.append(Seat(column: column, status: status, label: cell.label, type: type))
+                    origins.append(cell)
                 }
-                // Couple halves must stand side by side.
-                for (j, cell) in raw.cells.enumerated() {
-                    guard let cell else { continue }
-                    let next = j + 1 < raw.cells.count ? raw.cells[j + 1]?.code : nil
-                    let previous = j > 0 ? raw.cells[j - 1]?.code : nil
-                    if cell.code == "L" && next != "R" {
-                        ctx.error(cell.node, cell.path, "couple seat \"L\" has no \"R\" half in the next cell")
-                    } else if cell.code == "R" && previous != "L" {
-                        ctx.error(cell.node, cell.path, "couple seat \"R\" has no \"L\" half in the previous cell")
-                    }
-                }
-                let number = raw.number + offset
-                if rows.contains(where: { $0.number == number }) {
-                    ctx.error(raw.node, raw.path, "row \(raw.number) appears twice")
-                    continue
-                }
-                rows.append(Row(number: number, label: raw.label.flatMap { $0.isEmpty ? nil : $0 }, section: id, price: price, seats: seats))
+                rows.append(Row(number: raw.number + offset, label: raw.label.flatMap { $0.isEmpty ? nil : $0 }, section: id,
+                                price: price, seats: seats))
+                rowOrigins.append(raw)
+                cellOrigins.append(origins)
             }
             lastRow = max(lastRow, (section.rows.map(\.number).max() ?? 0) + offset)
         }
         guard ctx.errors.isEmpty else { return nil }
-        return Hall(hallName: hallName, sections: sections.count > 1 ? declared : (hallName.isEmpty ? [] : declared), rows: rows)
+        let declaredSections = sections.count > 1 || !hallName.isEmpty ? declared : nil
+        /// The payload node and path a place of the built hall came from.
+        func origin(_ place: HallValidator.Place) -> (JSONNode, String) {
+            switch place {
+            case .hall, .section: return root
+            case .row(let i, _): return rowOrigins.indices.contains(i) ? (rowOrigins[i].node, rowOrigins[i].path) : root
+            case .seat(let i, let j, _):
+                if cellOrigins.indices.contains(i), cellOrigins[i].indices.contains(j), let cell = cellOrigins[i][j] {
+                    return (cell.node, cell.path)
+                }
+                return origin(.row(i, nil))
+            }
+        }
+        let problems = HallValidator.problems(maxSelectCount: Hall.defaultMaxSelectCount, sections: declaredSections, rows: rows,
+                                              describe: { origin($0).1 })
+        for p in problems {
+            let (node, path) = origin(p.place)
+            ctx.error(node, path, p.message)
+        }
+        guard problems.isEmpty else { return nil }
+        return Hall(validated: "", hallName, "", Hall.defaultMaxSelectCount, Hall.defaultScreenLabel, declaredSections ?? [], rows)
     }
 
     /// `--prices 1=45,2=60`.

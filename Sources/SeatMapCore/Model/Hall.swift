@@ -2,77 +2,72 @@ import Foundation
 
 /// A cinema hall: its rows of seats and what the show is.
 ///
-/// A value: rules, layout and rendering take a hall and never change it in
-/// place. Rows are kept sorted by number and seats by column, so iteration
-/// order (and so every output) is deterministic.
+/// A value that is always valid: the only ways to get one are the throwing
+/// initialiser and the readers built on it (`HallFormat`, importers), and
+/// all of them check every rule in `HallValidator`. Rules, layout and
+/// rendering take a hall and never change it in place (`setStatus` changes
+/// only a seat's sale status). Rows are kept sorted by number and cells by
+/// column, so iteration order (and so every output) is deterministic.
 public struct Hall: Sendable, Equatable {
-    public var cinemaName: String
-    public var hallName: String
-    public var movieStartTime: String
+    public private(set) var cinemaName: String
+    public private(set) var hallName: String
+    public private(set) var movieStartTime: String
     /// How many seats one order may hold (the seed's `maxSelectCount`).
-    public var maxSelectCount: Int
+    public private(set) var maxSelectCount: Int
     /// Text on the screen band.
-    public var screenLabel: String
-    /// Declared sections; empty when the file declares none.
-    public var sections: [Section]
-    /// Rows sorted by number.
+    public private(set) var screenLabel: String
+    /// Declared sections; empty when none are declared.
+    public private(set) var sections: [Section]
+    /// Rows sorted by number, their cells by column.
     public private(set) var rows: [Row]
-    private var index: [String: CellPosition]
+    private var index: [SeatID: CellPosition]
 
     public static let defaultMaxSelectCount = 4
     public static let defaultScreenLabel = "银幕中央"
 
+    /// A hall from its parts, checked by `HallValidator`: throws every
+    /// problem, each with the path of the part (`rows[3].seats[5].column`)
+    /// in the order given. `sections` nil means none are declared (rows may
+    /// then use any section id).
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
-        sections: [Section] = [], rows: [Row]
-    ) {
+        sections: [Section]? = nil, rows: [Row]
+    ) throws(SeatMapError) {
+        let problems = HallValidator.problems(maxSelectCount: maxSelectCount, sections: sections, rows: rows)
+        guard problems.isEmpty else {
+            throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
+        }
+        self.init(validated: cinemaName, hallName, movieStartTime, maxSelectCount, screenLabel, sections ?? [], rows)
+    }
+
+    /// Builds a hall whose parts `HallValidator` found no problem with.
+    init(validated cinemaName: String, _ hallName: String, _ movieStartTime: String, _ maxSelectCount: Int,
+         _ screenLabel: String, _ sections: [Section], _ rows: [Row]) {
         self.cinemaName = cinemaName
         self.hallName = hallName
         self.movieStartTime = movieStartTime
         self.maxSelectCount = maxSelectCount
         self.screenLabel = screenLabel
         self.sections = sections.sorted { $0.id < $1.id }
-        self.rows = rows.sorted { $0.number < $1.number }
-        self.index = Hall.buildIndex(self.rows)
-    }
-
-    private static func buildIndex(_ rows: [Row]) -> [String: CellPosition] {
-        var index: [String: CellPosition] = [:]
-        for (r, row) in rows.enumerated() {
+        self.rows = rows.sorted { $0.number < $1.number }.map { row in
+            var r = row
+            r.seats.sort { $0.column < $1.column }
+            return r
+        }
+        var index: [SeatID: CellPosition] = [:]
+        for (r, row) in self.rows.enumerated() {
             for (s, seat) in row.seats.enumerated() {
-                index[Hall.seatID(section: row.section, row: row.number, column: seat.column)] = CellPosition(row: r, seat: s)
+                index[SeatID(section: row.section, row: row.number, column: seat.column)] = CellPosition(row: r, seat: s)
             }
         }
-        return index
+        self.index = index
     }
 
     public static func == (a: Hall, b: Hall) -> Bool {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows
-    }
-
-    /// `"<section>-<row>-<column>"`, e.g. `"1-3-5"`.
-    public static func seatID(section: Int, row: Int, column: Int) -> String {
-        "\(section)-\(row)-\(column)"
-    }
-
-    /// The section, row and column of a well-formed seat id, or nil.
-    public static func parseSeatID(_ id: String) -> (section: Int, row: Int, column: Int)? {
-        let parts = id.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var values: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.count <= 9 else { return nil }
-            var v = 0
-            for b in part {
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                v = v * 10 + Int(b - 0x30)
-            }
-            values.append(v)
-        }
-        return (values[0], values[1], values[2])
     }
 
     /// Largest row number (the grid's height in rows).
@@ -96,7 +91,7 @@ public struct Hall: Sendable, Equatable {
     }
 
     /// The cell with this id (seat or aisle), or nil.
-    public func cell(id: String) -> HallCell? {
+    public func cell(id: SeatID) -> HallCell? {
         guard let p = index[id] else { return nil }
         return HallCell(row: rows[p.row], seat: rows[p.row].seats[p.seat])
     }
@@ -108,11 +103,12 @@ public struct Hall: Sendable, Equatable {
         return HallCell(row: rows[r], seat: rows[r].seats[s])
     }
 
-    /// Sets the status of the cell with this id; false when there is none.
+    /// Sets the sale status of the seat with this id; false when there is
+    /// no such seat (aisles have no status).
     @discardableResult
-    public mutating func setStatus(_ status: SeatStatus, of id: String) -> Bool {
-        guard let p = index[id] else { return false }
-        rows[p.row].seats[p.seat].status = status
+    public mutating func setStatus(_ status: SeatStatus, of id: SeatID) -> Bool {
+        guard let p = index[id], rows[p.row].seats[p.seat].isSeat else { return false }
+        rows[p.row].seats[p.seat].kind = .seat(status)
         return true
     }
 }
@@ -132,14 +128,14 @@ public struct HallCell: Sendable, Equatable {
         self.seat = seat
     }
 
-    public var id: String { Hall.seatID(section: row.section, row: row.number, column: seat.column) }
+    public var id: SeatID { SeatID(section: row.section, row: row.number, column: seat.column) }
     /// The seat's own price, else its row's; nil for aisles.
-    public var price: Decimal? { seat.status == .aisle ? nil : (seat.price ?? row.price) }
+    public var price: Decimal? { seat.isSeat ? (seat.price ?? row.price) : nil }
     /// The couple partner's id for a couple half, else nil.
-    public var partnerID: String? {
+    public var partnerID: SeatID? {
         switch seat.type {
-        case .coupleLeft: return Hall.seatID(section: row.section, row: row.number, column: seat.column + 1)
-        case .coupleRight: return Hall.seatID(section: row.section, row: row.number, column: seat.column - 1)
+        case .coupleLeft: return SeatID(section: row.section, row: row.number, column: seat.column + 1)
+        case .coupleRight: return SeatID(section: row.section, row: row.number, column: seat.column - 1)
         default: return nil
         }
     }

@@ -40,23 +40,23 @@ public struct HallSummary: Sendable, Equatable {
         gridRows = hall.gridRows
         gridColumns = hall.gridColumns
         rows = hall.rows.count
-        var counts: [SeatStatus: Int] = [:]
+        var counts: [CellKind: Int] = [:]
         var couples = 0
         var wheel = 0
         var bySection: [Int: Int] = [:]
         var byPrice: [Decimal: Int] = [:]
         for s in hall.sections { bySection[s.id] = 0 }
         for cell in hall.cells {
-            counts[cell.seat.status, default: 0] += 1
-            guard cell.seat.status.isSeat else { continue }
+            counts[cell.seat.kind, default: 0] += 1
+            guard cell.seat.isSeat else { continue }
             bySection[cell.row.section, default: 0] += 1
             if let p = cell.price { byPrice[p, default: 0] += 1 }
             if cell.seat.type == .coupleLeft { couples += 1 }
             if cell.seat.type == .wheelchair { wheel += 1 }
         }
-        available = counts[.available] ?? 0
-        locked = counts[.locked] ?? 0
-        sold = counts[.sold] ?? 0
+        available = counts[.seat(.available)] ?? 0
+        locked = counts[.seat(.locked)] ?? 0
+        sold = counts[.seat(.sold)] ?? 0
         aisles = counts[.aisle] ?? 0
         seats = available + locked + sold
         couplePairs = couples
@@ -88,7 +88,7 @@ public struct PriceTiers: Sendable, Equatable {
         var set = Set<Decimal>()
         for row in hall.rows {
             var usesRowPrice = false
-            for seat in row.seats where seat.status.isSeat {
+            for seat in row.seats where seat.isSeat {
                 if let p = seat.price { set.insert(p) } else { usesRowPrice = true }
             }
             if usesRowPrice, let p = row.price { set.insert(p) }

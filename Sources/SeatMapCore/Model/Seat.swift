@@ -1,23 +1,41 @@
 import Foundation
 
-/// One cell of a row: a seat (status 0–2) or an explicit aisle (status 3).
+/// One cell of a row: a seat or an explicit aisle (see `CellKind`).
 public struct Seat: Sendable, Equatable {
     /// 1-based grid column; column 1 is leftmost seen from the seats.
     public var column: Int
-    public var status: SeatStatus
+    public var kind: CellKind
     /// Display seat number ("5" in 3排5座).
     public var label: String
     /// Overrides the row's price when present.
     public var price: Decimal?
     public var type: SeatType
 
-    public init(column: Int, status: SeatStatus, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard) {
+    public init(column: Int, kind: CellKind, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard) {
         self.column = column
-        self.status = status
+        self.kind = kind
         self.label = label ?? String(column)
         self.price = price
         self.type = type
     }
+
+    /// A seat with a sale status.
+    public init(column: Int, status: SeatStatus, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard) {
+        self.init(column: column, kind: .seat(status), label: label, price: price, type: type)
+    }
+
+    /// An aisle placeholder.
+    public static func aisle(column: Int, label: String? = nil) -> Seat {
+        Seat(column: column, kind: .aisle, label: label)
+    }
+
+    /// The sale status of a seat; nil for an aisle.
+    public var status: SeatStatus? {
+        if case .seat(let s) = kind { return s }
+        return nil
+    }
+
+    public var isSeat: Bool { kind != .aisle }
 }
 
 /// A row of the grid.
@@ -29,7 +47,7 @@ public struct Row: Sendable, Equatable {
     public var section: Int
     /// The price of the row's seats that set none of their own.
     public var price: Decimal?
-    /// Cells sorted by column.
+    /// Cells; in a `Hall`, sorted by column.
     public var seats: [Seat]
 
     public init(number: Int, label: String? = nil, section: Int = 1, price: Decimal? = nil, seats: [Seat]) {
@@ -37,7 +55,7 @@ public struct Row: Sendable, Equatable {
         self.label = label ?? String(number)
         self.section = section
         self.price = price
-        self.seats = seats.sorted { $0.column < $1.column }
+        self.seats = seats
     }
 }
 

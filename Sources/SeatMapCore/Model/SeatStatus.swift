@@ -1,10 +1,8 @@
-/// A cell's sale state, with the seed's numeric codes.
+/// A seat's sale state, with the seed's numeric codes.
 public enum SeatStatus: Int, Sendable, CaseIterable, Comparable {
     case available = 0
     case locked = 1
     case sold = 2
-    /// An explicit aisle placeholder: a cell that is not a seat.
-    case aisle = 3
 
     /// English name used in CLI output, JSON and SVG classes.
     public var name: String {
@@ -12,26 +10,49 @@ public enum SeatStatus: Int, Sendable, CaseIterable, Comparable {
         case .available: return "available"
         case .locked: return "locked"
         case .sold: return "sold"
-        case .aisle: return "aisle"
         }
     }
 
-    /// Chinese name used in seat titles (`可选`, `已锁定`, `已售`, `过道`).
+    /// Chinese name used in seat titles (`可选`, `已锁定`, `已售`).
     public var chineseName: String {
         switch self {
         case .available: return "可选"
         case .locked: return "已锁定"
         case .sold: return "已售"
-        case .aisle: return "过道"
         }
     }
 
-    /// True for the statuses that are seats (0–2).
-    public var isSeat: Bool { self != .aisle }
-
     public static func < (a: SeatStatus, b: SeatStatus) -> Bool { a.rawValue < b.rawValue }
+}
 
-    /// The message for an unknown code, shared by every format that reads statuses.
+/// What stands in a grid cell: a seat with its sale status, or an explicit
+/// aisle placeholder, which keeps its column's space but is never a seat
+/// (never sold, selected, priced or counted).
+public enum CellKind: Sendable, Hashable {
+    case seat(SeatStatus)
+    case aisle
+
+    /// The hall format's code: 0–2 a seat's status, 3 an aisle.
+    public init?(code: Int) {
+        if code == 3 { self = .aisle } else if let s = SeatStatus(rawValue: code) { self = .seat(s) } else { return nil }
+    }
+
+    public var code: Int {
+        switch self {
+        case .seat(let s): return s.rawValue
+        case .aisle: return 3
+        }
+    }
+
+    /// `available`, `locked`, `sold` or `aisle`.
+    public var name: String {
+        switch self {
+        case .seat(let s): return s.name
+        case .aisle: return "aisle"
+        }
+    }
+
+    /// The message for an unknown code, shared by every format that reads them.
     public static let expectedCodes = "expected 0 available, 1 locked, 2 sold, 3 aisle"
 }
 

@@ -12,11 +12,11 @@ import Foundation
 /// - A block that would leave a single empty seat is never offered.
 /// - Ties: the row nearer the screen, then the lower first column.
 public enum Recommender {
-    public static func recommend(count: Int, in hall: Hall) -> [String]? {
+    public static func recommend(count: Int, in hall: Hall) -> [SeatID]? {
         guard count >= 1, count <= hall.maxSelectCount else { return nil }
         let centreColumn = Double(hall.gridColumns + 1) / 2
         let sweetRow = 1 + Double(hall.gridRows - 1) * 2 / 3
-        var best: (score: Double, row: Int, column: Int, ids: [String])? = nil
+        var best: (score: Double, row: Int, column: Int, ids: [SeatID])? = nil
         for row in hall.rows {
             let seats = row.seats
             var available: [Int: Bool] = [:]
@@ -39,7 +39,7 @@ public enum Recommender {
                         let score = dx * dx + dy * dy
                         if let b = best, (score, row.number, c0) >= (b.score, b.row, b.column) { continue }
                         if leavesSingle(c0 - 1, c0 - 2) || leavesSingle(c1 + 1, c1 + 2) { continue }
-                        let ids = (c0...c1).map { Hall.seatID(section: row.section, row: row.number, column: $0) }
+                        let ids = (c0...c1).map { SeatID(section: row.section, row: row.number, column: $0) }
                         best = (score, row.number, c0, ids)
                     }
                 }

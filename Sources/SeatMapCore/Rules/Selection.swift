@@ -18,19 +18,19 @@ public struct Selection: Sendable, Equatable {
     }
 
     /// Selected seat ids, sorted by row, then column.
-    public private(set) var ids: [String] = []
+    public private(set) var ids: [SeatID] = []
 
     public init() {}
 
     /// A selection of these ids (unknown or unavailable ones are dropped,
     /// couple halves completed when their partner is available).
-    public init(ids: [String], in hall: Hall) {
+    public init(ids: [SeatID], in hall: Hall) {
         for id in ids where !contains(id) {
             _ = toggle(id, in: hall)
         }
     }
 
-    public func contains(_ id: String) -> Bool { ids.contains(id) }
+    public func contains(_ id: SeatID) -> Bool { ids.contains(id) }
     public var count: Int { ids.count }
     public var isEmpty: Bool { ids.isEmpty }
 
@@ -45,7 +45,7 @@ public struct Selection: Sendable, Equatable {
         return toggle(cell.id, in: hall)
     }
 
-    public mutating func toggle(_ id: String, in hall: Hall) -> ToggleResult {
+    public mutating func toggle(_ id: SeatID, in hall: Hall) -> ToggleResult {
         guard let cell = hall.cell(id: id) else { return .noSuchSeat }
         let group = Selection.group(of: cell, in: hall)
         if contains(id) {
@@ -59,25 +59,13 @@ public struct Selection: Sendable, Equatable {
         return .selected
     }
 
-    private mutating func add(_ new: [String], in hall: Hall) {
-        ids = Selection.sorted(ids + new, in: hall)
+    private mutating func add(_ new: [SeatID], in hall: Hall) {
+        ids = (ids + new).sorted()
     }
 
     /// Removes ids (e.g. seats that were just sold).
-    public mutating func remove(_ drop: Set<String>) {
+    public mutating func remove(_ drop: Set<SeatID>) {
         ids.removeAll { drop.contains($0) }
-    }
-
-    /// Ids sorted by grid row, then column (unknown ids last, by text).
-    public static func sorted(_ ids: [String], in hall: Hall) -> [String] {
-        ids.sorted { a, b in
-            switch (hall.cell(id: a), hall.cell(id: b)) {
-            case let (x?, y?): return (x.row.number, x.seat.column) < (y.row.number, y.seat.column)
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return a < b
-            }
-        }
     }
 
     /// The exact total of the selected seats' prices.
@@ -103,16 +91,16 @@ public enum SingleSeatRule {
     /// row neighbours are selected, sold, locked, an aisle, empty floor or
     /// the row's end, and the seat was not already isolated before the
     /// selection (that would not be the buyer's fault). Sorted by row, then column.
-    public static func violations(_ selection: Selection, in hall: Hall) -> [String] {
+    public static func violations(_ selection: Selection, in hall: Hall) -> [SeatID] {
         violations(selected: Set(selection.ids), in: hall)
     }
 
-    public static func violations(selected: Set<String>, in hall: Hall) -> [String] {
-        var out: [String] = []
+    public static func violations(selected: Set<SeatID>, in hall: Hall) -> [SeatID] {
+        var out: [SeatID] = []
         for row in hall.rows {
             var byColumn: [Int: Seat] = [:]
             for s in row.seats { byColumn[s.column] = s }
-            func id(_ c: Int) -> String { Hall.seatID(section: row.section, row: row.number, column: c) }
+            func id(_ c: Int) -> SeatID { SeatID(section: row.section, row: row.number, column: c) }
             /// Whether the place at column c is taken (for the seat beside it).
             func taken(_ c: Int, countingSelection: Bool) -> Bool {
                 guard let s = byColumn[c], s.status == .available else { return true }

@@ -4,8 +4,15 @@ import Foundation
 /// delivers them: `{"batchId": "…", "sequence": N, "changes": [{"id": "1-3-5", "status": 2}]}`.
 public struct StatusBatch: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
+        /// The id as written (kept as text so an unknown or malformed one
+        /// can be named in the error); see `seat`.
         public var id: String
         public var status: SeatStatus
+        /// The seat id, when `id` is well-formed.
+        public var seat: SeatID? { SeatID(id) }
+        public init(seat: SeatID, status: SeatStatus) {
+            self.init(id: seat.description, status: status)
+        }
         public init(id: String, status: SeatStatus) {
             self.id = id
             self.status = status
@@ -51,7 +58,7 @@ public struct StatusBatch: Sendable, Equatable {
                 let id = ctx.required(c, "id", in: item, p).flatMap { ctx.string($0, p + ".id") }
                 var status: SeatStatus? = nil
                 if let s = ctx.required(c, "status", in: item, p), let code = ctx.int(s, p + ".status") {
-                    if let st = SeatStatus(rawValue: code), st.isSeat {
+                    if let st = SeatStatus(rawValue: code) {
                         status = st
                     } else {
                         ctx.error(s, p + ".status", "invalid status \(code) for an update (expected 0 available, 1 locked, 2 sold)")
@@ -79,7 +86,7 @@ public struct StatusSync: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// Applied: the seats whose status changed (sorted by row, then
         /// column), and messages for seats that left the selection.
-        case applied(changed: [String], dropped: [String])
+        case applied(changed: [SeatID], dropped: [String])
         /// This batch id was applied before: nothing done.
         case duplicate
         /// The sequence number is not after the last applied one: ignored.
@@ -93,17 +100,16 @@ public struct StatusSync: Sendable {
         if appliedBatchIds.contains(batch.batchId) { return .duplicate }
         if let last = lastSequence, batch.sequence <= last { return .stale(last: last) }
         var problems: [Diagnostic] = []
+        var seats: [SeatID] = []
         for (j, change) in batch.changes.enumerated() {
-            guard let cell = hall.cell(id: change.id) else {
+            guard let id = change.seat, let cell = hall.cell(id: id) else {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such seat \"\(change.id)\""))
                 continue
             }
-            if !cell.seat.status.isSeat {
+            if !cell.seat.isSeat {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "\(change.id) is an aisle, not a seat"))
             }
-            if !change.status.isSeat {
-                problems.append(Diagnostic(path: "changes[\(j)].status", message: "an update cannot make \(change.id) an aisle"))
-            }
+            seats.append(id)
         }
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map {
@@ -111,17 +117,17 @@ public struct StatusSync: Sendable {
             })
         }
         var next = hall
-        var changed = Set<String>()
-        for change in batch.changes {
-            if next.cell(id: change.id)?.seat.status != change.status {
-                next.setStatus(change.status, of: change.id)
-                changed.insert(change.id)
+        var changed = Set<SeatID>()
+        for (id, change) in zip(seats, batch.changes) {
+            if next.cell(id: id)?.seat.status != change.status {
+                next.setStatus(change.status, of: id)
+                changed.insert(id)
             }
         }
         // A seat that went back to its original status within the batch did not change.
         changed = changed.filter { next.cell(id: $0)?.seat.status != hall.cell(id: $0)?.seat.status }
         var dropped: [String] = []
-        var leaving = Set<String>()
+        var leaving = Set<SeatID>()
         for id in selection.ids {
             guard let cell = next.cell(id: id), cell.seat.status != .available else { continue }
             leaving.insert(id)
@@ -135,6 +141,6 @@ public struct StatusSync: Sendable {
         hall = next
         appliedBatchIds.insert(batch.batchId)
         lastSequence = batch.sequence
-        return .applied(changed: Selection.sorted(Array(changed), in: hall), dropped: dropped)
+        return .applied(changed: changed.sorted(), dropped: dropped)
     }
 }
