@@ -2,38 +2,45 @@ import Foundation
 import SeatMapCore
 
 extension SeatMapCLI {
+    /// Reads `HallImporters.all`: its names, summaries and options make the
+    /// command's usage, help and option list.
     static let importCommand = Command(
         spec: CommandSpec(
-            name: "import", usage: "import maoyan IN.json -o HALL.json [--price P | --prices 1=P1,2=P2] [--lenient]",
-            summary: "Turn a Maoyan seat payload (camelCase or snake_case, detected) into a hall file.",
-            options: outputOptions("HALL.json", "Where to write the hall") + [
-                .value("price", "P", "One price for every seat."),
-                .value("prices", "MAP", "Prices by section number, e.g. 1=45,2=60."),
-                .flag("lenient", "Import unknown seat codes as locked, with a warning per seat."),
-            ],
-            details: "IN.json may be - for standard input. The hall written passes `seatmap validate`."),
+            name: "import",
+            usage: "import FORMAT IN.json -o HALL.json [options]   (FORMAT: \(HallImporters.all.map(\.name).joined(separator: ", ")))",
+            summary: "Turn another system's seat data into a hall file: \(HallImporters.all.map(\.name).joined(separator: ", ")).",
+            options: outputOptions("HALL.json", "Where to write the hall") + importerOptions,
+            details: "Formats:\n" + HallImporters.all.map { importer in
+                "  \(importer.name): \(importer.summary); options "
+                    + importer.options.map { "--" + $0.name }.joined(separator: ", ")
+            }.joined(separator: "\n") + "\nIN.json may be - for standard input. The hall written passes `seatmap validate`."),
         run: { args, console in
-            let p = try positionals(args, ["maoyan", "IN.json"])
-            guard p[0] == "maoyan" else { throw UsageError(message: "unknown import format \"\(p[0])\" (expected maoyan)") }
-            guard let out = output(args) else { throw UsageError(message: "missing -o HALL.json") }
-            var prices: MaoyanImporter.Prices? = nil
-            switch (args.value("price"), args.value("prices")) {
-            case (let one?, nil):
-                guard let d = DecodeContext.exactDecimal(one), d >= 0 else { throw UsageError(message: "--price expects a price such as 45 or 39.9") }
-                prices = .all(d)
-            case (nil, let map?):
-                guard let parsed = MaoyanImporter.parsePrices(map) else {
-                    throw UsageError(message: "--prices expects SECTION=PRICE pairs such as 1=45,2=60")
-                }
-                prices = parsed
-            case (nil, nil): prices = nil
-            default: throw UsageError(message: "use either --price or --prices")
+            let p = try positionals(args, ["FORMAT", "IN.json"])
+            guard let importer = HallImporters.named(p[0]) else {
+                throw UsageError(message: "unknown import format \"\(p[0])\" (expected \(HallImporters.all.map(\.name).joined(separator: ", ")))")
             }
-            let imported = try MaoyanImporter.importHall(Files.read(p[1]), prices: prices, lenient: args.flag("lenient"))
+            guard let out = output(args) else { throw UsageError(message: "missing -o HALL.json") }
+            let own = Set(importer.options.map(\.name))
+            if let other = (Array(args.values.keys) + Array(args.flags)).filter({ !own.contains($0) && $0 != "o" && $0 != "output" }).sorted().first {
+                throw UsageError(message: "--\(other) is not an option of the \(importer.name) importer")
+            }
+            var request = ImportRequest(flags: args.flags)
+            for o in importer.options where o.valueName != nil { request.values[o.name] = args.value(o.name) }
+            if let problem = importer.usageProblem(request) { throw UsageError(message: problem) }
+            let imported = try importer.importHall(Files.read(p[1]), request)
             for w in imported.warnings { console.err("\(p[1] == "-" ? "<stdin>" : p[1]): warning: \(w.description)") }
             try Files.writeAtomically(HallFormat.encodeText(imported.hall), to: out)
             let s = HallSummary(imported.hall)
             console.out("wrote \(out): \(s.seats) seats in \(s.rows) rows, \(s.sections.count) section(s)")
             return 0
         })
+
+    /// Every importer's options, once each by name.
+    static var importerOptions: [CommandSpec.Option] {
+        var seen = Set<String>()
+        return HallImporters.all.flatMap(\.options).compactMap { o in
+            guard seen.insert(o.name).inserted else { return nil }
+            return o.valueName.map { .value(o.name, $0, o.help) } ?? .flag(o.name, o.help)
+        }
+    }
 }

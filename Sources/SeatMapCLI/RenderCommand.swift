@@ -8,11 +8,11 @@ extension SeatMapCLI {
     static let renderCommand = Command(
         spec: CommandSpec(
             name: "render",
-            usage: "render FILE -o OUT.png|.svg|.pdf [options]  |  render FILE... --out-dir DIR [--format png|svg|pdf] [options]",
+            usage: "render FILE -o OUT.\(OutputFormat.all.map(\.name).joined(separator: "|.")) [options]  |  render FILE... --out-dir DIR [--format \(OutputFormat.all.map(\.name).joined(separator: "|"))] [options]",
             summary: "Draw seat maps as PNG, SVG (per-seat ids) or PDF.",
             options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
-                .value("format", "FMT", "png, svg or pdf (batch mode; default png)."),
+                .value("format", "FMT", "\(OutputFormat.list()) (batch mode; default png)."),
             ] + geometryOptions + [
                 .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
                 .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
@@ -22,7 +22,8 @@ extension SeatMapCLI {
                 .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
                 .value("png-compression", "LEVEL", "fast, default or best."),
             ],
-            details: """
+            details: "Formats (the extension of -o, or --format):\n"
+                + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
             The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:
             the same flags give the same layout. Outputs are written to a temporary file and renamed: a failed render leaves no partial
             file and an existing output untouched. Images over 32767 px a side or 400 megapixels
@@ -75,7 +76,7 @@ extension SeatMapCLI {
     }
 
     /// Renders one hall file to one output path.
-    static func renderOne(_ file: String, to out: String, format: ImageFormat?, _ s: RenderSettings) throws {
+    static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings) throws {
         let hall = try Files.readHall(file)
         let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
                               selected: seatIDs(s.selected, option: "--select"),
@@ -83,8 +84,8 @@ extension SeatMapCLI {
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }
-        try Renderer.write(scene, to: out, format: format, viewport: viewport, minimap: s.minimap,
-                           compression: s.compression, page: s.page)
+        try Renderer.write(scene, to: out, format: format,
+                           options: RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page))
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
@@ -94,22 +95,22 @@ extension SeatMapCLI {
         let settings = try renderSettings(args)
         if let dir = args.value("out-dir") {
             if outputPath != nil { throw UsageError(message: "use either -o or --out-dir") }
-            guard let format = ImageFormat(rawValue: args.value("format") ?? "png") else {
-                throw UsageError(message: "--format expects png, svg or pdf")
+            guard let format = OutputFormat.named(args.value("format") ?? "png") else {
+                throw UsageError(message: "--format expects \(OutputFormat.list())")
             }
             return try renderBatch(files, dir: dir, format: format, settings, console)
         }
         guard let output = outputPath else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
         guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
         if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir; -o takes the format from its extension") }
-        guard ImageFormat(path: output) != nil else { throw UsageError(message: "-o \(output): use a .png, .svg or .pdf name") }
+        guard OutputFormat.forPath(output) != nil else { throw UsageError(message: "-o \(output): use a \(OutputFormat.list(prefix: ".")) name") }
         try renderOne(files[0], to: output, format: nil, settings)
         console.out("wrote \(output)")
         return 0
     }
 
     /// Renders many halls on all cores; a failure is reported and the rest go on.
-    static func renderBatch(_ files: [String], dir: String, format: ImageFormat, _ settings: RenderSettings,
+    static func renderBatch(_ files: [String], dir: String, format: OutputFormat, _ settings: RenderSettings,
                             _ console: Console) throws -> Int32 {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
@@ -119,7 +120,7 @@ extension SeatMapCLI {
         }
         let outputs = files.map { f -> String in
             let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
-            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.rawValue)").path
+            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.name)").path
         }
         if Set(outputs).count != outputs.count { throw UsageError(message: "two inputs would write the same output name in \(dir)") }
         let results = BatchResults(count: files.count)

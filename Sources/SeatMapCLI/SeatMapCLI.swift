@@ -1,4 +1,5 @@
 import SeatMapCore
+import SeatMapRender
 
 /// The `seatmap` command line: thin commands over the SeatMap modules.
 ///
@@ -26,6 +27,9 @@ public enum SeatMapCLI {
         for c in commands {
             lines.append("  " + c.spec.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.spec.summary)
         }
+        lines.append("")
+        lines.append("Output formats (render): " + OutputFormat.all.map { "\($0.name) (\($0.summary))" }.joined(separator: ", ") + ".")
+        lines.append("Import formats (import): " + HallImporters.all.map { "\($0.name) (\($0.summary))" }.joined(separator: ", ") + ".")
         lines.append("")
         lines.append("Run `seatmap COMMAND --help` for a command's options. FILE may be - for standard input.")
         return lines.joined(separator: "\n")

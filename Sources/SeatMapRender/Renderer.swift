@@ -4,15 +4,6 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 
-/// Output formats, chosen from the file extension.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, svg, pdf
-
-    public init?(path: String) {
-        self.init(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
-    }
-}
-
 /// PNG encoder settings: zlib level and row filtering.
 public enum PNGCompression: String, Sendable, CaseIterable {
     /// zlib level 1, no filtering: several times faster to encode.
@@ -298,20 +289,16 @@ public enum Renderer {
         return sink.bytes
     }
 
-    /// Renders to a file whose format follows its extension, through a
-    /// temporary file and a rename.
-    public static func write(_ scene: Scene, to path: String, format: ImageFormat? = nil, viewport: ViewTransform? = nil,
-                             minimap: Bool = false, compression: PNGCompression = .default, page: PageSize = .fit) throws(SeatMapError) {
-        guard let format = format ?? ImageFormat(path: path) else {
-            throw SeatMapError(file: path, "unknown output format (use .png, .svg or .pdf)")
+    /// Renders to a file in `format`, or the format its extension names
+    /// (see `OutputFormat.all`), through a temporary file and a rename.
+    public static func write(_ scene: Scene, to path: String, format: OutputFormat? = nil,
+                             options: RenderOptions = RenderOptions()) throws(SeatMapError) {
+        guard let format = format ?? OutputFormat.forPath(path) else {
+            throw SeatMapError(file: path, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
         }
         let bytes: [UInt8]
         do {
-            switch format {
-            case .png: bytes = try png(scene, viewport: viewport, minimap: minimap, compression: compression)
-            case .svg: bytes = Array(try svg(scene, viewport: viewport, minimap: minimap).utf8)
-            case .pdf: bytes = try pdf(scene, page: page)
-            }
+            bytes = try format.bytes(scene, options)
         } catch {
             throw SeatMapError(file: error.file ?? path, diagnostics: error.diagnostics)
         }

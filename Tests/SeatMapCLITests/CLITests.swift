@@ -3,6 +3,7 @@ import Testing
 import SeatMapCLI
 import SeatMapCore
 import SeatMapLayout
+import SeatMapRender
 import SeatMapTestSupport
 
 /// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
@@ -67,6 +68,22 @@ struct ValidateInfoCLITests {
         let r = seatmap(command, "--help")
         #expect(r.code == 0)
         #expect(r.out.hasPrefix("Usage: seatmap \(command)"))
+    }
+
+    @Test("help lists the output formats and importers from their tables; an unknown one is a usage error naming them")
+    func registries() throws {
+        let overview = seatmap("--help").out
+        for format in OutputFormat.all { #expect(overview.contains("\(format.name) (\(format.summary))")) }
+        for importer in HallImporters.all { #expect(overview.contains("\(importer.name) (\(importer.summary))")) }
+        let render = seatmap("render", "--help").out
+        #expect(OutputFormat.all.allSatisfy { render.contains("  \($0.name)  \($0.summary)") })
+        let importHelp = seatmap("import", "--help").out
+        #expect(HallImporters.all.flatMap(\.options).allSatisfy { importHelp.contains("--\($0.name)") })
+        let unknown = seatmap("import", "pretix", "x.json", "-o", "y.json")
+        #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"pretix\" (expected maoyan)"))
+        let dir = try Fixtures.tempFolder()
+        let badFormat = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("x.gif").path)
+        #expect(badFormat.code == 2 && badFormat.err.contains("use a .png, .svg or .pdf name"))
     }
 
     @Test("a missing file is a clear error, exit 1")

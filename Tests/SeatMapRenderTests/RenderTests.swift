@@ -154,24 +154,17 @@ struct RenderTests {
         #expect(!inkRows.isEmpty, "the header has text")
     }
 
-    @Test("PNG, SVG and PDF are the same bytes every time", arguments: ImageFormat.allCases)
-    func deterministic(format: ImageFormat) throws {
+    @Test("PNG, SVG and PDF are the same bytes every time", arguments: OutputFormat.all)
+    func deterministic(format: OutputFormat) throws {
         let theme = try Theme.load("print")
         let make = {
             let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 1, scale: 1, selected: ["1-3-3"])
-            switch format {
-            case .png: return try Renderer.png(scene)
-            case .svg: return Array(try Renderer.svg(scene).utf8)
-            case .pdf: return try Renderer.pdf(scene, page: .a4)
-            }
+            return try format.bytes(scene, RenderOptions(page: .a4))
         }
         let first = try make()
         #expect(try make() == first)
-        switch format {
-        case .png: #expect(first.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        case .pdf: #expect(first.starts(with: Array("%PDF".utf8)))
-        case .svg: #expect(first.starts(with: Array("<?xml".utf8)))
-        }
+        let magic = ["png": [0x89, 0x50, 0x4E, 0x47], "pdf": Array("%PDF".utf8), "svg": Array("<?xml".utf8)]
+        #expect(first.starts(with: try #require(magic[format.name])))
     }
 
     @Test("PNG compression levels trade size for speed, same pixels")

@@ -19,16 +19,55 @@ import Foundation
 /// behind the previous one with one empty row between. `seat_status` is not
 /// used (`st` says the same). Prices are not in the payloads: one price for
 /// all, or one per section.
-public enum MaoyanImporter {
+public struct MaoyanImporter: HallImporter {
     public enum Prices: Sendable, Equatable {
         case all(Decimal)
         case bySection([Int: Decimal])
     }
 
-    public struct Imported: Sendable {
-        public var hall: Hall
-        /// One per seat whose unknown code was mapped to locked (`lenient`).
-        public var warnings: [Diagnostic]
+    /// The hall, with one warning per seat whose unknown code was mapped to
+    /// locked (`lenient`).
+    public typealias Imported = ImportedHall
+
+    public init() {}
+
+    public let name = "maoyan"
+    public let summary = "a Maoyan seat payload (camelCase or snake_case, detected)"
+    public let options = [
+        ImportOption(name: "price", valueName: "P", help: "One price for every seat."),
+        ImportOption(name: "prices", valueName: "MAP", help: "Prices by section number, e.g. 1=45,2=60."),
+        ImportOption(name: "lenient", valueName: nil, help: "Import unknown seat codes as locked, with a warning per seat."),
+    ]
+
+    /// The prices the options give (nil when neither is given), or a usage problem.
+    static func prices(_ request: ImportRequest) -> Result<Prices?, UsageProblem> {
+        switch (request.values["price"], request.values["prices"]) {
+        case (let one?, nil):
+            guard let d = DecodeContext.exactDecimal(one), d >= 0 else { return .failure(UsageProblem("--price expects a price such as 45 or 39.9")) }
+            return .success(.all(d))
+        case (nil, let map?):
+            guard let parsed = parsePrices(map) else { return .failure(UsageProblem("--prices expects SECTION=PRICE pairs such as 1=45,2=60")) }
+            return .success(parsed)
+        case (nil, nil): return .success(nil)
+        default: return .failure(UsageProblem("use either --price or --prices"))
+        }
+    }
+
+    struct UsageProblem: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    public func usageProblem(_ request: ImportRequest) -> String? {
+        if case .failure(let p) = MaoyanImporter.prices(request) { return p.message }
+        return nil
+    }
+
+    public func importHall(_ source: SourceText, _ request: ImportRequest) throws(SeatMapError) -> ImportedHall {
+        guard case .success(let prices) = MaoyanImporter.prices(request) else {
+            throw SeatMapError(usageProblem(request) ?? "bad options")
+        }
+        return try MaoyanImporter.importHall(source, prices: prices, lenient: request.flags.contains("lenient"))
     }
 
     struct RawCell {

@@ -1,0 +1,68 @@
+import SeatMapCore
+import SeatMapLayout
+
+/// How a render is written besides its scene: what part, and the format's
+/// own settings (each format reads the ones it has).
+public struct RenderOptions: Sendable {
+    /// A phone viewport: the image is exactly that region of the full render.
+    public var viewport: ViewTransform?
+    public var minimap: Bool
+    public var compression: PNGCompression
+    public var page: PageSize
+
+    public init(viewport: ViewTransform? = nil, minimap: Bool = false, compression: PNGCompression = .default,
+                page: PageSize = .fit) {
+        self.viewport = viewport
+        self.minimap = minimap
+        self.compression = compression
+        self.page = page
+    }
+}
+
+/// One output format: its name (which is also its file extension), a line
+/// for `--help`, and how a scene becomes its bytes. `OutputFormat.all` is
+/// the table `render`, `--format` and the help text read, so a new format
+/// is one more entry.
+public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let summary: String
+    let encode: @Sendable (Scene, RenderOptions) throws(SeatMapError) -> [UInt8]
+
+    public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
+    public var description: String { name }
+
+    /// Encodes a scene.
+    public func bytes(_ scene: Scene, _ options: RenderOptions = RenderOptions()) throws(SeatMapError) -> [UInt8] {
+        try encode(scene, options)
+    }
+
+    public static let png = OutputFormat(name: "png", summary: "raster image through libpng") { scene, o throws(SeatMapError) in
+        try Renderer.png(scene, viewport: o.viewport, minimap: o.minimap, compression: o.compression)
+    }
+    public static let svg = OutputFormat(name: "svg", summary: "vector for the web, one <g id=\"seat-…\"> per seat") { scene, o throws(SeatMapError) in
+        Array(try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap).utf8)
+    }
+    public static let pdf = OutputFormat(name: "pdf", summary: "vector page for print") { scene, o throws(SeatMapError) in
+        try Renderer.pdf(scene, page: o.page)
+    }
+
+    /// Every format, in the order help lists them.
+    public static let all: [OutputFormat] = [png, svg, pdf]
+
+    public static func named(_ name: String) -> OutputFormat? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    /// The format a file name's extension names.
+    public static func forPath(_ path: String) -> OutputFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return named(String(path[path.index(after: dot)...]))
+    }
+
+    /// "png, svg or pdf" (with `prefix` before each name, e.g. ".").
+    public static func list(prefix: String = "") -> String {
+        let names = all.map { prefix + $0.name }
+        guard names.count > 1, let last = names.last else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
