@@ -32,9 +32,19 @@ struct BenchTests {
         }
     }
 
+    @Test("the geometry flags of render set the run's layouts and render zoom and scale")
+    func geometryFlags() {
+        var output = ""
+        let code = Bench.main(["--quick", "--scene", "cinema-200", "--theme", "print", "--no-header", "--no-legend",
+                               "--zoom", "1.37", "--scale", "1"], log: { output += $0 + "\n" })
+        #expect(code == 0, "\(output)")
+        #expect(output.contains("PNG render: drawing (z1.37 s1)"))
+    }
+
     @Test("bad arguments exit 2")
     func usage() {
         #expect(Bench.main(["--bogus"], log: { _ in }) == 2)
         #expect(Bench.main(["--scene", "nowhere"], log: { _ in }) == 2)
+        #expect(Bench.main(["--zoom", "9"], log: { _ in }) == 2)
     }
 }
