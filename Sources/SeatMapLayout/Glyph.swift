@@ -12,25 +12,28 @@ public struct Glyph: Sendable, Equatable {
     }
     public var parts: [Part]
 
-    /// A check mark (a selected seat).
-    public static func check(in r: PixelRect) -> Glyph {
+    /// Polylines through points given as fractions of the box `r`.
+    static func polylines(_ r: PixelRect, _ lines: [[(Double, Double)]]) -> Path {
         let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
         var p = Path()
-        p.move(x + 0.27 * w, y + 0.52 * h)
-        p.line(x + 0.44 * w, y + 0.69 * h)
-        p.line(x + 0.75 * w, y + 0.33 * h)
-        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.1 * min(w, h))))])
+        for line in lines {
+            for (k, (fx, fy)) in line.enumerated() {
+                if k == 0 { p.move(x + fx * w, y + fy * h) } else { p.line(x + fx * w, y + fy * h) }
+            }
+        }
+        return p
+    }
+
+    /// A check mark (a selected seat).
+    public static func check(in r: PixelRect) -> Glyph {
+        let p = polylines(r, [[(0.27, 0.52), (0.44, 0.69), (0.75, 0.33)]])
+        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.1 * Double(min(r.w, r.h)))))])
     }
 
     /// A cross over the seat's own cell `r`.
     public static func cross(in r: PixelRect) -> Glyph {
-        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
-        var p = Path()
-        p.move(x + 0.28 * w, y + 0.28 * h)
-        p.line(x + 0.72 * w, y + 0.72 * h)
-        p.move(x + 0.72 * w, y + 0.28 * h)
-        p.line(x + 0.28 * w, y + 0.72 * h)
-        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.08 * min(w, h))))])
+        let p = polylines(r, [[(0.28, 0.28), (0.72, 0.72)], [(0.72, 0.28), (0.28, 0.72)]])
+        return Glyph(parts: [.stroke(Stroke(path: p, width: max(1, 0.08 * Double(min(r.w, r.h)))))])
     }
 
     /// Diagonal hatching across `rect` (the whole drawn shape, e.g. a
@@ -56,13 +59,7 @@ public struct Glyph: Sendable, Equatable {
         let m = min(w, h)
         let lw = max(1, 0.08 * m)
         let head = Path.circle(x + 0.46 * w, y + 0.2 * h, 0.08 * m)
-        var body = Path()
-        body.move(x + 0.44 * w, y + 0.32 * h)
-        body.line(x + 0.44 * w, y + 0.58 * h)
-        body.line(x + 0.64 * w, y + 0.58 * h)
-        body.line(x + 0.72 * w, y + 0.8 * h)
-        body.move(x + 0.44 * w, y + 0.44 * h)
-        body.line(x + 0.6 * w, y + 0.44 * h)
+        let body = polylines(r, [[(0.44, 0.32), (0.44, 0.58), (0.64, 0.58), (0.72, 0.8)], [(0.44, 0.44), (0.6, 0.44)]])
         var wheel = Path()
         let cx = x + 0.44 * w, cy = y + 0.64 * h, rad = 0.19 * m
         let k = 0.5522847498 * rad
