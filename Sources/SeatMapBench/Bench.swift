@@ -96,8 +96,7 @@ public struct Bench {
         }
         do {
             var theme = try Theme.load(themeName)
-            theme.style.header = theme.style.header && header
-            theme.style.legend = theme.style.legend && legend
+            theme.style = theme.style.with(header: header, legend: legend)
             var bench = Bench(quick: quick, theme: theme, renderZoom: zoom, renderScale: scale, log: log)
             var scenes: [(String, Hall)] = []
             for name in (only.isEmpty ? (quick ? BenchScenes.quick : BenchScenes.all) : only) {

@@ -54,8 +54,7 @@ extension SeatMapCLI {
             guard fit.0 > 0, fit.1 > 0 else { throw UsageError(message: "--fit expects a positive width and height") }
         }
         var theme = try Theme.load(a.value("theme") ?? "light")
-        if a.flag("no-header") { theme.style.header = false }
-        if a.flag("no-legend") { theme.style.legend = false }
+        theme.style = theme.style.with(header: !a.flag("no-header"), legend: !a.flag("no-legend"))
         return Geometry(theme: theme, zoom: zoom, scale: scale, fit: fit)
     }
 }

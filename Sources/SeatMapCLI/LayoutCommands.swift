@@ -45,6 +45,9 @@ extension SeatMapCLI {
         let labels: [JSONNode] = l.rowLabels.map { r in
             .object([("row", .int(r.row)), ("label", .string(r.label))] + rectMembers(r.rect))
         }
+        let sections: [JSONNode] = l.sections.map { s in
+            .object([("id", .int(s.id)), ("name", .string(s.name))] + rectMembers(s.rect))
+        }
         return .object([
             ("zoom", .number(fmt(l.zoom))), ("scale", .number(fmt(l.scale))),
             ("width", .int(l.width)), ("height", .int(l.height)),
@@ -52,6 +55,7 @@ extension SeatMapCLI {
             ("gapX", .int(l.gapX)), ("pitchY", .int(l.pitchY)),
             ("seats", .array(seats)), ("rowLabels", .array(labels)),
             ("screen", .object(rectMembers(l.screen) + [("centerX", .int(l.centerX))])),
+            ("sections", .array(sections)),
         ])
     }
 

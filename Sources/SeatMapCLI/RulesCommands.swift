@@ -171,7 +171,9 @@ extension SeatMapCLI {
             // Everything is computed before anything is written.
             var image: [UInt8]? = nil
             if let old = args.value("image") {
-                let scene = try Scene(layout: geometry.layout(sync.hall).layout, theme: geometry.theme)
+                // The same geometry (a --fit resolved once), the new statuses.
+                let scene = try Scene(layout: Layout(hall: sync.hall, style: layout.style, zoom: layout.zoom, scale: layout.scale),
+                                      theme: geometry.theme)
                 let raster = try RasterImage(png: Array(try Files.read(old).bytes))
                 let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
                 do {

@@ -99,28 +99,22 @@ public struct GridPlacement: Placement {
                     rect: rect, seatRect: own))
             }
         }
-        let index = GridIndex(originX: gridX, originY: gridY, columns: columns, rows: rows, sizes: s, table: table)
+        let (w, h) = size
+        let index = GridIndex(originX: gridX, originY: gridY, width: w, height: h, columns: columns, rows: rows, sizes: s, table: table)
         return (cells, .grid(index))
     }
 }
 
-/// What the index finds at a pixel: a packed entry, or `gap` / `outside`.
+/// What lies at a pixel, a placement's own index; one case per placement.
 public enum SpatialIndex: Sendable {
     case grid(GridIndex)
 
-    /// The packed entry (cell index and kind, see `GridIndex`) of the cell
-    /// containing pixel `(i, j)`, or `GridIndex.gapEntry` / `outsideEntry`.
+    /// The cell containing pixel `(i, j)`: a seat or an aisle by its index
+    /// in `Layout.cells`, a gap inside the placement's box, or outside it.
     @inline(__always)
-    func entry(_ i: Int, _ j: Int) -> Int32 {
+    public func cell(at i: Int, _ j: Int) -> CellHit {
         switch self {
-        case .grid(let g): return g.entry(i, j)
-        }
-    }
-
-    /// The box every placed cell lies in.
-    public var bounds: PixelRect {
-        switch self {
-        case .grid(let g): return PixelRect(x: g.originX, y: g.originY, w: g.width, h: g.height)
+        case .grid(let g): return g.cell(at: i, j)
         }
     }
 
@@ -163,13 +157,13 @@ public struct GridIndex: Sendable {
     /// Entries for a pixel on no cell inside the grid, and outside it.
     static let gapEntry: Int32 = -1, outsideEntry: Int32 = -2
 
-    init(originX: Int, originY: Int, columns: Int, rows: Int, sizes: PixelSizes, table: [Int32]) {
+    init(originX: Int, originY: Int, width: Int, height: Int, columns: Int, rows: Int, sizes: PixelSizes, table: [Int32]) {
         self.originX = originX
         self.originY = originY
         self.columns = columns
         self.rows = rows
-        width = columns * sizes.seatWidth + max(0, columns - 1) * sizes.gapX
-        height = rows * sizes.seatHeight + max(0, rows - 1) * sizes.gapY
+        self.width = width
+        self.height = height
         pitchX = sizes.pitchX
         pitchY = sizes.pitchY
         seatWidth = sizes.seatWidth
@@ -178,8 +172,17 @@ public struct GridIndex: Sendable {
         self.table = table
     }
 
-    /// A couple's left half reaches `⌊G/2⌋` into the gap after it, and the
-    /// right half covers the rest of that gap.
+    @inline(__always)
+    func cell(at i: Int, _ j: Int) -> CellHit {
+        let e = entry(i, j)
+        if e < 0 { return e == GridIndex.gapEntry ? .gap : .outside }
+        let k = Int(e & GridIndex.indexMask)
+        return e >> GridIndex.kindShift == GridIndex.aisle ? .aisle(k) : .seat(k)
+    }
+
+    /// The packed entry of the cell at pixel `(i, j)`, or `gapEntry` /
+    /// `outsideEntry`. A couple's left half reaches `⌊G/2⌋` into the gap
+    /// after it, and the right half covers the rest of that gap.
     @inline(__always)
     func entry(_ i: Int, _ j: Int) -> Int32 {
         let dx = i - originX, dy = j - originY
@@ -256,4 +259,15 @@ public struct GridIndex: Sendable {
         }
         return best?.index
     }
+}
+
+/// What lies at a pixel, without building the cell's details: the index
+/// into `Layout.cells` for seats and aisles.
+public enum CellHit: Sendable, Equatable {
+    case seat(Int)
+    case aisle(Int)
+    /// Inside the placed cells' box, on no cell.
+    case gap
+    /// Outside it.
+    case outside
 }

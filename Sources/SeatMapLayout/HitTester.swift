@@ -36,26 +36,14 @@ public struct HitTester: Sendable {
         index = layout.index
     }
 
-    /// What a tap landed on, without building the cell's details: the index
-    /// into `layout.cells` for seats and aisles. The allocation-free form of
-    /// `hit`, for replaying many taps.
-    public enum CellHit: Sendable, Equatable {
-        case seat(Int)
-        case aisle(Int)
-        case gap
-        case outside
-    }
-
-    /// The cell under a view point, as an index (see `CellHit`).
+    /// The cell under a view point, as an index (see `CellHit`): the
+    /// allocation-free form of `hit`, for replaying many taps.
     @inline(__always)
     public func find(_ p: ViewPoint, _ t: ViewTransform) throws(SeatMapError) -> CellHit {
         try t.check(layout)
         let c = t.contentPixel(of: p)
         guard c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 else { return .outside }
-        let e = index.entry(Int(c.x.rounded(.down)), Int(c.y.rounded(.down)))
-        if e < 0 { return e == GridIndex.gapEntry ? .gap : .outside }
-        let k = Int(e & GridIndex.indexMask)
-        return e >> GridIndex.kindShift == GridIndex.aisle ? .aisle(k) : .seat(k)
+        return index.cell(at: Int(c.x.rounded(.down)), Int(c.y.rounded(.down)))
     }
 
     /// The cell under a view point. `slop` (points): a tap on a gap or just
@@ -84,16 +72,19 @@ public struct HitTester: Sendable {
     }
 
     /// `locate` result for a pixel outside the placed cells' box.
-    public static let outside = Int(GridIndex.outsideEntry)
+    public static let outside = -2
     /// `locate` result for a pixel in that box but on no cell.
-    public static let gap = Int(GridIndex.gapEntry)
+    public static let gap = -1
 
     /// The index in `layout.cells` of the cell containing pixel `(i, j)`, or
     /// `HitTester.gap` / `HitTester.outside`.
     @inline(__always)
     public func locate(_ i: Int, _ j: Int) -> Int {
-        let e = index.entry(i, j)
-        return e < 0 ? Int(e) : Int(e & GridIndex.indexMask)
+        switch index.cell(at: i, j) {
+        case .seat(let k), .aisle(let k): return k
+        case .gap: return HitTester.gap
+        case .outside: return HitTester.outside
+        }
     }
 }
 

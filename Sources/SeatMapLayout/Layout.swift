@@ -21,12 +21,9 @@ public struct LaidOutCell: Sendable, Equatable {
     /// couple half's `rect` is wider).
     public let seatRect: PixelRect
 
-    public var isSeat: Bool { kind != .aisle }
+    public var isSeat: Bool { kind.isSeat }
     /// The sale status of a seat; nil for an aisle.
-    public var status: SeatStatus? {
-        if case .seat(let s) = kind { return s }
-        return nil
-    }
+    public var status: SeatStatus? { kind.status }
     public var id: SeatID { SeatID(section: section, row: row, column: column) }
     /// The other half of a couple seat.
     public var partnerID: SeatID? {
@@ -65,6 +62,14 @@ public struct LegendItem: Sendable, Equatable {
     /// The box a mark (cross, check, wheelchair) is drawn in.
     public let markBox: PixelRect
     public let text: TextPlacement
+}
+
+/// A section of the hall placed in pixels: the box around its cells.
+public struct SectionBox: Sendable, Equatable {
+    public let id: Int
+    /// The declared name, or "".
+    public let name: String
+    public let rect: PixelRect
 }
 
 /// The minimap's geometry for one visible region: a thumbnail of the whole
@@ -114,17 +119,17 @@ public struct Layout: Sendable {
     public var pitchX: Int { sizes.pitchX }
     public var pitchY: Int { sizes.pitchY }
 
-    /// Grid geometry: column 1 / row 1 start at `gridX`, `gridY`.
+    /// The box the placement lays its cells in (for the grid: every cell
+    /// position, used or not), centred horizontally below the screen.
     public let gridX: Int
     public let gridY: Int
-    public let gridColumns: Int
-    public let gridRows: Int
-    /// The seat grid's bounding box (every cell position, used or not).
     public let gridRect: PixelRect
 
     /// Every cell in row, then column order.
     public let cells: [LaidOutCell]
     public let rowLabels: [RowLabelBox]
+    /// Every section used by a cell, by id: the box around its cells.
+    public let sections: [SectionBox]
     public let header: PixelRect?
     public let headerText: TextPlacement?
     /// The screen's box, its outline and inner shapes, and its text.
@@ -172,9 +177,7 @@ public struct Layout: Sendable {
         let px = { (pt: Double) in Layout.pixels(pt, zoom: zoom, scale: scale) }
 
         sizes = PixelSizes(style, px: px)
-        let placement = GridPlacement(hall: hall, sizes: sizes)
-        gridColumns = placement.columns
-        gridRows = placement.rows
+        let placement = Layout.placement(for: hall, sizes: sizes)
         let (gridW, gridH) = placement.size
 
         let margin = px(style.margin)
@@ -196,14 +199,16 @@ public struct Layout: Sendable {
         centerX = gridX + gridW / 2
         let screenW = min(width - 2 * margin, max(gridW, px(style.screenMinWidth)))
         screen = PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))
-        (screenOutline, screenFace) = Layout.screenShapes(screen, inset: style.screenInset * s, line: max(1, (0.75 * s).rounded()))
+        (screenOutline, screenFace) = Layout.screenShapes(screen, inset: style.screenInset * s,
+                                                          line: max(1, (style.screenOutlineWidth * s).rounded()))
         screenText = TextPlacement(x: screen.centerX, y: Double(screen.y) + Double(screen.h) * 0.58,
                                    size: min(style.screenTextSize * s, Double(screen.h) * 0.55))
         y += band
         gridY = y
         gridRect = PixelRect(x: gridX, y: gridY, w: gridW, h: gridH)
         y += gridH
-        centerLine = Layout.dashes(x: centerX, from: screen.maxY, to: gridRect.maxY, width: max(1, Int(s.rounded())),
+        centerLine = Layout.dashes(x: centerX, from: screen.maxY, to: gridRect.maxY,
+                                   width: max(1, Int((style.centerLineWidth * s).rounded())),
                                    dash: max(1, Int((style.centerLineDash * s).rounded())),
                                    space: max(1, Int((style.centerLineSpace * s).rounded())))
 
@@ -211,6 +216,7 @@ public struct Layout: Sendable {
         let placed = placement.place(atX: gridX, y: gridY, tiers: tiers)
         cells = placed.cells
         index = placed.index
+        sections = Layout.sectionBoxes(cells, hall)
 
         let labelW = max(1, gutter - px(style.rowLabelSpacing))
         var labels: [RowLabelBox] = []
@@ -258,6 +264,39 @@ public struct Layout: Sendable {
     }
 
     // MARK: Items
+
+    /// The placement that lays out this hall's cells: the cinema grid (the
+    /// only kind of hall so far; free positions, arcs and areas will each be
+    /// one more `Placement`).
+    static func placement(for hall: Hall, sizes: PixelSizes) -> any Placement {
+        GridPlacement(hall: hall, sizes: sizes)
+    }
+
+    /// The box around each section's cells, sections in id order.
+    static func sectionBoxes(_ cells: [LaidOutCell], _ hall: Hall) -> [SectionBox] {
+        var boxes: [Int: (x0: Int, y0: Int, x1: Int, y1: Int)] = [:]
+        var current: (id: Int, x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+        func flush() {
+            guard let c = current else { return }
+            let b = boxes[c.id] ?? (c.x0, c.y0, c.x1, c.y1)
+            boxes[c.id] = (min(b.x0, c.x0), min(b.y0, c.y0), max(b.x1, c.x1), max(b.y1, c.y1))
+        }
+        // Cells come row by row, so a section's cells are long runs: one
+        // dictionary update per run, plain comparisons per cell.
+        for cell in cells {
+            let r = cell.rect
+            if let c = current, c.id == cell.section {
+                current = (c.id, min(c.x0, r.x), min(c.y0, r.y), max(c.x1, r.maxX), max(c.y1, r.maxY))
+            } else {
+                flush()
+                current = (cell.section, r.x, r.y, r.maxX, r.maxY)
+            }
+        }
+        flush()
+        return boxes.keys.sorted().compactMap { id in
+            boxes[id].map { SectionBox(id: id, name: hall.sectionName(id), rect: PixelRect(x: $0.x0, y: $0.y0, w: $0.x1 - $0.x0, h: $0.y1 - $0.y0)) }
+        }
+    }
 
     static func rowLabel(_ band: RowBand, _ r: PixelRect, style: LayoutStyle, s: Double) -> RowLabelBox {
         let pillW = max(1, Int((Double(r.w) * 0.75).rounded()))
@@ -343,7 +382,7 @@ public struct Layout: Sendable {
     /// stroked inside the rect so they never touch a neighbour.
     public func highlightRings(of cell: LaidOutCell) -> [Stroke] {
         let s = pixelsPerPoint
-        let lw = max(2, (2 * s).rounded())
+        let lw = max(2, (style.highlightWidth * s).rounded())
         let r = cell.rect
         return [(lw / 2, lw), (lw * 1.25, lw / 2)].map { inset, width in
             Stroke(path: .roundedRect(Double(r.x) + inset, Double(r.y) + inset, Double(r.w) - 2 * inset, Double(r.h) - 2 * inset,
@@ -368,6 +407,20 @@ public struct Layout: Sendable {
                        outline: Stroke(path: .rect(ox + Double(v.x) * f, oy + Double(v.y) * f, Double(v.w) * f, Double(v.h) * f),
                                        width: max(1, scale)))
     }
+
+    /// Where the whole map goes on a page of `width × height` points: centred
+    /// inside `margin`, scaled (points per layout pixel) to fit.
+    public func placement(onPage width: Double, _ height: Double, margin: Double) -> (x: Double, y: Double, scale: Double) {
+        let f = min((width - 2 * margin) / Double(self.width), (height - 2 * margin) / Double(self.height))
+        return ((width - Double(self.width) * f) / 2, (height - Double(self.height) * f) / 2, f)
+    }
+
+    /// How far beyond a region a partial render must draw before cropping:
+    /// a small shape (a seat, a label) that crosses the edge of a surface is
+    /// rasterised slightly differently from a whole one, so a region is drawn
+    /// with a seat's size (and a little) to spare. Large shapes are built so
+    /// that this does not touch them (see `screenShapes`).
+    public var regionPadding: Int { max(seatWidth, seatHeight) + 8 }
 
     // MARK: Queries
 

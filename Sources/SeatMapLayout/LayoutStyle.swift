@@ -18,6 +18,8 @@ public struct LayoutStyle: Sendable, Equatable {
     public var rowGap: Double = 6
     /// Seat corner radius.
     public var cornerRadius: Double = 4
+    /// The e-ticket outline drawn inside a highlighted seat (at least 2 px).
+    public var highlightWidth: Double = 2
     /// Seat numbers are drawn on seats at least this many device pixels wide.
     public var seatNumberMinPixels: Double = 22
 
@@ -34,7 +36,9 @@ public struct LayoutStyle: Sendable, Equatable {
     public var screenMinWidth: Double = 160
     /// How far the screen's bottom corners are drawn in from its top corners.
     public var screenInset: Double = 24
-    /// Dashes of the centre line.
+    /// The screen's outline, and the centre line's width and dashes.
+    public var screenOutlineWidth: Double = 0.75
+    public var centerLineWidth: Double = 1
     public var centerLineDash: Double = 4
     public var centerLineSpace: Double = 3
     /// One legend entry (swatch and text), and the space above the legend.
@@ -70,6 +74,15 @@ public struct LayoutStyle: Sendable, Equatable {
 
     public init() {}
 
+    /// This style with the header and legend switched off where asked
+    /// (`--no-header`, `--no-legend`); a style that has them off keeps them off.
+    public func with(header: Bool = true, legend: Bool = true) -> LayoutStyle {
+        var s = self
+        s.header = s.header && header
+        s.legend = s.legend && legend
+        return s
+    }
+
     /// The seed's seat sizes, for `Fit`.
     public static let seatWidthRange: ClosedRange<Double> = 28...36
 
@@ -80,7 +93,8 @@ public struct LayoutStyle: Sendable, Equatable {
         ("rowLabelGutter", \.rowLabelGutter), ("rowLabelSpacing", \.rowLabelSpacing),
         ("headerHeight", \.headerHeight), ("screenBandHeight", \.screenBandHeight),
         ("screenMinWidth", \.screenMinWidth), ("screenInset", \.screenInset),
-        ("centerLineDash", \.centerLineDash), ("centerLineSpace", \.centerLineSpace),
+        ("highlightWidth", \.highlightWidth), ("screenOutlineWidth", \.screenOutlineWidth),
+        ("centerLineWidth", \.centerLineWidth), ("centerLineDash", \.centerLineDash), ("centerLineSpace", \.centerLineSpace),
         ("legendItemWidth", \.legendItemWidth), ("legendItemHeight", \.legendItemHeight), ("legendTopGap", \.legendTopGap),
         ("legendSwatchInset", \.legendSwatchInset), ("legendTextGap", \.legendTextGap),
         ("margin", \.margin), ("minContentWidth", \.minContentWidth),

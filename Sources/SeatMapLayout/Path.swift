@@ -79,13 +79,6 @@ public struct Path: Sendable, Equatable {
         p.close()
         return p
     }
-
-    public static func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Path {
-        var p = Path()
-        p.move(x0, y0)
-        p.line(x1, y1)
-        return p
-    }
 }
 
 /// How text is placed relative to its anchor point.

@@ -21,6 +21,9 @@ public enum PNGCompression: String, Sendable, CaseIterable {
 public enum PageSize: String, Sendable, CaseIterable {
     case a4, a3, letter, fit
 
+    /// The blank border around the map: half an inch, none for `fit`.
+    var margin: Double { self == .fit ? 0 : 36 }
+
     var points: (Double, Double)? {
         switch self {
         case .a4: return (595.276, 841.89)
@@ -175,20 +178,11 @@ public enum Renderer {
         return canvas.operations
     }
 
-    /// Margin drawn around a region and then cropped away: a small shape
-    /// (a seat, a label) that crosses the edge of a surface is rasterised
-    /// slightly differently from a whole one, so a region is drawn with a
-    /// seat's size to spare, then copied. Large shapes are built so that
-    /// this does not touch them (see `Painter.drawScreen`).
-    static func regionPad(_ layout: Layout) -> Int {
-        max(layout.seatWidth, layout.seatHeight) + 8
-    }
-
     /// Draws `region` of the scene exactly as a full render would and copies
     /// it into `target` at (x, y).
     static func drawRegion(_ scene: Scene, _ region: PixelRect, font: ResolvedFont, into target: RasterImage,
                            at x: Int, _ y: Int) throws(SeatMapError) {
-        let pad = regionPad(scene.layout)
+        let pad = scene.layout.regionPadding
         let padded = PixelRect(x: region.x - pad, y: region.y - pad, w: region.w + 2 * pad, h: region.h + 2 * pad)
         let scratch = try CairoSurface(width: padded.w, height: padded.h)
         let context = try CairoContext(scratch)
@@ -216,7 +210,7 @@ public enum Renderer {
         let regions = dirty.map { $0.intersection(scene.layout.bounds) }.filter { !$0.isEmpty }
         // When the padded regions would cover half the image, one full
         // redraw is cheaper than many small ones (and gives the same pixels).
-        let pad = regionPad(scene.layout)
+        let pad = scene.layout.regionPadding
         let work = regions.reduce(0) { $0 + ($1.w + 2 * pad) * ($1.h + 2 * pad) }
         if work * 2 >= image.width * image.height {
             let context = try CairoContext(image.surface)
@@ -260,10 +254,8 @@ public enum Renderer {
     public static func pdf(_ scene: Scene, page: PageSize = .fit) throws(SeatMapError) -> [UInt8] {
         let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
         let l = scene.layout
-        let contentW = Double(l.width) / l.scale, contentH = Double(l.height) / l.scale
-        let (pageW, pageH) = page.points ?? (contentW, contentH)
-        let margin = page == .fit ? 0 : 36.0
-        let f = min((pageW - 2 * margin) / Double(l.width), (pageH - 2 * margin) / Double(l.height))
+        let (pageW, pageH) = page.points ?? (Double(l.width) / l.scale, Double(l.height) / l.scale)
+        let onPage = l.placement(onPage: pageW, pageH, margin: page.margin)
         let sink = ByteSink()
         let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
         let created = cairo_pdf_surface_create_for_stream({ closure, data, length in
@@ -279,8 +271,8 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATOR, "SeatMap")
             let context = try CairoContext(surface)
             let canvas = CairoCanvas(context, font: font)
-            canvas.translate((pageW - Double(l.width) * f) / 2, (pageH - Double(l.height) * f) / 2)
-            canvas.scale(f)
+            canvas.translate(onPage.x, onPage.y)
+            canvas.scale(onPage.scale)
             Painter(scene: scene, canvas: canvas).draw()
             try context.check("drawing the PDF")
             cairo_surface_finish(surface.pointer)

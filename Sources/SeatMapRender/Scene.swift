@@ -34,10 +34,8 @@ public struct Scene: Sendable {
     /// given) and makes its scene.
     public init(hall: Hall, theme: Theme, zoom: Double, scale: Double, header: Bool = true, legend: Bool = true,
                 selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
-        var style = theme.style
-        style.header = style.header && header
-        style.legend = style.legend && legend
-        try self.init(layout: Layout(hall: hall, style: style, zoom: zoom, scale: scale), theme: theme,
+        try self.init(layout: Layout(hall: hall, style: theme.style.with(header: header, legend: legend), zoom: zoom, scale: scale),
+                      theme: theme,
                       selected: selected, highlighted: highlighted)
     }
 }

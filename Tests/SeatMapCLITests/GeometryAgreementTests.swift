@@ -119,6 +119,37 @@ struct GeometryAgreementTests {
         }
     }
 
+    @Test("apply reports dirty rects and redraws images in the layout its geometry flags give (with --fit too)",
+          arguments: [["--fit", "375,667", "--no-header"], ["--theme", "print", "--zoom", "1.37", "--scale", "3", "--no-legend"]])
+    func apply(flags: [String]) throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = Fixtures.examplePath("imax-3-sections.json")
+        let updates = dir.appendingPathComponent("updates.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-3","status":2},{"id":"2-9-12","status":1}]}"#
+            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let old = dir.appendingPathComponent("old.png").path, new = dir.appendingPathComponent("new.png").path
+        let hall = dir.appendingPathComponent("new.json").path
+        #expect(seatmap(["render", file, "-o", old] + flags).code == 0)
+        let run = seatmap(["apply", file, updates, "-o", hall, "--image", old, "--image-out", new, "--json"] + flags)
+        try #require(run.code == 0, "\(run.err)")
+        let seats = GeometryAgreementTests.layoutSeats(try JSONParser.parse(Array(seatmap(["layout", file, "--json"] + flags).out.utf8)))
+        guard case .array(let reports) = try JSONParser.parse(Array(run.out.utf8)).value,
+              case .array(let dirty)? = reports.first?["dirty"]?.value else { Issue.record("no dirty rects"); return }
+        #expect(dirty.count == 2)
+        for d in dirty {
+            guard case .string(let id) = d["id"]?.value, case .number(let x) = d["x"]?.value, case .number(let y) = d["y"]?.value,
+                  case .number(let w) = d["w"]?.value, case .number(let h) = d["h"]?.value else { Issue.record("bad dirty rect"); continue }
+            #expect(seats[id] == SeatBox(x: Int(x) ?? -1, y: Int(y) ?? -1, w: Int(w) ?? -1, h: Int(h) ?? -1), "\(id): dirty rect is its layout rect")
+        }
+        // The redrawn image equals a fresh render of the new hall with the same flags.
+        let fresh = dir.appendingPathComponent("fresh.png").path
+        #expect(seatmap(["render", hall, "-o", fresh] + flags).code == 0)
+        let a = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: new))))
+        let b = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: fresh))))
+        #expect(a.width == b.width && a.height == b.height && a.rows() == b.rows())
+    }
+
     func check(file: String, hall: Hall, theme: Theme, flags: [String], dir: URL, what: String,
                random: inout SeededRandom) throws {
         let layoutRun = seatmap(["layout", file, "--json"] + flags)

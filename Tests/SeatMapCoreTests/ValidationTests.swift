@@ -43,6 +43,9 @@ private let badInputs: [BadInput] = [
     BadInput(name: "unknown seat type", json: #"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0,"type":"vip"}]}]}"#, path: "rows[0].seats[0].type", message: "unknown seat type \"vip\""),
     BadInput(name: "duplicate key", json: #"{"rows":[{"row":1,"row":2,"price":1,"seats":[\#(seat)]}]}"#, path: "rows[0].row", message: "duplicate key \"row\""),
     BadInput(name: "huge number", json: #"{"rows":[{"row":99999999999999999999999,"price":1,"seats":[\#(seat)]}]}"#, path: "rows[0].row", message: "number 99999999999999999999999 is out of range"),
+    BadInput(name: "couple half at the largest column", json: #"{"rows":[{"row":1,"price":1,"seats":[\#(seat),{"column":9223372036854775807,"status":0,"type":"coupleLeft"}]}]}"#, path: "rows[0].seats[1].column", message: "column 9223372036854775807 is more than 2000"),
+    BadInput(name: "couple half at the smallest column", json: #"{"rows":[{"row":1,"price":1,"seats":[\#(seat),{"column":-9223372036854775808,"status":0,"type":"coupleRight"}]}]}"#, path: "rows[0].seats[1].column", message: "column -9223372036854775808 is less than 1"),
+    BadInput(name: "row in an undeclared section", json: #"{"sections":[{"id":2,"name":"B"}],"rows":[{"row":1,"price":1,"seats":[\#(seat)]}]}"#, path: "rows[0].section", message: "section 1 is not declared in \"sections\""),
     BadInput(name: "deep nesting", json: String(repeating: "[", count: 100) + String(repeating: "]", count: 100), path: "", message: "malformed JSON: nesting deeper than 64 levels"),
 ]
 

@@ -90,6 +90,20 @@ struct LayoutPropertyTests {
         }
     }
 
+    @Test("each section's box is the tightest box around its cells", arguments: Fixtures.exampleNames)
+    func sectionBoxes(name: String) throws {
+        let hall = try Fixtures.example(name)
+        let l = try Layout(hall: hall, zoom: 1.37, scale: 2)
+        #expect(l.sections.map(\.id) == Set(l.cells.map(\.section)).sorted())
+        for box in l.sections {
+            let rects = l.cells.filter { $0.section == box.id }.map(\.rect)
+            #expect(rects.allSatisfy { box.rect.intersection($0) == $0 }, "\(name) section \(box.id) holds its cells")
+            #expect(rects.map(\.x).min() == box.rect.x && rects.map(\.maxX).max() == box.rect.maxX)
+            #expect(rects.map(\.y).min() == box.rect.y && rects.map(\.maxY).max() == box.rect.maxY)
+            #expect(box.name == hall.sectionName(box.id))
+        }
+    }
+
     @Test("without header and legend the grid moves up and the image shrinks")
     func options() throws {
         let hall = try Fixtures.example("cinema-12x18.json")

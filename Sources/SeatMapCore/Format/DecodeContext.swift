@@ -124,11 +124,7 @@ public struct DecodeContext {
             return nil
         }
         if let range, !range.contains(v) {
-            if v < range.lowerBound {
-                error(node, path, "\(what) \(v) is less than \(range.lowerBound)")
-            } else {
-                error(node, path, "\(what) \(v) is more than \(range.upperBound)")
-            }
+            error(node, path, HallValidator.rangeMessage(what, v, range))
             return nil
         }
         return v

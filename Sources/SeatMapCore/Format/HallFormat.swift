@@ -100,7 +100,8 @@ public enum HallFormat {
         for p in problems { ctx.error(node(p.place), p.place.path, p.message) }
         if !problems.isEmpty && readerErrors > 0 { ctx.sortErrorsByPosition() }
         guard ctx.errors.isEmpty else { return nil }
-        return Hall(validated: cinemaName, hallName, movieStartTime, maxSelectCount, screenLabel, sections ?? [], rows)
+        return Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
+                    maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows)
     }
 
     static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {

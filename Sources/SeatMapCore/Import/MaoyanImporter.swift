@@ -39,35 +39,32 @@ public struct MaoyanImporter: HallImporter {
         ImportOption(name: "lenient", valueName: nil, help: "Import unknown seat codes as locked, with a warning per seat."),
     ]
 
-    /// The prices the options give (nil when neither is given), or a usage problem.
-    static func prices(_ request: ImportRequest) -> Result<Prices?, UsageProblem> {
+    /// The prices the options give (nil when neither is given); throws the
+    /// usage problem.
+    static func prices(_ request: ImportRequest) throws(SeatMapError) -> Prices? {
         switch (request.values["price"], request.values["prices"]) {
         case (let one?, nil):
-            guard let d = DecodeContext.exactDecimal(one), d >= 0 else { return .failure(UsageProblem("--price expects a price such as 45 or 39.9")) }
-            return .success(.all(d))
+            guard let d = DecodeContext.exactDecimal(one), d >= 0 else { throw SeatMapError("--price expects a price such as 45 or 39.9") }
+            return .all(d)
         case (nil, let map?):
-            guard let parsed = parsePrices(map) else { return .failure(UsageProblem("--prices expects SECTION=PRICE pairs such as 1=45,2=60")) }
-            return .success(parsed)
-        case (nil, nil): return .success(nil)
-        default: return .failure(UsageProblem("use either --price or --prices"))
+            guard let parsed = parsePrices(map) else { throw SeatMapError("--prices expects SECTION=PRICE pairs such as 1=45,2=60") }
+            return parsed
+        case (nil, nil): return nil
+        default: throw SeatMapError("use either --price or --prices")
         }
-    }
-
-    struct UsageProblem: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
     }
 
     public func usageProblem(_ request: ImportRequest) -> String? {
-        if case .failure(let p) = MaoyanImporter.prices(request) { return p.message }
-        return nil
+        do {
+            _ = try MaoyanImporter.prices(request)
+            return nil
+        } catch {
+            return error.message
+        }
     }
 
     public func importHall(_ source: SourceText, _ request: ImportRequest) throws(SeatMapError) -> ImportedHall {
-        guard case .success(let prices) = MaoyanImporter.prices(request) else {
-            throw SeatMapError(usageProblem(request) ?? "bad options")
-        }
-        return try MaoyanImporter.importHall(source, prices: prices, lenient: request.flags.contains("lenient"))
+        try MaoyanImporter.importHall(source, prices: MaoyanImporter.prices(request), lenient: request.flags.contains("lenient"))
     }
 
     struct RawCell {
@@ -151,14 +148,17 @@ public struct MaoyanImporter: HallImporter {
             guard let m = ctx.object(item, p, known: [rowIdKey, rowNumKey, "columns"]) else { continue }
             var number: Int? = nil
             if let n = ctx.required(m, rowNumKey, in: item, p) {
+                // Range-checked here (with the validator's rule and wording)
+                // before any row arithmetic: sections are stacked by offsets.
+                let range = 1...HallValidator.maxGridSide
                 if case .string(let s) = n.value, let v = Int(s) {
-                    if (1...HallFormat.maxGridSide).contains(v) {
+                    if range.contains(v) {
                         number = v
                     } else {
-                        ctx.error(n, "\(p).\(rowNumKey)", "row \(v) is outside 1…\(HallFormat.maxGridSide)")
+                        ctx.error(n, "\(p).\(rowNumKey)", HallValidator.rangeMessage("row", v, range))
                     }
                 } else {
-                    number = ctx.int(n, "\(p).\(rowNumKey)", in: 1...HallFormat.maxGridSide, what: "row")
+                    number = ctx.int(n, "\(p).\(rowNumKey)", in: range, what: "row")
                 }
             }
             var label: String? = nil
@@ -267,7 +267,8 @@ public struct MaoyanImporter: HallImporter {
             ctx.error(node, path, p.message)
         }
         guard problems.isEmpty else { return nil }
-        return Hall(validated: "", hallName, "", Hall.defaultMaxSelectCount, Hall.defaultScreenLabel, declaredSections ?? [], rows)
+        return Hall(validatedCinemaName: "", hallName: hallName, movieStartTime: "", maxSelectCount: Hall.defaultMaxSelectCount,
+                    screenLabel: Hall.defaultScreenLabel, sections: declaredSections ?? [], rows: rows)
     }
 
     /// `--prices 1=45,2=60`.

@@ -27,8 +27,8 @@ public struct Hall: Sendable, Equatable {
 
     /// A hall from its parts, checked by `HallValidator`: throws every
     /// problem, each with the path of the part (`rows[3].seats[5].column`)
-    /// in the order given. `sections` nil means none are declared (rows may
-    /// then use any section id).
+    /// in the order given. `sections` nil or empty means none are declared
+    /// (rows may then use any section id).
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
@@ -38,12 +38,13 @@ public struct Hall: Sendable, Equatable {
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }
-        self.init(validated: cinemaName, hallName, movieStartTime, maxSelectCount, screenLabel, sections ?? [], rows)
+        self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
+                  maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows)
     }
 
     /// Builds a hall whose parts `HallValidator` found no problem with.
-    init(validated cinemaName: String, _ hallName: String, _ movieStartTime: String, _ maxSelectCount: Int,
-         _ screenLabel: String, _ sections: [Section], _ rows: [Row]) {
+    init(validatedCinemaName cinemaName: String, hallName: String, movieStartTime: String, maxSelectCount: Int,
+         screenLabel: String, sections: [Section], rows: [Row]) {
         self.cinemaName = cinemaName
         self.hallName = hallName
         self.movieStartTime = movieStartTime

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Every rule a hall must satisfy, in one place. `Hall.init` runs it, and so
-/// do the hall format's reader and every importer (through `Hall.init`, or
-/// `HallFormat` with source positions); nothing else decides whether a hall
-/// is valid.
+/// Every rule a hall must satisfy, in one place. `Hall.init` runs it, the
+/// hall format's reader runs it and reports its problems at their JSON
+/// positions, and importers run it and report them at the place in their
+/// own input; nothing else decides whether a hall is valid.
 ///
 /// The rules: `maxSelectCount` ≥ 1; section ids ≥ 1 and declared once;
 /// rows and columns within 1…`maxGridSide`; a row number used once; a row's
-/// section declared (when sections are declared); prices not negative; a row
+/// section declared (when any section is declared); prices not negative; a row
 /// priced unless every seat has its own price; one cell per column; aisles
 /// are never couple halves; every couple half has its other half in the
 /// neighbouring column; at least one seat and at most `maxSeats`.
@@ -62,7 +62,7 @@ public enum HallValidator {
             report(.hall("maxSelectCount"), rangeMessage("maxSelectCount", maxSelectCount, 1...Int.max))
         }
         var declared: Set<Int>? = nil
-        if let sections {
+        if let sections, !sections.isEmpty {
             var seen: [Int: String] = [:]
             for (i, section) in sections.enumerated() where readable(.section(i, nil)) && readable(.section(i, "id")) {
                 if section.id < 1 {
@@ -92,6 +92,7 @@ public enum HallValidator {
 
             // Cells: each in range, one per column.
             var accepted: [Int: SeatType] = [:]
+            var inRange = Set<Int>()
             var firstSeat: [Int: String] = [:]
             var needsRowPrice = false
             var rowSeats = 0
@@ -102,7 +103,9 @@ public enum HallValidator {
                 if seat.type.isCoupleHalf && !seat.isSeat {
                     report(.seat(i, j, "type"), "an aisle (status 3) cannot be a couple half")
                 }
-                guard columnOK, readable(.seat(i, j, "status")) else { continue }
+                guard columnOK else { continue }
+                inRange.insert(j)
+                guard readable(.seat(i, j, "status")) else { continue }
                 if let first = firstSeat[seat.column] {
                     report(.seat(i, j, "column"), "two seats in one cell: column \(seat.column) is already used by \(first)")
                     continue
@@ -118,8 +121,7 @@ public enum HallValidator {
                 report(.row(i, nil), "missing required field \"price\" (a row needs a price unless every seat has its own)")
             }
             // Couples: each half's other half in the neighbouring column.
-            for (j, seat) in row.seats.enumerated()
-            where readable(.seat(i, j, nil)) && readable(.seat(i, j, "column")) && readable(.seat(i, j, "type")) {
+            for (j, seat) in row.seats.enumerated() where inRange.contains(j) && readable(.seat(i, j, "type")) {
                 let c = seat.column
                 if seat.type == .coupleLeft, accepted[c + 1] != .coupleRight {
                     report(.seat(i, j, "type"), "coupleLeft at column \(c) has no coupleRight partner at column \(c + 1)")

@@ -30,12 +30,8 @@ public struct Seat: Sendable, Equatable {
     }
 
     /// The sale status of a seat; nil for an aisle.
-    public var status: SeatStatus? {
-        if case .seat(let s) = kind { return s }
-        return nil
-    }
-
-    public var isSeat: Bool { kind != .aisle }
+    public var status: SeatStatus? { kind.status }
+    public var isSeat: Bool { kind.isSeat }
 }
 
 /// A row of the grid.

@@ -15,12 +15,13 @@ public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, L
         self.column = column
     }
 
-    /// Parses `"1-3-5"`: three runs of at most nine digits; nil otherwise.
+    /// Parses `"1-3-5"`: three runs of at most nine digits, without leading
+    /// zeros (one text per id, as `description` writes it); nil otherwise.
     public init?(_ text: String) {
         var values: [Int] = []
         values.reserveCapacity(3)
         for part in text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false) {
-            guard !part.isEmpty, part.count <= 9 else { return nil }
+            guard !part.isEmpty, part.count <= 9, part.count == 1 || part.first != UInt8(ascii: "0") else { return nil }
             var v = 0
             for b in part {
                 guard b >= 0x30 && b <= 0x39 else { return nil }
@@ -32,10 +33,12 @@ public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, L
         self.init(section: values[0], row: values[1], column: values[2])
     }
 
-    /// A literal such as `"1-3-5"` (for code and tests). A literal that is
-    /// not an id gives section 0, which no hall has, so it matches nothing.
+    /// A literal such as `"1-3-5"` in code and tests (never input: text
+    /// from outside goes through `init?(_:)`). A malformed literal is a
+    /// programming error.
     public init(stringLiteral text: String) {
-        self = SeatID(text) ?? SeatID(section: 0, row: 0, column: 0)
+        guard let id = SeatID(text) else { preconditionFailure("\"\(text)\" is not a seat id literal (SECTION-ROW-COLUMN)") }
+        self = id
     }
 
     public var description: String { "\(section)-\(row)-\(column)" }

@@ -44,6 +44,14 @@ public enum CellKind: Sendable, Hashable {
         }
     }
 
+    /// The sale status of a seat; nil for an aisle.
+    public var status: SeatStatus? {
+        if case .seat(let s) = self { return s }
+        return nil
+    }
+
+    public var isSeat: Bool { self != .aisle }
+
     /// `available`, `locked`, `sold` or `aisle`.
     public var name: String {
         switch self {

@@ -100,7 +100,7 @@ public struct StatusSync: Sendable {
         if appliedBatchIds.contains(batch.batchId) { return .duplicate }
         if let last = lastSequence, batch.sequence <= last { return .stale(last: last) }
         var problems: [Diagnostic] = []
-        var seats: [SeatID] = []
+        var updates: [(id: SeatID, status: SeatStatus)] = []
         for (j, change) in batch.changes.enumerated() {
             guard let id = change.seat, let cell = hall.cell(id: id) else {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such seat \"\(change.id)\""))
@@ -109,7 +109,7 @@ public struct StatusSync: Sendable {
             if !cell.seat.isSeat {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "\(change.id) is an aisle, not a seat"))
             }
-            seats.append(id)
+            updates.append((id, change.status))
         }
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map {
@@ -118,9 +118,9 @@ public struct StatusSync: Sendable {
         }
         var next = hall
         var changed = Set<SeatID>()
-        for (id, change) in zip(seats, batch.changes) {
-            if next.cell(id: id)?.seat.status != change.status {
-                next.setStatus(change.status, of: id)
+        for (id, status) in updates {
+            if next.cell(id: id)?.seat.status != status {
+                next.setStatus(status, of: id)
                 changed.insert(id)
             }
         }
