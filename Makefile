@@ -25,7 +25,7 @@ demo: build
 	@$(SEATMAP) render $(EXAMPLES) --out-dir out/svg --format svg || exit 1
 	@$(SEATMAP) render $(EXAMPLES) --out-dir out/pdf --format pdf --page a4 || exit 1
 	@$(SEATMAP) render Examples/imax-3-sections.json -o out/imax-phone.png --zoom 2 --scale 3 \
-	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-12,2-5-13 || exit 1
+	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-13,2-5-14 || exit 1
 	@echo "Rendered into out/"
 
 test: deps

@@ -1,4 +1,5 @@
 import Foundation
+import SeatMapCore
 
 /// A command's options, for parsing and for `--help`.
 struct CommandSpec: Sendable {
@@ -120,7 +121,7 @@ struct Arguments {
     /// A number option within a range, or its default.
     func double(_ name: String, default def: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = value(name) else { return def }
-        guard let v = Double(text), v.isFinite else { throw UsageError(message: "--\(name) expects a number, got \"\(text)\"") }
+        guard let v = Arguments.number(text) else { throw UsageError(message: "--\(name) expects a number, got \"\(text)\"") }
         guard range.contains(v) else {
             throw UsageError(message: "--\(name) \(text) is outside \(Arguments.format(range.lowerBound))…\(Arguments.format(range.upperBound))")
         }
@@ -140,15 +141,21 @@ struct Arguments {
     static func parsePair(_ text: String, option: String) throws(UsageError) -> (Double, Double) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let y = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-              x.isFinite, y.isFinite else {
+              let x = number(parts[0].trimmingCharacters(in: .whitespaces)),
+              let y = number(parts[1].trimmingCharacters(in: .whitespaces)) else {
             throw UsageError(message: "--\(option) expects X,Y (two numbers), got \"\(text)\"")
         }
         guard abs(x) <= maxCoordinate, abs(y) <= maxCoordinate else {
             throw UsageError(message: "--\(option) \(text): coordinates must be within ±\(Int(maxCoordinate))")
         }
         return (x, y)
+    }
+
+    /// A number typed by the user: the whole token a decimal number (no
+    /// hex, `inf`, `nan`, `+` or trailing text), finite.
+    static func number(_ text: String) -> Double? {
+        guard DecodeContext.isDecimalNumber(text), let v = Double(text), v.isFinite else { return nil }
+        return v
     }
 
     /// A number as short text: whole numbers without ".0".

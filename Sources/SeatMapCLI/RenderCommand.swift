@@ -78,9 +78,14 @@ extension SeatMapCLI {
     /// Renders one hall file to one output path.
     static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings) throws {
         let hall = try Files.readHall(file)
+        let selected = try seatIDs(s.selected, option: "--select")
         let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
-                              selected: seatIDs(s.selected, option: "--select"),
-                              highlighted: seatIDs(s.highlighted, option: "--highlight"))
+                              selected: selected, highlighted: seatIDs(s.highlighted, option: "--highlight"))
+        // A buyer can only select available seats: say which are not.
+        let taken = selected.sorted().compactMap { id in
+            scene.layout.cell(id: id).flatMap { $0.status == .available ? nil : "\(id) is \($0.kind.name)" }
+        }
+        if !taken.isEmpty { throw SeatMapError("--select: \(taken.joined(separator: ", ")); only available seats can be selected") }
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }

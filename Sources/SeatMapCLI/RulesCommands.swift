@@ -85,7 +85,10 @@ extension SeatMapCLI {
             details: "Exit status 0 found, 1 when no block fits (or bad input), 2 usage."),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            guard let text = args.value("count"), let count = Int(text) else { throw UsageError(message: "--count expects a whole number") }
+            guard let text = args.value("count") else { throw UsageError(message: "--count expects a whole number") }
+            guard let count = Int(text), DecodeContext.isDecimalNumber(text) else {
+                throw UsageError(message: "--count expects a whole number, got \"\(text)\"")
+            }
             let hall = try Files.readHall(file)
             guard count >= 1, count <= hall.maxSelectCount else {
                 throw UsageError(message: "--count \(count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")

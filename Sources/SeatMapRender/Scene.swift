@@ -24,6 +24,7 @@ public struct Scene: Sendable {
             let unknown = ids.filter { layout.cell(id: $0)?.isSeat != true }.sorted()
             if !unknown.isEmpty { throw SeatMapError("\(what): no such seat \(unknown.map(\.description).joined(separator: ", "))") }
         }
+
         self.layout = layout
         self.theme = theme
         self.selected = selected

@@ -7,12 +7,20 @@ import Foundation
 /// importers) so they report problems the same way.
 public struct DecodeContext {
     public let source: SourceText
+    /// Turns node offsets into line:column in linear time over a file.
+    public private(set) var locator: SourceLocator
     public private(set) var errors: [Diagnostic] = []
     /// Unknown keys (reported by `validate --strict`).
     public private(set) var warnings: [Diagnostic] = []
 
     public init(source: SourceText) {
         self.source = source
+        locator = SourceLocator(source)
+    }
+
+    /// The line and column of a byte offset of the source.
+    public mutating func location(of offset: Int) -> (line: Int, column: Int) {
+        locator.location(of: offset)
     }
 
     /// Parses the source; on a syntax error records it and returns nil.
@@ -20,7 +28,7 @@ public struct DecodeContext {
         do {
             return try JSONParser.parse(source.bytes)
         } catch {
-            let loc = source.location(of: error.offset)
+            let loc = location(of: error.offset)
             let prefix = error.message.hasPrefix("not valid UTF-8") ? "" : "malformed JSON: "
             errors.append(Diagnostic(path: "", message: prefix + error.message, line: loc.line, column: loc.column))
             return nil
@@ -35,9 +43,9 @@ public struct DecodeContext {
         warnings.append(diagnostic(node, path, message))
     }
 
-    private func diagnostic(_ node: JSONNode?, _ path: String, _ message: String) -> Diagnostic {
+    private mutating func diagnostic(_ node: JSONNode?, _ path: String, _ message: String) -> Diagnostic {
         guard let node else { return Diagnostic(path: path, message: message) }
-        let loc = source.location(of: node.offset)
+        let loc = location(of: node.offset)
         return Diagnostic(path: path, message: message, line: loc.line, column: loc.column)
     }
 
@@ -143,9 +151,35 @@ public struct DecodeContext {
         return d
     }
 
-    /// `Decimal` of a JSON number text, nil when it cannot be held exactly
+    /// Whether the whole text is a decimal number as JSON writes one:
+    /// `-?digits(.digits)?([eE][+-]?digits)?` (no `+`, hex, separators,
+    /// units or trailing text).
+    public static func isDecimalNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Bool {
+            let start = bytes.startIndex
+            while let b = bytes.first, b >= 0x30 && b <= 0x39 { bytes = bytes.dropFirst() }
+            return bytes.startIndex != start
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    /// `Decimal` of a decimal number text (the whole text, see
+    /// `isDecimalNumber`), nil when it is not one or cannot be held exactly
     /// (more than 30 significant digits or an exponent beyond ±20).
     public static func exactDecimal(_ text: String) -> Decimal? {
+        guard isDecimalNumber(text) else { return nil }
         let lower = text.lowercased()
         var mantissa = Substring(lower)
         if let e = lower.firstIndex(of: "e") {

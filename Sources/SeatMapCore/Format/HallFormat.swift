@@ -77,7 +77,8 @@ public enum HallFormat {
             return nil
         }
         let rows = rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }
-        let problems = HallValidator.problems(maxSelectCount: maxSelectCount, sections: sections, rows: rows,
+        let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
+        let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
                                               unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
         /// The JSON node a validator place names (the field, else its object).
         func node(_ place: HallValidator.Place) -> JSONNode? {

@@ -44,10 +44,14 @@ public struct MaoyanImporter: HallImporter {
     static func prices(_ request: ImportRequest) throws(SeatMapError) -> Prices? {
         switch (request.values["price"], request.values["prices"]) {
         case (let one?, nil):
-            guard let d = DecodeContext.exactDecimal(one), d >= 0 else { throw SeatMapError("--price expects a price such as 45 or 39.9") }
+            guard let d = DecodeContext.exactDecimal(one), d >= 0 else {
+                throw SeatMapError("--price \"\(one)\" is not a price (expected a number such as 45 or 39.9)")
+            }
             return .all(d)
         case (nil, let map?):
-            guard let parsed = parsePrices(map) else { throw SeatMapError("--prices expects SECTION=PRICE pairs such as 1=45,2=60") }
+            guard let parsed = parsePrices(map) else {
+                throw SeatMapError("--prices \"\(map)\" is not a list of SECTION=PRICE pairs such as 1=45,2=60")
+            }
             return parsed
         case (nil, nil): return nil
         default: throw SeatMapError("use either --price or --prices")
@@ -229,7 +233,7 @@ public struct MaoyanImporter: HallImporter {
                     default:
                         if lenient {
                             status = .locked
-                            let loc = ctx.source.location(of: cell.node.offset)
+                            let loc = ctx.location(of: cell.node.offset)
                             warnings.append(Diagnostic(path: cell.path, message: "unknown seat code \"\(cell.code)\", imported as locked",
                                                        line: loc.line, column: loc.column))
                         } else {
@@ -260,7 +264,8 @@ public struct MaoyanImporter: HallImporter {
                 return origin(.row(i, nil))
             }
         }
-        let problems = HallValidator.problems(maxSelectCount: Hall.defaultMaxSelectCount, sections: declaredSections, rows: rows,
+        let problems = HallValidator.problems(texts: [("hallName", hallName)], maxSelectCount: Hall.defaultMaxSelectCount,
+                                              sections: declaredSections, rows: rows,
                                               describe: { origin($0).1 })
         for p in problems {
             let (node, path) = origin(p.place)

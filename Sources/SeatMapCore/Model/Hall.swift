@@ -34,7 +34,9 @@ public struct Hall: Sendable, Equatable {
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
         sections: [Section]? = nil, rows: [Row]
     ) throws(SeatMapError) {
-        let problems = HallValidator.problems(maxSelectCount: maxSelectCount, sections: sections, rows: rows)
+        let problems = HallValidator.problems(
+            texts: [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)],
+            maxSelectCount: maxSelectCount, sections: sections, rows: rows)
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }

@@ -10,7 +10,9 @@ import Foundation
 /// section declared (when any section is declared); prices not negative; a row
 /// priced unless every seat has its own price; one cell per column; aisles
 /// are never couple halves; every couple half has its other half in the
-/// neighbouring column; at least one seat and at most `maxSeats`.
+/// neighbouring column; at least one seat and at most `maxSeats`; names and
+/// labels without control characters (U+0000–U+001F, U+007F, U+FFFE, U+FFFF:
+/// they cannot be written in SVG/XML or shown in a label).
 public enum HallValidator {
     /// Limits beyond which a hall is refused as too large.
     public static let maxSeats = 250_000
@@ -51,13 +53,21 @@ public enum HallValidator {
     /// found problems (`othersFailed`: "no seats" is then not reported).
     /// `describe` names a place inside a message ("first at rows[0]"): an
     /// importer names the place in its own input.
-    public static func problems(maxSelectCount: Int, sections: [Section]?, rows: [Row],
+    /// `texts` are the hall's own names by key (`cinemaName`, `hallName`,
+    /// `movieStartTime`, `screenLabel`).
+    public static func problems(texts: [(String, String)] = [], maxSelectCount: Int, sections: [Section]?, rows: [Row],
                                 unreadable: Set<Place> = [], othersFailed: Bool = false,
                                 describe: (Place) -> String = { $0.path }) -> [Problem] {
         var out: [Problem] = []
         func report(_ place: Place, _ message: String) { out.append(Problem(place: place, message: message)) }
         func readable(_ place: Place) -> Bool { unreadable.isEmpty || !unreadable.contains(place) }
+        func checkText(_ text: String, _ place: Place) {
+            if let bad = controlCharacter(in: text) {
+                report(place, "contains the control character U+\(String(format: "%04X", bad)) (not allowed in names and labels)")
+            }
+        }
 
+        for (key, text) in texts { checkText(text, .hall(key)) }
         if readable(.hall("maxSelectCount")), maxSelectCount < 1 {
             report(.hall("maxSelectCount"), rangeMessage("maxSelectCount", maxSelectCount, 1...Int.max))
         }
@@ -65,6 +75,7 @@ public enum HallValidator {
         if let sections, !sections.isEmpty {
             var seen: [Int: String] = [:]
             for (i, section) in sections.enumerated() where readable(.section(i, nil)) && readable(.section(i, "id")) {
+                checkText(section.name, .section(i, "name"))
                 if section.id < 1 {
                     report(.section(i, "id"), rangeMessage("section id", section.id, 1...Int.max))
                     continue
@@ -81,6 +92,7 @@ public enum HallValidator {
         var firstRow: [Int: String] = [:]
         var seatCount = 0
         for (i, row) in rows.enumerated() where readable(.row(i, nil)) {
+            checkText(row.label, .row(i, "label"))
             let numberOK = readable(.row(i, "row"))
                 && check(row.number, 1...maxGridSide, "row", .row(i, "row"), &out)
             if readable(.row(i, "section")), check(row.section, 1...Int.max, "section", .row(i, "section"), &out),
@@ -97,6 +109,7 @@ public enum HallValidator {
             var needsRowPrice = false
             var rowSeats = 0
             for (j, seat) in row.seats.enumerated() where readable(.seat(i, j, nil)) {
+                checkText(seat.label, .seat(i, j, "label"))
                 let columnOK = readable(.seat(i, j, "column"))
                     && check(seat.column, 1...maxGridSide, "column", .seat(i, j, "column"), &out)
                 if let p = seat.price, p < 0 { report(.seat(i, j, "price"), "negative price \(p.plainText)") }
@@ -144,6 +157,14 @@ public enum HallValidator {
             report(.hall("rows"), "the hall is too large: \(seatCount) seats (at most \(maxSeats))")
         }
         return out
+    }
+
+    /// The first character XML and labels cannot hold, as a code point.
+    static func controlCharacter(in text: String) -> UInt32? {
+        for u in text.unicodeScalars where u.value < 0x20 || u.value == 0x7F || u.value == 0xFFFE || u.value == 0xFFFF {
+            return u.value
+        }
+        return nil
     }
 
     /// Whether `v` is in `range`; reports it at `place` when not.

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapTestSupport
+
+/// Inputs a hostile or careless user gives, answered with a clear error and
+/// the documented exit code (issue: reliability).
+@Suite("CLI: strict input")
+struct StrictInputTests {
+    static let camel = Fixtures.root.appendingPathComponent("Tests/SeatMapCoreTests/Maoyan/camel.json").path
+
+    @Test("a price must be the whole token a decimal number", arguments: ["1,000", "0x10", "12abc", "45元", "45.5.5", "+5", "", "1e400"])
+    func loosePrices(price: String) throws {
+        let out = try Fixtures.tempFolder().appendingPathComponent("h.json").path
+        let r = seatmap("import", "maoyan", StrictInputTests.camel, "-o", out, "--price", price)
+        #expect(r.code == 2, "--price \(price)")
+        #expect(r.err.contains("--price \"\(price)\" is not a price"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let map = seatmap("import", "maoyan", StrictInputTests.camel, "-o", out, "--prices", "1=\(price)")
+        #expect(map.code == 2 && map.err.contains("--prices \"1=\(price)\""), "\(map.err)")
+    }
+
+    @Test("numbers typed on the command line are decimal numbers, whole tokens", arguments: ["0x1p1", "inf", "nan", "2x", "1,5", " 2"])
+    func looseNumbers(zoom: String) {
+        let r = seatmap("layout", Fixtures.examplePath("seed.json"), "--zoom", zoom)
+        #expect(r.code == 2 && r.err.contains("--zoom expects a number, got \"\(zoom)\""), "\(r.err)")
+        // Points allow spaces around their numbers ("1, 2"), nothing else.
+        if zoom != " 2" {
+            let p = seatmap("hit", Fixtures.examplePath("seed.json"), "--point", "\(zoom),3")
+            #expect(p.code == 2, "--point \(zoom),3")
+        }
+    }
+
+    @Test("render --select of a seat that is not available names it and its status")
+    func selectTaken() throws {
+        let out = try Fixtures.tempFolder().appendingPathComponent("x.png").path
+        let r = seatmap("render", Fixtures.examplePath("imax-3-sections.json"), "-o", out, "--select", "2-5-13,2-5-12")
+        #expect(r.code == 1)
+        #expect(r.err.contains("--select: 2-5-12 is sold; only available seats can be selected"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(seatmap("render", Fixtures.examplePath("imax-3-sections.json"), "-o", out, "--select", "2-5-13,2-5-14").code == 0)
+    }
+
+    @Test("control characters in names and labels are refused with their JSON path", arguments: [
+        (#"{"cinemaName":"A\u0007B","rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0}]}]}"#, "cinemaName", "U+0007"),
+        (#"{"rows":[{"row":1,"label":"x\ny","price":1,"seats":[{"column":1,"status":0}]}]}"#, "rows[0].label", "U+000A"),
+        (#"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0,"label":"\t"}]}]}"#, "rows[0].seats[0].label", "U+0009"),
+        (#"{"sections":[{"id":1,"name":"\u0000"}],"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0}]}]}"#, "sections[0].name", "U+0000"),
+    ])
+    func controlCharacters(json: String, path: String, code: String) throws {
+        let file = try Fixtures.tempFolder().appendingPathComponent("h.json").path
+        try json.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = seatmap("validate", file)
+        #expect(r.code == 1)
+        #expect(r.err.contains("\(path): contains the control character \(code) (not allowed in names and labels)"), "\(r.err)")
+    }
+}
+
+@Suite("Diagnostics stay linear")
+struct LinearDiagnosticsTests {
+    @Test("locating every problem of a file scans it about once, not once per problem")
+    func linear() throws {
+        // 20,000 seats on one line, each reported: 20,000 positions to locate.
+        let seats = (1...2000).map { #"{"column":\#($0),"status":0,"vip":1}"# }.joined(separator: ",")
+        let rows = (1...10).map { #"{"row":\#($0),"price":1,"seats":[\#(seats)]}"# }.joined(separator: ",\n")
+        let text = #"{"rows":[\#(rows)]}"#
+        let source = SourceText(name: "big.json", bytes: Array(text.utf8))
+        var ctx = DecodeContext(source: source)
+        let parsed = ctx.parse()
+        let root = try #require(parsed)
+        guard case .array(let rowNodes)? = root["rows"]?.value else { Issue.record("no rows"); return }
+        var nodes: [JSONNode] = []
+        for row in rowNodes {
+            guard case .array(let seatNodes)? = row["seats"]?.value else { continue }
+            nodes += seatNodes.compactMap { $0["vip"] }
+        }
+        #expect(nodes.count == 20_000)
+        for node in nodes { ctx.warning(node, "vip", "unknown key") }
+        // One backwards jump (to the first row) at most; otherwise each byte once.
+        #expect(ctx.locator.scanned <= text.utf8.count, "scanned \(ctx.locator.scanned) bytes for a \(text.utf8.count)-byte file")
+        for k in [0, 1, 1999, 2000, 12_345, 19_999] {
+            let expected = source.location(of: nodes[k].offset)
+            #expect(ctx.warnings[k].line == expected.line && ctx.warnings[k].column == expected.column)
+        }
+        // Out of order too (a validator's problems after the reader's).
+        let back = ctx.location(of: nodes[3].offset)
+        #expect(back == source.location(of: nodes[3].offset))
+    }
+}
