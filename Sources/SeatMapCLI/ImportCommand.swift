@@ -19,7 +19,7 @@ extension SeatMapCLI {
             guard let importer = HallImporters.named(p[0]) else {
                 throw UsageError(message: "unknown import format \"\(p[0])\" (expected \(HallImporters.all.map(\.name).joined(separator: ", ")))")
             }
-            guard let out = output(args) else { throw UsageError(message: "missing -o HALL.json") }
+            guard let out = try output(args) else { throw UsageError(message: "missing -o HALL.json") }
             let own = Set(importer.options.map(\.name))
             if let other = (Array(args.values.keys) + Array(args.flags)).filter({ !own.contains($0) && $0 != "o" && $0 != "output" }).sorted().first {
                 throw UsageError(message: "--\(other) is not an option of the \(importer.name) importer")
@@ -31,7 +31,9 @@ extension SeatMapCLI {
             for w in imported.warnings { console.err("\(p[1] == "-" ? "<stdin>" : p[1]): warning: \(w.description)") }
             try Files.writeAtomically(HallFormat.encodeText(imported.hall), to: out)
             let s = HallSummary(imported.hall)
-            console.out("wrote \(out): \(s.seats) seats in \(s.rows) rows, \(s.sections.count) section(s)")
+            // With -o -, standard output holds the hall alone; the report goes to stderr.
+            let report = "wrote \(out == "-" ? "<stdout>" : out): \(s.seats) seats in \(s.rows) rows, \(s.sections.count) section(s)"
+            if out == "-" { console.err(report) } else { console.out(report) }
             return 0
         })
 

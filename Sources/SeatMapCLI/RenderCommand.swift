@@ -96,7 +96,7 @@ extension SeatMapCLI {
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError(message: "missing FILE") }
-        let outputPath = output(args)
+        let outputPath = try output(args)
         let settings = try renderSettings(args)
         if let dir = args.value("out-dir") {
             if outputPath != nil { throw UsageError(message: "use either -o or --out-dir") }
@@ -130,10 +130,11 @@ extension SeatMapCLI {
         if Set(outputs).count != outputs.count { throw UsageError(message: "two inputs would write the same output name in \(dir)") }
         let results = BatchResults(count: files.count)
         let progress = console.stderrIsTerminal
+        let limit = Files.maxInputBytes  // task-local: carried into the worker threads by hand
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             var failure: String? = nil
             do {
-                try renderOne(files[i], to: outputs[i], format: format, settings)
+                try Files.$maxInputBytes.withValue(limit) { try renderOne(files[i], to: outputs[i], format: format, settings) }
             } catch let e as SeatMapError {
                 failure = e.file == nil ? "\(files[i]): \(e.message)" : e.message
             } catch {

@@ -129,7 +129,7 @@ extension SeatMapCLI {
             """),
         run: { args, console in
             let p = try positionals(args, ["FILE", "UPDATES.json"])
-            guard let out = output(args) else { throw UsageError(message: "missing -o NEW.json") }
+            guard let out = try output(args) else { throw UsageError(message: "missing -o NEW.json") }
             if (args.value("image") == nil) != (args.value("image-out") == nil) {
                 throw UsageError(message: "--image and --image-out go together")
             }
@@ -186,9 +186,13 @@ extension SeatMapCLI {
                 }
                 image = try raster.pngData()
             }
-            try Files.writeAtomically(HallFormat.encodeText(sync.hall), to: out)
-            if let image, let imageOut = args.value("image-out") { try Files.writeAtomically(image, to: imageOut) }
-            console.out(args.flag("json") ? JSONWriter.write(.array(reports), pretty: false) : lines.joined(separator: "\n"))
+            // Both outputs or neither.
+            var outputs: [(bytes: [UInt8], path: String)] = [(Array(HallFormat.encodeText(sync.hall).utf8), out)]
+            if let image, let imageOut = args.value("image-out") { outputs.append((image, imageOut)) }
+            try Files.writeAll(outputs)
+            // With an output on standard output, the report goes to stderr.
+            let report = args.flag("json") ? JSONWriter.write(.array(reports), pretty: false) : lines.joined(separator: "\n")
+            if outputs.contains(where: { $0.path == "-" }) { console.err(report) } else { console.out(report) }
             return 0
         })
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import SeatMapCore
 import SeatMapRender
 
@@ -32,12 +34,28 @@ public enum SeatMapCLI {
         lines.append("Import formats (import): " + HallImporters.all.map { "\($0.name) (\($0.summary))" }.joined(separator: ", ") + ".")
         lines.append("")
         lines.append("Run `seatmap COMMAND --help` for a command's options. FILE may be - for standard input.")
+        lines.append("Every input is read to at most 64 MiB; any command takes --max-input-bytes N to change that.")
         return lines.joined(separator: "\n")
     }
 
-    /// Runs the command line on the process's standard streams.
+    /// Runs the command line on the process's standard streams. SIGINT,
+    /// SIGTERM and SIGHUP remove the temporary files being written before
+    /// the process ends (exit 128 + the signal), so a killed command leaves
+    /// nothing behind.
     public static func main(_ args: [String]) -> Int32 {
-        run(args, console: Console.standard())
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                Files.removeTemporaryFiles()
+                exit(128 + sig)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        return run(args, console: Console.standard())
     }
 
     /// Runs the command line, writing to `console`; returns the exit code.
@@ -57,8 +75,42 @@ public enum SeatMapCLI {
         return run(command, Array(args.dropFirst()), console: console)
     }
 
-    static func run(_ command: Command, _ args: [String], console: Console) -> Int32 {
+    /// Takes `--max-input-bytes N` (any command) out of the arguments.
+    static func inputLimit(_ args: [String]) throws(UsageError) -> (limit: Int?, rest: [String]) {
+        var rest: [String] = []
+        var limit: Int? = nil
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--" { rest += args[i...]; break }
+            var value: String? = nil
+            if a == "--max-input-bytes" {
+                guard i + 1 < args.count else { throw UsageError(message: "--max-input-bytes needs a value (N)") }
+                value = args[i + 1]
+                i += 1
+            } else if a.hasPrefix("--max-input-bytes=") {
+                value = String(a.dropFirst("--max-input-bytes=".count))
+            }
+            if let value {
+                guard limit == nil else { throw UsageError(message: "--max-input-bytes given more than once") }
+                guard DecodeContext.isDecimalNumber(value), let n = Int(value), n >= 1 else {
+                    throw UsageError(message: "--max-input-bytes expects a whole number of bytes ≥ 1, got \"\(value)\"")
+                }
+                limit = n
+            } else {
+                rest.append(a)
+            }
+            i += 1
+        }
+        return (limit, rest)
+    }
+
+    static func run(_ command: Command, _ allArgs: [String], console: Console) -> Int32 {
         do {
+            let (limit, args) = try inputLimit(allArgs)
+            if let limit {
+                return Files.$maxInputBytes.withValue(limit) { run(command, args, console: console) }
+            }
             let parsed = try Arguments(args, spec: command.spec)
             if parsed.wantsHelp {
                 console.out(command.spec.help)
@@ -82,8 +134,11 @@ public enum SeatMapCLI {
         [.value("o", valueName, "\(what) (alias --output)."), .value("output", valueName, "Same as -o.")]
     }
 
-    /// The `-o` / `--output` value, or nil.
-    static func output(_ a: Arguments) -> String? { a.value("o") ?? a.value("output") }
+    /// The `-o` / `--output` value, or nil; both at once is a usage error.
+    static func output(_ a: Arguments) throws(UsageError) -> String? {
+        if a.value("o") != nil && a.value("output") != nil { throw UsageError(message: "-o and --output name the same output; give one") }
+        return a.value("o") ?? a.value("output")
+    }
 
     /// Exactly `count` positional arguments, or a usage error naming them.
     static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {

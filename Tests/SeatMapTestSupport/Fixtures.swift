@@ -48,3 +48,43 @@ public struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Runs the built `seatmap` executable as a real process (for what only a
+/// process shows: its own stdout, signals, concurrency, memory).
+public enum SeatmapProcess {
+    /// The `seatmap` binary built beside the test bundle.
+    public static var executable: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("seatmap"),
+            Fixtures.root.appendingPathComponent(".build/debug/seatmap"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    public struct Result: Sendable {
+        public var code: Int32
+        public var stdout: [UInt8]
+        public var stderr: String
+    }
+
+    /// Runs `seatmap ARGS` with `stdin` (a file to read it from, or nothing).
+    public static func run(_ args: [String], stdin: String? = nil) throws -> Result {
+        guard let exe = executable else { throw CocoaError(.fileNoSuchFile) }
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = args
+        if let stdin { p.standardInput = FileHandle(forReadingAtPath: stdin) }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes while it runs, so a large output cannot block it.
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Result(code: p.terminationStatus, stdout: [UInt8](outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Reading inputs and writing outputs safely.
 ///
@@ -6,21 +7,44 @@ import Foundation
 /// destination folder and renamed over the target, so a failure leaves any
 /// existing file untouched and never leaves a partial one.
 public enum Files {
-    /// Reads a file, or standard input for `-`.
+    /// The most bytes any one input may have (64 MiB unless the command
+    /// line's `--max-input-bytes` says otherwise), checked while reading.
+    @TaskLocal public static var maxInputBytes = 64 << 20
+
+    /// Reads a file, or standard input for `-`, at most `maxInputBytes`:
+    /// a larger input is refused as soon as it passes the limit, without
+    /// reading the rest (so `/dev/zero` or a huge file costs nothing).
     public static func read(_ path: String) throws(SeatMapError) -> SourceText {
+        let limit = maxInputBytes
+        let name = path == "-" ? "<stdin>" : path
+        let fd: Int32
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return SourceText(name: "<stdin>", bytes: [UInt8](data))
+            fd = 0
+        } else {
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                throw SeatMapError(file: path, errno == ENOENT ? "no such file" : "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw SeatMapError(file: path, "is a directory, expected a file") }
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw SeatMapError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
         }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw SeatMapError(file: path, "no such file")
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SeatMapError(file: name, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            guard bytes.count + n <= limit else {
+                throw SeatMapError(file: name, "the input is larger than the limit of \(limit) bytes; raise it with --max-input-bytes N")
+            }
+            bytes.append(contentsOf: chunk[0..<n])
         }
-        if isDir.boolValue { throw SeatMapError(file: path, "is a directory, expected a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SeatMapError(file: path, "cannot read the file (permission denied?)")
-        }
-        return SourceText(name: path, bytes: [UInt8](data))
+        return SourceText(name: name, bytes: bytes)
     }
 
     /// Reads and validates a hall file.
@@ -28,34 +52,142 @@ public enum Files {
         try HallFormat.decode(read(path)).hall
     }
 
-    /// Writes `bytes` to `path` through a temporary file and a rename.
-    /// `-` writes to standard output.
+    /// Writes `bytes` to `path` through a temporary file and a rename (see
+    /// `writeAll`). `-` writes to standard output.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SeatMapError) {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
-            throw SeatMapError(file: path, "the folder \(dir.path) does not exist")
-        }
-        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
-        do {
-            try Data(bytes).write(to: temp)
-        } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw SeatMapError(file: path, "cannot write: \(error.localizedDescription)")
-        }
-        if rename(temp.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temp)
-            throw SeatMapError(file: path, "cannot replace the file: \(reason)")
-        }
+        try writeAll([(bytes, path)])
     }
 
     public static func writeAtomically(_ text: String, to path: String) throws(SeatMapError) {
         try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    /// Writes a command's outputs all or nothing: every file is first
+    /// written in full to a temporary file beside its target
+    /// (`.seatmap-tmp-*`), and only when all are written are they renamed
+    /// into place; on any failure every temporary file is removed and no
+    /// target is touched. Only regular files are replaced (a device, FIFO,
+    /// socket or folder is refused); a replaced file keeps its permission
+    /// bits; a symbolic link is followed and its target replaced. `-` is
+    /// standard output, written after the files.
+    public static func writeAll(_ outputs: [(bytes: [UInt8], path: String)]) throws(SeatMapError) {
+        var staged: [(temp: String, target: String, path: String)] = []
+        func discard() {
+            for s in staged {
+                unlink(s.temp)
+                TempFiles.shared.remove(s.temp)
+            }
+        }
+        for (bytes, path) in outputs where path != "-" {
+            do {
+                let (target, mode) = try replaceableTarget(path)
+                staged.append((try stage(bytes, beside: target, mode: mode, for: path), target, path))
+            } catch {
+                discard()
+                throw error
+            }
+        }
+        for (k, s) in staged.enumerated() where rename(s.temp, s.target) != 0 {
+            let reason = String(cString: strerror(errno))
+            staged.removeFirst(k)
+            discard()
+            throw SeatMapError(file: s.path, "cannot replace the file: \(reason)")
+        }
+        for s in staged { TempFiles.shared.remove(s.temp) }
+        for (bytes, path) in outputs where path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
+    /// The file an output path names (symbolic links followed) and the
+    /// permission bits to give it (those of the file it replaces, or nil
+    /// for a new file); refuses anything that is not a regular file.
+    static func replaceableTarget(_ path: String) throws(SeatMapError) -> (String, mode_t?) {
+        var target = path
+        var st = stat()
+        for _ in 0..<40 {
+            guard lstat(target, &st) == 0 else {
+                guard errno == ENOENT else { throw SeatMapError(file: path, "cannot write: \(String(cString: strerror(errno)))") }
+                let dir = (target as NSString).deletingLastPathComponent
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: dir.isEmpty ? "." : dir, isDirectory: &isDir), isDir.boolValue else {
+                    throw SeatMapError(file: path, "the folder \(dir.isEmpty ? "." : dir) does not exist")
+                }
+                return (target, nil)
+            }
+            guard (st.st_mode & S_IFMT) == S_IFLNK else { break }
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: target) else {
+                throw SeatMapError(file: path, "cannot follow the symbolic link \(target)")
+            }
+            target = link.hasPrefix("/") ? link : ((target as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return (target, st.st_mode & 0o7777)
+        case S_IFLNK: throw SeatMapError(file: path, "too many levels of symbolic links")
+        case S_IFDIR: throw SeatMapError(file: path, "is a folder; give a file name")
+        default:
+            throw SeatMapError(file: path, "is not a regular file (a device, FIFO or socket); SeatMap replaces only regular files")
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `target`, with `mode`.
+    static func stage(_ bytes: [UInt8], beside target: String, mode: mode_t?, for path: String) throws(SeatMapError) -> String {
+        let dir = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        let temp = (dir.isEmpty ? "" : dir + "/") + ".seatmap-tmp-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
+        guard fd >= 0 else { throw SeatMapError(file: path, "cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
+        TempFiles.shared.add(temp)
+        var failure: String? = nil
+        if let mode, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+        var written = 0
+        while failure == nil && written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+            } else {
+                written += n
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temp)
+            TempFiles.shared.remove(temp)
+            throw SeatMapError(file: path, "cannot write: \(failure)")
+        }
+        return temp
+    }
+
+    /// Removes every temporary file still being written (for a signal
+    /// handler: a killed command leaves no `.seatmap-tmp-*` behind).
+    public static func removeTemporaryFiles() {
+        for temp in TempFiles.shared.all() { unlink(temp) }
+    }
+}
+
+/// The temporary files being written right now.
+final class TempFiles: @unchecked Sendable {
+    static let shared = TempFiles()
+    private let lock = NSLock()
+    private var paths = Set<String>()
+
+    func add(_ path: String) {
+        lock.lock()
+        paths.insert(path)
+        lock.unlock()
+    }
+
+    func remove(_ path: String) {
+        lock.lock()
+        paths.remove(path)
+        lock.unlock()
+    }
+
+    func all() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(paths)
     }
 }

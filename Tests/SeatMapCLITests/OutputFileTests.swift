@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapTestSupport
+
+/// Outputs: only regular files are replaced, permissions and links are
+/// kept, several outputs are written all or nothing, no temporary file
+/// is left behind, `-o -` writes the document alone.
+@Suite("CLI: output files")
+struct OutputFileTests {
+    static let seed = Fixtures.examplePath("seed.json")
+
+    static func leftovers(_ dir: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".seatmap-tmp-") }
+    }
+
+    @Test("a device node given as -o is refused and left as it is")
+    func deviceNode() throws {
+        let dir = try Fixtures.tempFolder()
+        let node = dir.appendingPathComponent("null").path
+        guard mknod(node, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else {  // 1:3, like /dev/null
+            // mknod needs root (CI runs as root); say so rather than pass silently.
+            withKnownIssue("mknod needs root: \(String(cString: strerror(errno)))") { Issue.record("not run") }
+            return
+        }
+        for args in [["render", OutputFileTests.seed, "-o", node + ".png"], ["import", "maoyan",
+                     Fixtures.root.appendingPathComponent("Tests/SeatMapCoreTests/Maoyan/camel.json").path, "-o", node, "--price", "1"]] {
+            // The .png name must be the node too: link it.
+            if args[0] == "render" { _ = symlink(node, node + ".png") }
+            let r = seatmap(args)
+            #expect(r.code == 1, "\(args)")
+            #expect(r.err.contains("is not a regular file"), "\(r.err)")
+        }
+        var st = stat()
+        #expect(stat(node, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "still a character device")
+        #expect(try OutputFileTests.leftovers(dir).isEmpty)
+    }
+
+    @Test("a replaced file keeps its permission bits; a symbolic link keeps pointing at its replaced target")
+    func permissionsAndLinks() throws {
+        let dir = try Fixtures.tempFolder()
+        let file = dir.appendingPathComponent("map.svg").path
+        try "old".write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o600)
+        #expect(seatmap("render", OutputFileTests.seed, "-o", file).code == 0)
+        var st = stat()
+        #expect(stat(file, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        let link = dir.appendingPathComponent("latest.svg").path
+        #expect(symlink("map.svg", link) == 0)
+        #expect(seatmap("render", OutputFileTests.seed, "-o", link, "--zoom", "2").code == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "map.svg", "the link is still a link")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("<svg"))
+        #expect(stat(file, &st) == 0 && st.st_mode & 0o777 == 0o600)
+    }
+
+    @Test("apply writes the hall and the image both or neither")
+    func applyAllOrNothing() throws {
+        let dir = try Fixtures.tempFolder()
+        let old = dir.appendingPathComponent("old.png").path, hall = dir.appendingPathComponent("new.json").path
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        #expect(seatmap("render", OutputFileTests.seed, "-o", old).code == 0)
+        try "previous".write(toFile: hall, atomically: true, encoding: .utf8)
+        let r = seatmap("apply", OutputFileTests.seed, updates, "-o", hall, "--image", old,
+                        "--image-out", dir.appendingPathComponent("missing/new.png").path)
+        #expect(r.code == 1 && r.err.contains("does not exist"), "\(r.err)")
+        #expect(try String(contentsOfFile: hall, encoding: .utf8) == "previous", "-o untouched when the image cannot be written")
+        #expect(try OutputFileTests.leftovers(dir).isEmpty)
+    }
+
+    @Test("-o and --output together are a usage error")
+    func twoOutputs() {
+        let r = seatmap("render", OutputFileTests.seed, "-o", "a.png", "--output", "b.png")
+        #expect(r.code == 2 && r.err.contains("-o and --output"))
+    }
+
+    @Test("-o - writes only the document to stdout; the report goes to stderr")
+    func stdoutDocument() throws {
+        let camel = Fixtures.root.appendingPathComponent("Tests/SeatMapCoreTests/Maoyan/camel.json").path
+        let r = try SeatmapProcess.run(["import", "maoyan", camel, "-o", "-", "--price", "30"])
+        #expect(r.code == 0)
+        #expect((try? HallFormat.decode(SourceText(name: "-", bytes: r.stdout))) != nil, "stdout is the hall alone")
+        #expect(r.stderr.contains("wrote <stdout>"))
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let a = try SeatmapProcess.run(["apply", OutputFileTests.seed, updates, "-o", "-", "--json"])
+        #expect(a.code == 0)
+        let hall = try HallFormat.decode(SourceText(name: "-", bytes: a.stdout)).hall
+        #expect(hall.cell(id: "1-1-1")?.seat.status == .sold)
+        #expect(a.stderr.contains("\"batchId\":\"a\""))
+    }
+
+    @Test("inputs are bounded while reading: /dev/zero on stdin is refused at the limit")
+    func boundedInput() throws {
+        let r = try SeatmapProcess.run(["validate", "-", "--max-input-bytes", "100000"], stdin: "/dev/zero")
+        #expect(r.code == 1)
+        #expect(r.stderr.contains("<stdin>: the input is larger than the limit of 100000 bytes"), "\(r.stderr)")
+        let d = try SeatmapProcess.run(["validate", "-"], stdin: "/dev/zero")
+        #expect(d.code == 1 && d.stderr.contains("limit of 67108864 bytes"), "the default limit, 64 MiB")
+        let points = try SeatmapProcess.run(["hit", OutputFileTests.seed, "--points-file", "-"], stdin: "/dev/zero")
+        #expect(points.code == 1 && points.stderr.contains("larger than the limit"))
+        #expect(seatmap("validate", OutputFileTests.seed, "--max-input-bytes", "12").code == 1)
+        #expect(seatmap("validate", OutputFileTests.seed, "--max-input-bytes", "1e3").code == 2)
+    }
+
+    @Test("a killed render leaves no temporary file")
+    func killed() throws {
+        guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
+        let dir = try Fixtures.tempFolder()
+        for delay in [20_000, 60_000, 150_000] as [useconds_t] {
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["render", Fixtures.examplePath("imax-3-sections.json"), "-o", dir.appendingPathComponent("big.png").path,
+                           "--zoom", "3", "--scale", "3", "--png-compression", "best"]
+            try p.run()
+            usleep(delay)
+            p.terminate()
+            p.waitUntilExit()
+            #expect(try OutputFileTests.leftovers(dir).isEmpty, "after SIGTERM at \(delay) µs")
+        }
+    }
+}
