@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SeatMapCore", targets: ["SeatMapCore"]),
         .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
+        .library(name: "SeatMapStore", targets: ["SeatMapStore"]),
     ],
     targets: [
         // MARK: System libraries (C stays inside the modules that import these)
@@ -20,6 +21,12 @@ let package = Package(
             name: "CCairo",
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
+        ),
+
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
 
         .systemLibrary(
@@ -35,11 +42,14 @@ let package = Package(
         // MARK: Cairo backend
         .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"]),
 
+        // MARK: The selection store: SQLite (pending selections with holds, applied batches)
+        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),
+
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["CPNG"], swiftSettings: optimizedEvenInDebug),
 
         // MARK: Command line: a testable library and a thin executable
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"]),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
 
         // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)
@@ -59,6 +69,7 @@ let package = Package(
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
+                                                            "SeatMapTestSupport"]),
     ]
 )

@@ -4,7 +4,7 @@
 # apt-get when root, sudo otherwise; a clear message when neither works.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev libpng-dev fontconfig fonts-wqy-microhei libxml2)
+packages=(pkg-config libcairo2-dev libpng-dev libsqlite3-dev fontconfig fonts-wqy-microhei libxml2)
 
 missing=()
 for p in "${packages[@]}"; do

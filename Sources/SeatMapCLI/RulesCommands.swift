@@ -2,16 +2,18 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
+import SeatMapStore
 
 extension SeatMapCLI {
     static let selectCommand = Command(
         spec: CommandSpec(
-            name: "select", usage: "select FILE --toggle ID,ID,... [--store PATH --show SHOW] [--no-single-seat-rule] [--json]  |  select FILE --store PATH --show SHOW --order-succeeded",
+            name: "select", usage: "select FILE --toggle ID,ID,... [--store DB --show SHOW [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]  |  select FILE --store DB --show SHOW --order-succeeded",
             summary: "Toggle seats in order; print each result, the total, the seats and any single-seat violations.",
             options: [
                 .value("toggle", "ID,...", "Seat ids to toggle, in order."),
-                .value("store", "PATH", "A per-show selection store (JSON): start from the show's saved selection and save the new one."),
+                .value("store", "DB", "The selection store (SQLite): start from the show's held selection and hold the new one."),
                 .value("show", "SHOW", "The show id in the store."),
+                .value("hold-ttl", "SECONDS", "How long the held selection lasts without another select (default 600)."),
                 .flag("order-succeeded", "The order went through: forget the show's pending selection in the store."),
                 .flag("no-single-seat-rule", "Do not check the no-single-empty-seat rule."),
                 .flag("json", "Print {results, selected, total, descriptions, violations}."),
@@ -19,6 +21,9 @@ extension SeatMapCLI {
             details: """
             Results: selected, deselected, notAvailable, noSuchSeat, reachLimit. Couple halves go together.
             Violations list available seats the selection leaves alone in their row (不能留空座).
+            With --store, the show's pending selection is a hold that expires --hold-ttl seconds after the
+            last select; each command reads and writes it in one transaction, so concurrent commands on
+            one store never lose each other's seats. Held seats the hall no longer offers are named on stderr.
             Exit status 0 (violations are reported, not fatal), 1 bad input, 2 usage.
             """),
         run: { args, console in
@@ -30,32 +35,43 @@ extension SeatMapCLI {
                 }
                 if args.value("toggle") != nil { throw UsageError(message: "--order-succeeded takes no --toggle") }
                 _ = try Files.readHall(file)
-                var store = try SelectionStore(path: path)
-                if let note = store.recovered { console.err(note) }
-                store.clear(show)
-                try store.save()
+                let store = try SeatStore(path: path)
+                for note in store.notes { console.err(note) }
+                try store.transaction { try store.release(show: show) }
                 console.out("\(show): pending selection cleared")
                 return 0
             }
             guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
+            let ttl = try args.double("hold-ttl", default: SeatStore.defaultHoldSeconds, in: 1...31_536_000)
             let hall = try Files.readHall(file)
-            var store: SelectionStore? = nil
             var selection = Selection()
-            if let path = args.value("store"), let show = args.value("show") {
-                let loaded = try SelectionStore(path: path)
-                if let note = loaded.recovered { console.err(note) }
-                selection = Selection(ids: loaded.selection(for: show).compactMap(SeatID.init), in: hall)
-                store = loaded
-            }
             var results: [(String, Selection.ToggleResult)] = []
-            for id in toggles.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
-                results.append((id, SeatID(id).map { selection.toggle($0, in: hall) } ?? .noSuchSeat))
+            /// Toggles in order, starting from `selection`.
+            func toggleAll() {
+                for id in toggles.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+                    results.append((id, SeatID(id).map { selection.toggle($0, in: hall) } ?? .noSuchSeat))
+                }
+            }
+            if let path = args.value("store"), let show = args.value("show") {
+                let store = try SeatStore(path: path)
+                for note in store.notes { console.err(note) }
+                // Read, toggle and write back in one transaction.
+                let dropped: [String] = try store.transaction {
+                    let now = Date()
+                    let held = try store.heldSeats(show: show, now: now)
+                    selection = Selection(ids: held.compactMap(SeatID.init), in: hall)
+                    let kept = Set(selection.ids.map(\.description))
+                    toggleAll()
+                    try store.hold(show: show, seats: selection.ids.map(\.description), until: now.addingTimeInterval(ttl))
+                    return held.filter { !kept.contains($0) }
+                }
+                for id in dropped {
+                    console.err("\(path): \(show): held seat \(id) is no longer available in \(file); dropped from the selection")
+                }
+            } else {
+                toggleAll()
             }
             let violations = args.flag("no-single-seat-rule") ? [] : SingleSeatRule.violations(selection, in: hall)
-            if var s = store, let show = args.value("show") {
-                s.set(selection.ids.map(\.description), for: show)
-                try s.save()
-            }
             let total = selection.total(in: hall).plainText
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
@@ -114,11 +130,13 @@ extension SeatMapCLI {
     static let applyCommand = Command(
         spec: CommandSpec(
             name: "apply",
-            usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png] [geometry flags: --theme T --zoom Z --scale S ...] [--json]",
+            usage: "apply FILE UPDATES.json -o NEW.json [--image OLD.png --image-out NEW.png] [--store DB --show SHOW] [geometry flags: --theme T --zoom Z --scale S ...] [--json]",
             summary: "Apply live status batches all-or-nothing; optionally redraw only the changed seats of an image.",
             options: outputOptions("NEW.json", "Where to write the updated hall") + [
                 .value("image", "OLD.png", "A render of FILE with the same geometry flags, to update incrementally."),
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
+                .value("store", "DB", "Remember applied batch ids and the last sequence per show in this store (SQLite), across runs."),
+                .value("show", "SHOW", "The show the batches belong to (with --store)."),
             ] + geometryOptions + [
                 .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped}."),
             ],
@@ -126,6 +144,8 @@ extension SeatMapCLI {
             UPDATES.json holds one batch {"batchId","sequence","changes":[{"id","status"}]} or an array of them,
             applied in order: a repeated batch id is a no-op, a sequence not after the last applied is ignored,
             an unknown seat id or invalid status rejects the run with FILE and every output untouched (exit 1).
+            Without --store this holds within one run; with --store DB --show SHOW across runs too (the outputs
+            are written, then the batches recorded, in one transaction).
             """),
         run: { args, console in
             let p = try positionals(args, ["FILE", "UPDATES.json"])
@@ -136,63 +156,98 @@ extension SeatMapCLI {
             let geometry = try geometry(args)
             let hall = try Files.readHall(p[0])
             let batches = try StatusBatch.decode(Files.read(p[1]))
-            var sync = StatusSync(hall: hall)
-            var selection = Selection()
-            var changedAll: [SeatID] = []
-            var lines: [String] = []
-            var reports: [JSONNode] = []
-            // Dirty rects are in the layout the geometry flags give (statuses
-            // never move a seat, so it is the layout of every state).
-            let layout = try geometry.layout(hall).layout
-            for batch in batches {
-                let outcome: StatusSync.Outcome
-                do {
-                    outcome = try sync.apply(batch, selection: &selection)
-                } catch let error as SeatMapError {
-                    throw SeatMapError(file: p[1], diagnostics: error.diagnostics)
-                }
-                var report: [(String, JSONNode)] = [("batchId", .string(batch.batchId))]
-                switch outcome {
-                case .applied(let changed, let dropped):
-                    changedAll += changed
-                    lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.map(\.description).joined(separator: " "))")
-                    lines += dropped.map { "  \($0)" }
-                    let dirty: [JSONNode] = changed.compactMap { id in
-                        layout.cell(id: id).map { .object([("id", .string(id.description))] + rectMembers($0.rect)) }
-                    }
-                    report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0.description) })),
-                               ("dirty", .array(dirty)), ("dropped", .array(dropped.map { .string($0) }))]
-                case .duplicate:
-                    lines.append("\(batch.batchId): already applied (no-op)")
-                    report += [("outcome", .string("duplicate")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
-                case .stale(let last):
-                    lines.append("\(batch.batchId): stale sequence \(batch.sequence) (last applied \(last)), ignored")
-                    report += [("outcome", .string("stale")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
-                }
-                reports.append(.object(report))
+            if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
+            var store: SeatStore? = nil
+            if let path = args.value("store") {
+                store = try SeatStore(path: path)
+                for note in store?.notes ?? [] { console.err(note) }
             }
-            // Everything is computed before anything is written.
-            var image: [UInt8]? = nil
-            if let old = args.value("image") {
-                // The same geometry (a --fit resolved once), the new statuses.
-                let scene = try Scene(layout: Layout(hall: sync.hall, style: layout.style, zoom: layout.zoom, scale: layout.scale),
-                                      theme: geometry.theme)
-                let raster = try RasterImage(png: Array(try Files.read(old).bytes))
-                let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
-                do {
-                    try Renderer.redraw(raster, scene: scene, dirty: dirty)
-                } catch let error as SeatMapError {
-                    throw SeatMapError(file: old, diagnostics: error.diagnostics)
+            let show = args.value("show") ?? ""
+            let result: ApplyResult
+            if let store {
+                result = try store.transaction {
+                    let r = try applyBatches(batches, to: hall, known: try store.appliedBatches(show: show), geometry: geometry,
+                                             updatesFile: p[1], out: out, args: args)
+                    for b in r.applied { try store.recordBatch(show: show, batchId: b.batchId, sequence: b.sequence) }
+                    return r
                 }
-                image = try raster.pngData()
+            } else {
+                result = try applyBatches(batches, to: hall, known: ([], nil), geometry: geometry, updatesFile: p[1], out: out, args: args)
             }
-            // Both outputs or neither.
-            var outputs: [(bytes: [UInt8], path: String)] = [(Array(HallFormat.encodeText(sync.hall).utf8), out)]
-            if let image, let imageOut = args.value("image-out") { outputs.append((image, imageOut)) }
-            try Files.writeAll(outputs)
             // With an output on standard output, the report goes to stderr.
-            let report = args.flag("json") ? JSONWriter.write(.array(reports), pretty: false) : lines.joined(separator: "\n")
-            if outputs.contains(where: { $0.path == "-" }) { console.err(report) } else { console.out(report) }
+            if result.outputs.contains("-") { console.err(result.report) } else { console.out(result.report) }
             return 0
         })
+
+    /// What one `apply` run produced: its report, the batches it applied and
+    /// the output paths it wrote.
+    struct ApplyResult {
+        var report: String
+        var applied: [StatusBatch]
+        var outputs: [String]
+    }
+
+    /// Applies the batches after those `known`, writes the outputs (all or
+    /// nothing) and returns the report.
+    static func applyBatches(_ batches: [StatusBatch], to hall: Hall, known: (ids: Set<String>, lastSequence: Int?),
+                         geometry: Geometry, updatesFile: String, out: String, args: Arguments) throws -> ApplyResult {
+        var sync = StatusSync(hall: hall, appliedBatchIds: known.ids, lastSequence: known.lastSequence)
+        var appliedBatches: [StatusBatch] = []
+        var selection = Selection()
+        var changedAll: [SeatID] = []
+        var lines: [String] = []
+        var reports: [JSONNode] = []
+        // Dirty rects are in the layout the geometry flags give (statuses
+        // never move a seat, so it is the layout of every state).
+        let layout = try geometry.layout(hall).layout
+        for batch in batches {
+            let outcome: StatusSync.Outcome
+            do {
+                outcome = try sync.apply(batch, selection: &selection)
+            } catch {
+                throw SeatMapError(file: updatesFile, diagnostics: error.diagnostics)
+            }
+            var report: [(String, JSONNode)] = [("batchId", .string(batch.batchId))]
+            switch outcome {
+            case .applied(let changed, let dropped):
+                appliedBatches.append(batch)
+                changedAll += changed
+                lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.map(\.description).joined(separator: " "))")
+                lines += dropped.map { "  \($0)" }
+                let dirty: [JSONNode] = changed.compactMap { id in
+                    layout.cell(id: id).map { .object([("id", .string(id.description))] + rectMembers($0.rect)) }
+                }
+                report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0.description) })),
+                           ("dirty", .array(dirty)), ("dropped", .array(dropped.map { .string($0) }))]
+            case .duplicate:
+                lines.append("\(batch.batchId): already applied (no-op)")
+                report += [("outcome", .string("duplicate")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
+            case .stale(let last):
+                lines.append("\(batch.batchId): stale sequence \(batch.sequence) (last applied \(last)), ignored")
+                report += [("outcome", .string("stale")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
+            }
+            reports.append(.object(report))
+        }
+        // Everything is computed before anything is written.
+        var image: [UInt8]? = nil
+        if let old = args.value("image") {
+            // The same geometry (a --fit resolved once), the new statuses.
+            let scene = try Scene(layout: Layout(hall: sync.hall, style: layout.style, zoom: layout.zoom, scale: layout.scale),
+                                  theme: geometry.theme)
+            let raster = try RasterImage(png: Array(try Files.read(old).bytes))
+            let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
+            do {
+                try Renderer.redraw(raster, scene: scene, dirty: dirty)
+            } catch {
+                throw SeatMapError(file: old, diagnostics: error.diagnostics)
+            }
+            image = try raster.pngData()
+        }
+        // Both outputs or neither.
+        var outputs: [(bytes: [UInt8], path: String)] = [(Array(HallFormat.encodeText(sync.hall).utf8), out)]
+        if let image, let imageOut = args.value("image-out") { outputs.append((image, imageOut)) }
+        try Files.writeAll(outputs)
+        let report = args.flag("json") ? JSONWriter.write(.array(reports), pretty: false) : lines.joined(separator: "\n")
+        return ApplyResult(report: report, applied: appliedBatches, outputs: outputs.map(\.path))
+    }
 }

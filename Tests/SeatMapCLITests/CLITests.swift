@@ -4,6 +4,7 @@ import SeatMapCLI
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
+import SeatMapStore
 import SeatMapTestSupport
 
 /// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
@@ -314,7 +315,7 @@ struct RulesCLITests {
 
     @Test("the store keeps a show's selection between runs")
     func store() throws {
-        let path = try Fixtures.tempFolder().appendingPathComponent("s.json").path
+        let path = try Fixtures.tempFolder().appendingPathComponent("s.db").path
         let file = Fixtures.examplePath("cinema-12x18.json")
         #expect(seatmap("select", file, "--toggle", "1-6-3", "--store", path, "--show", "A").code == 0)
         let r = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "A", "--json")
@@ -325,11 +326,11 @@ struct RulesCLITests {
 
     @Test("--order-succeeded forgets the show's pending selection")
     func orderSucceeded() throws {
-        let path = try Fixtures.tempFolder().appendingPathComponent("s.json").path
+        let path = try Fixtures.tempFolder().appendingPathComponent("s.db").path
         let file = Fixtures.examplePath("seed.json")
         #expect(seatmap("select", file, "--toggle", "1-2-2", "--store", path, "--show", "A").code == 0)
         #expect(seatmap("select", file, "--store", path, "--show", "A", "--order-succeeded").code == 0)
-        #expect(try SelectionStore(path: path).selection(for: "A").isEmpty)
+        #expect(try SeatStore(path: path).heldSeats(show: "A").isEmpty)
         #expect(seatmap("select", file, "--order-succeeded").code == 2)
     }
 

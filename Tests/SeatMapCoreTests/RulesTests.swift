@@ -196,33 +196,3 @@ struct StatusUpdateTests {
     }
 }
 
-@Suite("Selection store")
-struct SelectionStoreTests {
-    @Test("selections survive per show and clear on order success")
-    func persists() throws {
-        let path = try Fixtures.tempFolder().appendingPathComponent("store.json").path
-        var store = try SelectionStore(path: path)
-        store.set(["1-3-5", "1-3-6"], for: "show-1")
-        store.set(["1-1-1"], for: "show-2")
-        try store.save()
-        var again = try SelectionStore(path: path)
-        #expect(again.selection(for: "show-1") == ["1-3-5", "1-3-6"])
-        again.clear("show-1")
-        try again.save()
-        #expect(try SelectionStore(path: path).selection(for: "show-1").isEmpty)
-        #expect(try SelectionStore(path: path).selection(for: "show-2") == ["1-1-1"])
-    }
-
-    @Test("a corrupt store is moved aside and reported, never silently dropped")
-    func corrupt() throws {
-        let dir = try Fixtures.tempFolder()
-        let path = dir.appendingPathComponent("store.json").path
-        try "{\"shows\": [oops".write(toFile: path, atomically: true, encoding: .utf8)
-        let store = try SelectionStore(path: path, now: Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(store.shows.isEmpty)
-        #expect(store.recovered?.contains("store.json.corrupt-1700000000") == true)
-        let aside = try String(contentsOfFile: path + ".corrupt-1700000000", encoding: .utf8)
-        #expect(aside == "{\"shows\": [oops")
-        #expect(!FileManager.default.fileExists(atPath: path))
-    }
-}

@@ -79,8 +79,12 @@ public struct StatusSync: Sendable {
     public private(set) var appliedBatchIds: Set<String> = []
     public private(set) var lastSequence: Int? = nil
 
-    public init(hall: Hall) {
+    /// A sync that has already applied `appliedBatchIds`, the last with
+    /// `lastSequence` (as a store remembers them between runs).
+    public init(hall: Hall, appliedBatchIds: Set<String> = [], lastSequence: Int? = nil) {
         self.hall = hall
+        self.appliedBatchIds = appliedBatchIds
+        self.lastSequence = lastSequence
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -97,8 +101,8 @@ public struct StatusSync: Sendable {
     /// rejects the whole batch (thrown, naming each problem) and changes
     /// nothing. Seats that became unavailable leave `selection`.
     public mutating func apply(_ batch: StatusBatch, selection: inout Selection) throws(SeatMapError) -> Outcome {
-        if appliedBatchIds.contains(batch.batchId) { return .duplicate }
-        if let last = lastSequence, batch.sequence <= last { return .stale(last: last) }
+        // A batch naming seats the hall does not have is an error even when
+        // it would be skipped as a duplicate or stale one.
         var problems: [Diagnostic] = []
         var updates: [(id: SeatID, status: SeatStatus)] = []
         for (j, change) in batch.changes.enumerated() {
@@ -116,6 +120,8 @@ public struct StatusSync: Sendable {
                 Diagnostic(path: $0.path, message: "batch \"\(batch.batchId)\" rejected: \($0.message)")
             })
         }
+        if appliedBatchIds.contains(batch.batchId) { return .duplicate }
+        if let last = lastSequence, batch.sequence <= last { return .stale(last: last) }
         var next = hall
         var changed = Set<SeatID>()
         for (id, status) in updates {
