@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
-        .target(name: "SeatMapGolden", dependencies: ["CPNG"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"], swiftSettings: optimizedEvenInDebug),
 
         // MARK: Command line: a testable library and a thin executable
         .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"]),

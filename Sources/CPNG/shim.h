@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     unsigned char *data;
@@ -95,38 +96,104 @@ static inline int seatmap_png_encode(const unsigned char *pixels, int width, int
 }
 
 /*
- * Decodes any PNG into 8-bit non-premultiplied RGBA (bytes R, G, B, A per
- * pixel, rows packed) with libpng's simplified API, which handles its own
- * errors. Returns 0 and a malloc'ed buffer (free it with free()), or -1 with
- * libpng's message copied into message.
+ * The width and height in a PNG's header (its IHDR chunk), read without
+ * decoding anything: 0 when the bytes start like a PNG with a header, -1
+ * otherwise. Lets callers refuse an image by its size before allocating it.
+ */
+static inline int seatmap_png_size(const unsigned char *data, size_t size, unsigned *width, unsigned *height) {
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (size < 24 || memcmp(data, signature, 8) != 0 || memcmp(data + 12, "IHDR", 4) != 0) return -1;
+    *width = (unsigned)data[16] << 24 | (unsigned)data[17] << 16 | (unsigned)data[18] << 8 | data[19];
+    *height = (unsigned)data[20] << 24 | (unsigned)data[21] << 16 | (unsigned)data[22] << 8 | data[23];
+    return 0;
+}
+
+struct seatmap_png_reader {
+    const unsigned char *data;
+    size_t size;
+    size_t pos;
+    char *message;
+    size_t message_size;
+};
+
+static void seatmap_png_read_data(png_structp png, png_bytep out, png_size_t length) {
+    struct seatmap_png_reader *r = (struct seatmap_png_reader *)png_get_io_ptr(png);
+    if (r->size - r->pos < length) png_error(png, "the PNG data ends too early");
+    memcpy(out, r->data + r->pos, length);
+    r->pos += length;
+}
+
+static void seatmap_png_read_error(png_structp png, png_const_charp text) {
+    struct seatmap_png_reader *r = (struct seatmap_png_reader *)png_get_error_ptr(png);
+    strncpy(r->message, text, r->message_size - 1);
+    r->message[r->message_size - 1] = 0;
+    png_longjmp(png, 1);
+}
+
+static void seatmap_png_read_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+/*
+ * Decodes any PNG (palette, grey, 16-bit, interlaced, with or without
+ * transparency) into 8-bit non-premultiplied RGBA (bytes R, G, B, A per
+ * pixel, rows packed) with libpng's reference transforms: palettes and low
+ * grey depths expanded, tRNS to alpha, 16 bits scaled to 8 with rounding,
+ * grey to RGB, an opaque alpha added, no gamma or colour conversion. An
+ * image wider or taller than max_side or with more than max_pixels pixels is
+ * refused before any pixel is allocated. Returns 0 and a malloc'ed buffer
+ * (free it with free()), or -1 with a message. libpng's longjmp error
+ * handling stays inside this function.
  */
 static inline int seatmap_png_decode(const unsigned char *data, size_t size, int *width, int *height,
-                                     unsigned char **out, char *message, size_t message_size) {
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
+                                     unsigned char **out, char *message, size_t message_size,
+                                     unsigned max_side, unsigned long long max_pixels) {
+    struct seatmap_png_reader reader = {data, size, 0, message, message_size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, seatmap_png_read_error, seatmap_png_read_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    unsigned char *volatile buffer = NULL;
+    png_bytep *volatile rows = NULL;
     *out = NULL;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        strncpy(message, image.message, message_size - 1);
-        message[message_size - 1] = 0;
-        return -1;
-    }
-    image.format = PNG_FORMAT_RGBA;
-    size_t bytes = PNG_IMAGE_SIZE(image);
-    unsigned char *buffer = (unsigned char *)malloc(bytes ? bytes : 1);
-    if (!buffer) {
-        png_image_free(&image);
+    message[0] = 0;
+    if (!png || !info) {
+        png_destroy_read_struct(png ? &png : NULL, NULL, NULL);
         strncpy(message, "out of memory", message_size - 1);
         return -1;
     }
-    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
-        strncpy(message, image.message, message_size - 1);
-        message[message_size - 1] = 0;
+    if (setjmp(png_jmpbuf(png))) {
         free(buffer);
+        free(rows);
+        png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
-    *width = (int)image.width;
-    *height = (int)image.height;
+    png_set_read_fn(png, &reader, seatmap_png_read_data);
+    png_read_info(png, info);
+    png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w > max_side || h > max_side || (unsigned long long)w * h > max_pixels) {
+        snprintf(message, message_size, "the image is %u×%u px, over the limit of %u px a side or %llu pixels",
+                 (unsigned)w, (unsigned)h, max_side, max_pixels);
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    int depth = png_get_bit_depth(png, info), type = png_get_color_type(png, info);
+    int trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (trns) png_set_tRNS_to_alpha(png);
+    if (depth == 16) png_set_scale_16(png);
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(type & PNG_COLOR_MASK_ALPHA) && !trns) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)w * 4) png_error(png, "unsupported PNG layout");
+    buffer = (unsigned char *)malloc((size_t)w * h * 4 + 1);
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (h ? h : 1));
+    if (!buffer || !rows) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < h; y++) rows[y] = buffer + (size_t)y * w * 4;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+    *width = (int)w;
+    *height = (int)h;
     *out = buffer;
     return 0;
 }

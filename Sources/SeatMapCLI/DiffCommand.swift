@@ -24,28 +24,53 @@ extension SeatMapCLI {
             guard maxPixels == maxPixels.rounded() else { throw UsageError(message: "--max-diff-pixels expects a whole number") }
             let ratio = try args.double("max-diff-ratio", default: 0, in: 0...1)
             let gates = DiffGates(maxDiffPixels: Int(maxPixels), maxDiffRatio: ratio)
-            let a: RGBAImage, b: RGBAImage
+            // Sizes come from the headers: a mismatch (or an image over the
+            // limits) is found before either image is decoded.
+            let bytes: [[UInt8]]
             do {
-                a = try RGBAImage(contentsOf: files[0])
-                b = try RGBAImage(contentsOf: files[1])
+                bytes = try files.map { try Files.read($0).bytes }
             } catch {
-                console.err("seatmap diff: \(error)")
+                console.err("seatmap diff: \((error as? SeatMapError)?.message ?? "\(error)")")
                 return 2
             }
-            guard a.width == b.width, a.height == b.height else {
-                console.err("seatmap diff: size mismatch: \(files[0]) is \(a.width)×\(a.height), \(files[1]) is \(b.width)×\(b.height)")
+            var sizes: [(width: Int, height: Int)] = []
+            for (file, data) in zip(files, bytes) {
+                guard let size = RGBAImage.pngSize(data) else {
+                    console.err("seatmap diff: \(file): not a readable PNG: no PNG signature and header")
+                    return 2
+                }
+                sizes.append(size)
+            }
+            guard sizes[0] == sizes[1] else {
+                console.err("seatmap diff: size mismatch: \(files[0]) is \(sizes[0].width)×\(sizes[0].height), \(files[1]) is \(sizes[1].width)×\(sizes[1].height)")
                 if args.flag("json") {
                     console.out(JSONWriter.write(.object([("width", .null), ("height", .null), ("diffPixels", .null), ("aaPixels", .null),
                                                           ("diffRatio", .null), ("pass", .bool(false))]), pretty: false))
                 }
                 return 1
             }
+            let a: RGBAImage, b: RGBAImage
+            do {
+                a = try RGBAImage(png: bytes[0])
+                b = try RGBAImage(png: bytes[1])
+            } catch {
+                console.err("seatmap diff: \(error)")
+                return 2
+            }
             let wantsImage = args.value("out") != nil || args.value("composite") != nil
             let (result, diff) = try PixelMatch.compare(a, b, threshold: threshold, diff: wantsImage)
             if let diff {
-                if let out = args.value("out") { try Files.writeAtomically(try diff.pngData(), to: out) }
-                if let out = args.value("composite") {
-                    try Files.writeAtomically(try RGBAImage.composite(expected: a, diff: diff, actual: b).pngData(), to: out)
+                // A write that fails is an error (2), not a difference (1).
+                do {
+                    var outputs: [(bytes: [UInt8], path: String)] = []
+                    if let out = args.value("out") { outputs.append((try diff.pngData(), out)) }
+                    if let out = args.value("composite") {
+                        outputs.append((try RGBAImage.composite(expected: a, diff: diff, actual: b).pngData(), out))
+                    }
+                    try Files.writeAll(outputs)
+                } catch {
+                    console.err("seatmap diff: \((error as? SeatMapError)?.message ?? "\(error)")")
+                    return 2
                 }
             }
             let pass = gates.passes(result)

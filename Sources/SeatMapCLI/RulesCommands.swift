@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
 import SeatMapStore
@@ -234,7 +235,13 @@ extension SeatMapCLI {
             // The same geometry (a --fit resolved once), the new statuses.
             let scene = try Scene(layout: Layout(hall: sync.hall, style: layout.style, zoom: layout.zoom, scale: layout.scale),
                                   theme: geometry.theme)
-            let raster = try RasterImage(png: Array(try Files.read(old).bytes))
+            let bytes = try Files.read(old).bytes
+            // Checked from the header before Cairo decodes anything.
+            guard let size = RGBAImage.pngSize(bytes) else { throw SeatMapError(file: old, "not a readable PNG: no PNG signature and header") }
+            guard size.width == scene.layout.width, size.height == scene.layout.height else {
+                throw SeatMapError(file: old, "the image is \(size.width)×\(size.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it with the same geometry flags")
+            }
+            let raster = try RasterImage(png: bytes)
             let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
             do {
                 try Renderer.redraw(raster, scene: scene, dirty: dirty)

@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import SeatMapCore
 
 /// A problem reading, comparing or writing images.
 public struct GoldenError: Error, Sendable, CustomStringConvertible {
@@ -32,13 +33,24 @@ public struct RGBAImage: Sendable, Equatable {
         r | g << 8 | b << 16 | a << 24
     }
 
-    /// Decodes a PNG (any bit depth or colour type) through libpng.
+    /// The width and height a PNG's header declares, without decoding it
+    /// (nil when the bytes are not a PNG).
+    public static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        var w: UInt32 = 0, h: UInt32 = 0
+        let status = bytes.withUnsafeBufferPointer { seatmap_png_size($0.baseAddress, $0.count, &w, &h) }
+        return status == 0 ? (Int(w), Int(h)) : nil
+    }
+
+    /// Decodes a PNG (any bit depth or colour type: libpng's reference
+    /// transforms, 16 bits scaled to 8 with rounding) through libpng. An
+    /// image over `ImageLimits` is refused from its header, before decoding.
     public init(png bytes: [UInt8]) throws(GoldenError) {
         var w: Int32 = 0, h: Int32 = 0
         var out: UnsafeMutablePointer<UInt8>? = nil
         var message = [CChar](repeating: 0, count: 256)
         let status = bytes.withUnsafeBufferPointer { buf in
-            seatmap_png_decode(buf.baseAddress, buf.count, &w, &h, &out, &message, message.count)
+            seatmap_png_decode(buf.baseAddress, buf.count, &w, &h, &out, &message, message.count,
+                               UInt32(ImageLimits.maxSide), UInt64(ImageLimits.maxPixels))
         }
         guard status == 0, let out else {
             let text = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -50,13 +62,16 @@ public struct RGBAImage: Sendable, Equatable {
         self.init(width: Int(w), height: Int(h), pixels: pixels)
     }
 
-    /// Reads a PNG file.
+    /// Reads a PNG file (at most `Files.maxInputBytes`).
     public init(contentsOf path: String) throws(GoldenError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GoldenError("\(path): cannot read the file")
+        let bytes: [UInt8]
+        do {
+            bytes = try Files.read(path).bytes
+        } catch {
+            throw GoldenError(error.message)
         }
         do {
-            try self.init(png: [UInt8](data))
+            try self.init(png: bytes)
         } catch {
             throw GoldenError("\(path): \(error.message)")
         }

@@ -8,7 +8,7 @@ public enum CairoLibrary {
     /// The version of the linked Cairo, e.g. "1.16.0".
     public static var version: String { String(cString: cairo_version_string()) }
     /// Cairo's image surfaces are limited to this many pixels a side.
-    public static let maxSide = 32767
+    public static let maxSide = ImageLimits.maxSide
 }
 
 /// A Cairo surface, destroyed with its wrapper. Creation checks the status

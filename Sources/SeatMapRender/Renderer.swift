@@ -134,7 +134,7 @@ public final class RasterImage {
 /// layout; the same scene always gives the same bytes.
 public enum Renderer {
     /// Images larger than this many pixels are refused.
-    public static let maxPixels = 400_000_000
+    public static let maxPixels = ImageLimits.maxPixels
 
     /// Refuses images Cairo cannot hold or that would need too much memory.
     public static func checkSize(width: Int, height: Int) throws(SeatMapError) {

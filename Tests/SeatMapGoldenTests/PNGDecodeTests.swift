@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapGolden
+import SeatMapTestSupport
+
+@Suite("PNG decoding")
+struct PNGDecodeTests {
+    static func fixture(_ name: String) -> String {
+        Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/\(name)").path
+    }
+
+    @Test("a 16-bit PNG decodes like its 8-bit copy (16 bits scaled to 8 with rounding, no gamma change)")
+    func sixteenBit() throws {
+        let wide = try RGBAImage(contentsOf: PNGDecodeTests.fixture("gray16.png"))
+        let narrow = try RGBAImage(contentsOf: PNGDecodeTests.fixture("gray8.png"))
+        #expect(wide == narrow)
+        #expect(wide.pixels[1] == RGBAImage.pack(128, 128, 128), "grey 0x8080 is 128, not 186")
+    }
+
+    @Test("a palette PNG with transparency decodes like the RGBA image it shows")
+    func palette() throws {
+        #expect(try RGBAImage(contentsOf: PNGDecodeTests.fixture("palette.png")) == RGBAImage(contentsOf: PNGDecodeTests.fixture("palette-rgba.png")))
+    }
+
+    @Test("an image whose header is over the limits is refused before decoding")
+    func bomb() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PNGDecodeTests.fixture("bomb.png"))))
+        let size = try #require(RGBAImage.pngSize(bytes))
+        #expect(size == (40000, 40000))
+        #expect {
+            try RGBAImage(png: bytes)
+        } throws: { error in
+            "\(error)".contains("the image is 40000×40000 px, over the limit of 32767 px a side")
+        }
+        #expect(RGBAImage.pngSize(Array("not a png at all, longer than 24 bytes".utf8)) == nil)
+    }
+}
