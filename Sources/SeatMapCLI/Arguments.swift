@@ -72,6 +72,9 @@ struct Arguments {
                 i += 1
                 continue
             }
+            if !onlyPositionals && a.hasPrefix("-") && !a.hasPrefix("--") && a != "-" && Double(a) == nil {
+                throw UsageError(message: "unknown option \(a) (options are spelled --name, or -o)")
+            }
             if onlyPositionals || !a.hasPrefix("--") {
                 positionals.append(a)
                 continue

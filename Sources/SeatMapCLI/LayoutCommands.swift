@@ -121,7 +121,8 @@ extension SeatMapCLI {
         let source = try Files.read(path)
         var out: [(String, ViewPoint)] = []
         let text = String(decoding: source.bytes, as: UTF8.self)
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line ending: LF, CRLF (one Character in Swift) or CR.
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {

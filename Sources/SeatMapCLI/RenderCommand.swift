@@ -119,7 +119,14 @@ extension SeatMapCLI {
                             _ console: Console) throws -> Int32 {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            // Each missing folder in turn, so a failure names its reason (errno), not an NSError dump.
+            var path = dir.hasPrefix("/") ? "" : "."
+            for part in dir.split(separator: "/") {
+                path += "/" + part
+                if mkdir(path, 0o777) != 0 && errno != EEXIST {
+                    throw SeatMapError(file: dir, "cannot create the folder \(path): \(String(cString: strerror(errno)))")
+                }
+            }
         } else if !isDir.boolValue {
             throw SeatMapError(file: dir, "is not a folder")
         }

@@ -408,11 +408,14 @@ public struct Layout: Sendable {
                                        width: max(1, scale)))
     }
 
-    /// Where the whole map goes on a page of `width × height` points: centred
-    /// inside `margin`, scaled (points per layout pixel) to fit.
-    public func placement(onPage width: Double, _ height: Double, margin: Double) -> (x: Double, y: Double, scale: Double) {
-        let f = min((width - 2 * margin) / Double(self.width), (height - 2 * margin) / Double(self.height))
-        return ((width - Double(self.width) * f) / 2, (height - Double(self.height) * f) / 2, f)
+    /// Where a part of the map (all of it by default) goes on a page of
+    /// `width × height` points: centred inside `margin`, scaled (points per
+    /// layout pixel) to fit.
+    public func placement(of part: PixelRect? = nil, onPage width: Double, _ height: Double,
+                          margin: Double) -> (x: Double, y: Double, scale: Double) {
+        let r = part ?? bounds
+        let f = min((width - 2 * margin) / Double(r.w), (height - 2 * margin) / Double(r.h))
+        return ((width - Double(r.w) * f) / 2, (height - Double(r.h) * f) / 2, f)
     }
 
     /// How far beyond a region a partial render must draw before cropping:

@@ -19,7 +19,8 @@ public struct Color: Sendable, Equatable, CustomStringConvertible {
         var s = Substring(hex)
         guard s.hasPrefix("#") else { return nil }
         s = s.dropFirst()
-        guard s.count == 6 || s.count == 8, let v = UInt32(s, radix: 16) else { return nil }
+        guard s.count == 6 || s.count == 8, s.allSatisfy(\.isHexDigit), s.allSatisfy(\.isASCII),
+              let v = UInt32(s, radix: 16) else { return nil }
         let full = s.count == 6 ? (v << 8) | 0xFF : v
         r = Double((full >> 24) & 0xFF) / 255
         g = Double((full >> 16) & 0xFF) / 255

@@ -43,7 +43,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         Array(try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap).utf8)
     }
     public static let pdf = OutputFormat(name: "pdf", summary: "vector page for print") { scene, o throws(SeatMapError) in
-        try Renderer.pdf(scene, page: o.page)
+        try Renderer.pdf(scene, page: o.page, viewport: o.viewport, minimap: o.minimap)
     }
 
     /// Every format, in the order help lists them.

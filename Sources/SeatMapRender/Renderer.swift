@@ -251,11 +251,15 @@ public enum Renderer {
     /// Vector PDF on one page, the map centred and scaled to fit inside a
     /// margin (or the page the size of the map with `.fit`). The creation
     /// and modification dates are fixed so the bytes never change.
-    public static func pdf(_ scene: Scene, page: PageSize = .fit) throws(SeatMapError) -> [UInt8] {
+    /// With a viewport, the page shows what the viewport shows (clipped to
+    /// it), and `minimap` adds the thumbnail, as for PNG and SVG.
+    public static func pdf(_ scene: Scene, page: PageSize = .fit, viewport: ViewTransform? = nil,
+                           minimap: Bool = false) throws(SeatMapError) -> [UInt8] {
         let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
         let l = scene.layout
-        let (pageW, pageH) = page.points ?? (Double(l.width) / l.scale, Double(l.height) / l.scale)
-        let onPage = l.placement(onPage: pageW, pageH, margin: page.margin)
+        let visible = try visibleRect(scene, viewport)
+        let (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)
+        let onPage = l.placement(of: visible, onPage: pageW, pageH, margin: page.margin)
         let sink = ByteSink()
         let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
         let created = cairo_pdf_surface_create_for_stream({ closure, data, length in
@@ -273,7 +277,14 @@ public enum Renderer {
             let canvas = CairoCanvas(context, font: font)
             canvas.translate(onPage.x, onPage.y)
             canvas.scale(onPage.scale)
-            Painter(scene: scene, canvas: canvas).draw()
+            let painter = Painter(scene: scene, canvas: canvas)
+            if viewport != nil {
+                canvas.translate(Double(-visible.x), Double(-visible.y))
+                painter.draw(region: visible, clip: true)
+            } else {
+                painter.draw()
+            }
+            if minimap { painter.drawMinimap(visible: visible) }
             try context.check("drawing the PDF")
             cairo_surface_finish(surface.pointer)
             try surface.check("writing the PDF")

@@ -88,3 +88,68 @@ struct LinearDiagnosticsTests {
         #expect(back == source.location(of: nodes[3].offset))
     }
 }
+
+@Suite("CLI: what a user would expect")
+struct ExpectationTests {
+    @Test("PDF honours --viewport, --offset and --minimap")
+    func pdfViewport() throws {
+        let dir = try Fixtures.tempFolder()
+        let full = dir.appendingPathComponent("full.pdf").path, phone = dir.appendingPathComponent("phone.pdf").path
+        let map = dir.appendingPathComponent("map.pdf").path
+        let hall = Fixtures.examplePath("imax-3-sections.json")
+        #expect(seatmap("render", hall, "-o", full, "--zoom", "2").code == 0)
+        #expect(seatmap("render", hall, "-o", phone, "--zoom", "2", "--viewport", "375,667", "--offset", "300,120").code == 0)
+        #expect(seatmap("render", hall, "-o", map, "--zoom", "2", "--viewport", "375,667", "--offset", "300,120", "--minimap").code == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: full)), b = try Data(contentsOf: URL(fileURLWithPath: phone))
+        let c = try Data(contentsOf: URL(fileURLWithPath: map))
+        #expect(a != b && b != c)
+        // The page is the viewport's size in points (fit).
+        #expect(String(decoding: b, as: UTF8.self).contains("/MediaBox [ 0 0 375 667 ]"))
+    }
+
+    @Test("a points file with CRLF or CR line endings is read line by line")
+    func crlf() throws {
+        let dir = try Fixtures.tempFolder()
+        for (name, ending) in [("crlf", "\r\n"), ("cr", "\r"), ("lf", "\n")] {
+            let path = dir.appendingPathComponent("\(name).txt").path
+            try ["10,10", "100,200", "# a comment", "50,60"].joined(separator: ending).write(toFile: path, atomically: true, encoding: .utf8)
+            let r = seatmap("hit", Fixtures.examplePath("seed.json"), "--points-file", path)
+            #expect(r.code == 0, "\(name): \(r.err)")
+            #expect(r.out.split(separator: "\n").count == 3, "\(name): three taps")
+        }
+    }
+
+    @Test("theme colours are exactly #RRGGBB or #RRGGBBAA hex digits", arguments: ["#+FFFFF", "#-00000", "#0x1234", "#12345G", "#FFFFFF ", "#ＦＦＦＦＦＦ"])
+    func colourSigns(colour: String) throws {
+        let light = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Themes/light.json").path, encoding: .utf8)
+        let path = try Fixtures.tempFolder().appendingPathComponent("t.json").path
+        try light.replacingOccurrences(of: "\"background\": \"#FFFFFF\"", with: "\"background\": \"\(colour)\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let r = seatmap("theme", "check", path)
+        #expect(r.code == 1 && r.err.contains("background: invalid colour"), "\(colour): \(r.err)")
+    }
+
+    @Test("a status change to one couple half applies to its partner too")
+    func coupleHalves() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path, out = dir.appendingPathComponent("new.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-12-5","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let r = seatmap("apply", Fixtures.examplePath("cinema-12x18.json"), updates, "-o", out)
+        #expect(r.code == 0 && r.out.contains("a: 1-12-5 1-12-6"), "\(r.out)")
+        let hall = try Files.readHall(out)
+        #expect(hall.cell(id: "1-12-6")?.seat.status == .sold)
+    }
+
+    @Test("a single-dash word that is not -o is an unknown option, not a FILE")
+    func singleDash() {
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), "-z", "-o", "x.png")
+        #expect(r.code == 2 && r.err.contains("unknown option -z"))
+    }
+
+    @Test("a batch folder that cannot be created says why")
+    func outDir() {
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), "--out-dir", "/proc/seatmap-test/x")
+        #expect(r.code == 1 && r.err.contains("cannot create the folder /proc/seatmap-test"), "\(r.err)")
+        #expect(!r.err.contains("Error Domain"))
+    }
+}

@@ -115,6 +115,12 @@ public struct StatusSync: Sendable {
             }
             updates.append((id, change.status))
         }
+        // Couple halves are sold together: a change to one half applies to
+        // its partner too, unless the batch sets the partner itself.
+        let named = Set(updates.map(\.id))
+        for (id, status) in updates {
+            if let partner = hall.cell(id: id)?.partnerID, !named.contains(partner) { updates.append((partner, status)) }
+        }
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map {
                 Diagnostic(path: $0.path, message: "batch \"\(batch.batchId)\" rejected: \($0.message)")
