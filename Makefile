@@ -5,7 +5,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 EXAMPLES := $(sort $(wildcard Examples/*.json))
 SEATMAP := .build/debug/seatmap
 
-.PHONY: deps build demo test golden bench clean
+.PHONY: deps build demo test golden bench fuzz fuzz-smoke clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -41,6 +41,16 @@ golden: deps
 bench: deps
 	@mkdir -p out
 	$(SWIFT) run -c release seatmap-bench --json out/bench.json
+
+# Fuzzing (libFuzzer + AddressSanitizer): every reader of outside input.
+# fuzz: 1,000,000 executions per target; fuzz-smoke: 10,000 (a check that it works).
+fuzz: deps
+	bash scripts/fuzz.sh build
+	bash scripts/fuzz.sh run 1000000
+
+fuzz-smoke: deps
+	bash scripts/fuzz.sh build
+	bash scripts/fuzz.sh run 10000
 
 clean:
 	rm -rf .build out

@@ -137,29 +137,19 @@ struct Arguments {
         return try Arguments.parsePair(text, option: name)
     }
 
-    /// Coordinates and sizes beyond this many points are refused: no seat
-    /// map is that large, and it keeps every later conversion to pixels safe.
-    static let maxCoordinate = 1e9
+    /// Coordinates and sizes beyond this many points are refused.
+    static let maxCoordinate = PointsFile.maxCoordinate
 
     static func parsePair(_ text: String, option: String) throws(UsageError) -> (Double, Double) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let x = number(parts[0].trimmingCharacters(in: .whitespaces)),
-              let y = number(parts[1].trimmingCharacters(in: .whitespaces)) else {
-            throw UsageError(message: "--\(option) expects X,Y (two numbers), got \"\(text)\"")
+        switch PointsFile.pair(text) {
+        case .point(let x, let y): return (x, y)
+        case .malformed: throw UsageError(message: "--\(option) expects X,Y (two numbers), got \"\(text)\"")
+        case .outOfRange: throw UsageError(message: "--\(option) \(text): coordinates must be within ±\(Int(maxCoordinate))")
         }
-        guard abs(x) <= maxCoordinate, abs(y) <= maxCoordinate else {
-            throw UsageError(message: "--\(option) \(text): coordinates must be within ±\(Int(maxCoordinate))")
-        }
-        return (x, y)
     }
 
-    /// A number typed by the user: the whole token a decimal number (no
-    /// hex, `inf`, `nan`, `+` or trailing text), finite.
-    static func number(_ text: String) -> Double? {
-        guard DecodeContext.isDecimalNumber(text), let v = Double(text), v.isFinite else { return nil }
-        return v
-    }
+    /// A number typed by the user (see `PointsFile.number`).
+    static func number(_ text: String) -> Double? { PointsFile.number(text) }
 
     /// A number as short text: whole numbers without ".0".
     static func format(_ v: Double) -> String {

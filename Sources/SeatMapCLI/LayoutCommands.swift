@@ -118,23 +118,7 @@ extension SeatMapCLI {
         })
 
     static func readPoints(_ path: String) throws -> [(String, ViewPoint)] {
-        let source = try Files.read(path)
-        var out: [(String, ViewPoint)] = []
-        let text = String(decoding: source.bytes, as: UTF8.self)
-        // Any line ending: LF, CRLF (one Character in Swift) or CR.
-        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            do {
-                let p = try Arguments.parsePair(line, option: "points-file")
-                out.append((line, ViewPoint(p.0, p.1)))
-            } catch {
-                throw SeatMapError(file: source.name, diagnostics: [
-                    Diagnostic(path: "", message: "expected X,Y, found \"\(line)\"", line: n + 1, column: 1),
-                ])
-            }
-        }
-        return out
+        try PointsFile.parse(Files.read(path)).map { ($0.text, ViewPoint($0.x, $0.y)) }
     }
 
     static func hitText(_ r: HitResult) -> String {

@@ -37,6 +37,7 @@ public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, L
     /// from outside goes through `init?(_:)`). A malformed literal is a
     /// programming error.
     public init(stringLiteral text: String) {
+        // invariant: a literal is source code, never input.
         guard let id = SeatID(text) else { preconditionFailure("\"\(text)\" is not a seat id literal (SECTION-ROW-COLUMN)") }
         self = id
     }
