@@ -23,6 +23,14 @@ struct PNGDecodeTests {
         #expect(try RGBAImage(contentsOf: PNGDecodeTests.fixture("palette.png")) == RGBAImage(contentsOf: PNGDecodeTests.fixture("palette-rgba.png")))
     }
 
+    @Test("an interlaced (Adam7) PNG decodes like the same pixels written plainly")
+    func interlaced() throws {
+        let a = try RGBAImage(contentsOf: PNGDecodeTests.fixture("interlaced.png"))
+        #expect(a.width == 13 && a.height == 11)
+        #expect(a == (try RGBAImage(contentsOf: PNGDecodeTests.fixture("plain-rgb.png"))))
+        #expect(a.pixels[3 * 13 + 5] == RGBAImage.pack(95, 69, 15), "pixel (5, 3)")
+    }
+
     @Test("an image whose header is over the limits is refused before decoding")
     func bomb() throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PNGDecodeTests.fixture("bomb.png"))))
