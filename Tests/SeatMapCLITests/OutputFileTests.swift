@@ -101,6 +101,18 @@ struct OutputFileTests {
         #expect(d.code == 1 && d.stderr.contains("limit of 67108864 bytes"), "the default limit, 64 MiB")
         let points = try SeatmapProcess.run(["hit", OutputFileTests.seed, "--points-file", "-"], stdin: "/dev/zero")
         #expect(points.code == 1 && points.stderr.contains("larger than the limit"))
+        // In a child whose address space is capped at 400 MB: the read stops at the limit, no crash.
+        if let exe = SeatmapProcess.executable {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", "ulimit -v 400000; exec \"$0\" validate - < /dev/zero", exe.path]
+            let err = Pipe()
+            p.standardError = err
+            try p.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 1 && text.contains("larger than the limit"), "\(p.terminationStatus): \(text)")
+        }
         #expect(seatmap("validate", OutputFileTests.seed, "--max-input-bytes", "12").code == 1)
         #expect(seatmap("validate", OutputFileTests.seed, "--max-input-bytes", "1e3").code == 2)
     }
