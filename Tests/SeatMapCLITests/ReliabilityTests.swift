@@ -153,3 +153,49 @@ struct ExpectationTests {
         #expect(!r.err.contains("Error Domain"))
     }
 }
+
+@Suite("CLI: smaller reliability cases")
+struct SmallReliabilityTests {
+    @Test("a FIFO given as input is read like a file (no 'permission denied?')")
+    func fifo() throws {
+        let dir = try Fixtures.tempFolder()
+        let fifo = dir.appendingPathComponent("hall.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = try String(contentsOfFile: Fixtures.examplePath("seed.json"), encoding: .utf8)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(Data(text.utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let r = seatmap("validate", fifo)
+        #expect(r.code == 0 && r.out.contains("ok (5 seats in 2 rows)"), "\(r.err)")
+    }
+
+    @Test("a duplicate or stale batch naming an unknown seat is still an error")
+    func duplicateWithUnknownSeat() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"[{"batchId":"a","sequence":2,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"a","sequence":3,"changes":[{"id":"9-9-9","status":2}]}]"#
+            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("o.json").path)
+        #expect(r.code == 1 && r.err.contains("batch \"a\" rejected: no such seat \"9-9-9\""), "\(r.err)")
+    }
+
+    @Test("held seats the hall no longer offers are named, not dropped silently")
+    func staleHold() throws {
+        let dir = try Fixtures.tempFolder()
+        let db = dir.appendingPathComponent("s.db").path
+        let seed = Fixtures.examplePath("seed.json")
+        #expect(seatmap("select", seed, "--toggle", "1-1-1", "--store", db, "--show", "A").code == 0)
+        let sold = dir.appendingPathComponent("sold.json").path
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        #expect(seatmap("apply", seed, updates, "-o", sold).code == 0)
+        let r = seatmap("select", sold, "--toggle", "1-1-3", "--store", db, "--show", "A", "--json")
+        #expect(r.code == 0)
+        #expect(r.err.contains("held seat 1-1-1 is no longer available"), "\(r.err)")
+        #expect(try parseJSON(r.out)["selected"] == .array([.string("1-1-3")]))
+    }
+}
