@@ -137,18 +137,14 @@ struct OutputFileTests {
 
 @Suite("CLI: image inputs")
 struct ImageInputTests {
-    static func fixture(_ name: String) -> String {
-        Fixtures.root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/\(name)").path
-    }
-
     @Test("diff finds a size mismatch from the headers and refuses an image over the limits, without decoding it")
     func bombs() throws {
-        let bomb = ImageInputTests.fixture("bomb.png"), small = ImageInputTests.fixture("gray8.png")
+        let bomb = Fixtures.imagePath("bomb.png"), small = Fixtures.imagePath("gray8.png")
         let mismatch = seatmap("diff", bomb, small)
         #expect(mismatch.code == 1 && mismatch.err.contains("size mismatch: \(bomb) is 40000×40000"), "\(mismatch.err)")
         let over = seatmap("diff", bomb, bomb)
         #expect(over.code == 2 && over.err.contains("over the limit of 32767 px a side"), "\(over.err)")
-        #expect(seatmap("diff", ImageInputTests.fixture("gray16.png"), small).code == 0, "16-bit equals its 8-bit copy")
+        #expect(seatmap("diff", Fixtures.imagePath("gray16.png"), small).code == 0, "16-bit equals its 8-bit copy")
     }
 
     @Test("apply --image refuses a PNG of the wrong size or a file that is not a PNG before decoding it")
@@ -158,7 +154,7 @@ struct ImageInputTests {
         try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("new.json").path, image = dir.appendingPathComponent("new.png").path
         let seed = Fixtures.examplePath("seed.json")
-        let wrong = seatmap("apply", seed, updates, "-o", out, "--image", ImageInputTests.fixture("bomb.png"), "--image-out", image)
+        let wrong = seatmap("apply", seed, updates, "-o", out, "--image", Fixtures.imagePath("bomb.png"), "--image-out", image)
         #expect(wrong.code == 1 && wrong.err.contains("the image is 40000×40000 px but the layout is"), "\(wrong.err)")
         let notPNG = seatmap("apply", seed, updates, "-o", out, "--image", seed, "--image-out", image)
         #expect(notPNG.code == 1 && notPNG.err.contains("not a readable PNG"), "\(notPNG.err)")
@@ -167,8 +163,8 @@ struct ImageInputTests {
 
     @Test("a diff image that cannot be written is an error (exit 2), not a difference")
     func diffOutFails() throws {
-        let small = ImageInputTests.fixture("gray8.png")
-        let r = seatmap("diff", small, ImageInputTests.fixture("gray16.png"), "--out", "/nonexistent-folder/d.png")
+        let small = Fixtures.imagePath("gray8.png")
+        let r = seatmap("diff", small, Fixtures.imagePath("gray16.png"), "--out", "/nonexistent-folder/d.png")
         #expect(r.code == 2 && r.err.contains("does not exist"), "\(r.err)")
     }
 }

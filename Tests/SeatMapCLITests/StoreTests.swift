@@ -18,21 +18,24 @@ struct StoreTests {
         return path
     }
 
+    /// Starts `seatmap select HALL --toggle 1-1-N --store DB --show S` as a process.
+    static func startSelect(_ exe: URL, hall: String, db: String, seat n: Int) throws -> Process {
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = ["select", hall, "--toggle", "1-1-\(n)", "--store", db, "--show", "S", "--no-single-seat-rule"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     @Test("20 concurrent select processes on one show: all 20 seats end selected")
     func concurrent() throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
         let hall = try StoreTests.wideHall(dir)
         let db = dir.appendingPathComponent("store.db").path
-        let processes = try (1...20).map { n -> Process in
-            let p = Process()
-            p.executableURL = exe
-            p.arguments = ["select", hall, "--toggle", "1-1-\(n)", "--store", db, "--show", "S", "--no-single-seat-rule"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
+        let processes = try (1...20).map { try StoreTests.startSelect(exe, hall: hall, db: db, seat: $0) }
         for p in processes { p.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         let held = try SeatStore(path: db).heldSeats(show: "S")
@@ -46,15 +49,7 @@ struct StoreTests {
         let hall = try StoreTests.wideHall(dir)
         let db = dir.appendingPathComponent("store.db").path
         #expect(seatmap("select", hall, "--toggle", "1-1-1", "--store", db, "--show", "S").code == 0)
-        let processes = try (2...12).map { n -> Process in
-            let p = Process()
-            p.executableURL = exe
-            p.arguments = ["select", hall, "--toggle", "1-1-\(n)", "--store", db, "--show", "S", "--no-single-seat-rule"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
+        let processes = try (2...12).map { try StoreTests.startSelect(exe, hall: hall, db: db, seat: $0) }
         usleep(30_000)
         for p in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
         for p in processes { p.waitUntilExit() }

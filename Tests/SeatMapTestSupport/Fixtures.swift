@@ -27,6 +27,11 @@ public enum Fixtures {
         try Files.readHall(examplePath(name))
     }
 
+    /// A file of `Tests/SeatMapGoldenTests/Fixtures/` (PNG test images).
+    public static func imagePath(_ name: String) -> String {
+        root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/\(name)").path
+    }
+
     /// A fresh empty temporary folder.
     public static func tempFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-test-\(UUID().uuidString)")
