@@ -39,8 +39,11 @@ let package = Package(
         .target(name: "SeatMapCore"),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"], swiftSettings: optimizedEvenInDebug),
-        // MARK: Cairo backend
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"]),
+        // MARK: Cairo backend (the shipped themes are embedded at build time)
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"],
+                plugins: ["EmbedThemes"]),
+        .executableTarget(name: "seatmap-embed-themes"),
+        .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
         // MARK: The selection store: SQLite (pending selections with holds, applied batches)
         .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),

@@ -169,21 +169,41 @@ extension SeatMapCLI {
 
     static let themeCommand = Command(
         spec: CommandSpec(
-            name: "theme", usage: "theme check NAME|PATH",
-            summary: "Check a theme: every seat fill against the background, WCAG non-text contrast ≥ 3:1.",
+            name: "theme", usage: "theme check NAME|PATH  |  theme list  |  theme show NAME|PATH",
+            summary: "Themes: check one (WCAG non-text contrast ≥ 3:1), list them with where each comes from, print one.",
             options: [],
-            details: "Exit status: 0 all pairs pass, 1 any fails (each failing pair is named), 2 usage error."),
+            details: """
+            Names are looked up in $SEATMAP_THEMES, ./Themes, then the shipped themes built into seatmap
+            (light, dark, print, high-contrast), so a copied binary has them. `theme show light > mine.json`
+            is a starting point for a theme of your own.
+            check: exit 0 when every seat fill passes, 1 when any fails (each failing pair is named), 2 usage error.
+            """),
         run: { args, console in
-            let p = try positionals(args, ["check", "NAME|PATH"])
-            guard p[0] == "check" else { throw UsageError(message: "unknown theme subcommand \"\(p[0])\" (expected check)") }
-            let theme = try Theme.load(p[1])
-            let problems = theme.contrastProblems()
-            for problem in problems { console.err("\(p[1]): \(problem)") }
-            if problems.isEmpty {
-                let worst = theme.seatFills.map { $0.1.contrast(with: theme.background) }.min() ?? 0
-                console.out("\(theme.name): ok (lowest seat contrast \(String(format: "%.2f", worst)):1)")
+            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: check, list or show") }
+            switch sub {
+            case "list":
+                _ = try positionals(args, ["list"])
+                for (name, origin) in Theme.available() { console.out("\(name)\t\(origin)") }
+                return 0
+            case "show":
+                let p = try positionals(args, ["show", "NAME|PATH"])
+                let (source, _) = try Theme.source(p[1])
+                _ = try Theme.decode(source)
+                console.out(String(decoding: source.bytes, as: UTF8.self).trimmingCharacters(in: .newlines))
+                return 0
+            case "check":
+                let p = try positionals(args, ["check", "NAME|PATH"])
+                let theme = try Theme.load(p[1])
+                let problems = theme.contrastProblems()
+                for problem in problems { console.err("\(p[1]): \(problem)") }
+                if problems.isEmpty {
+                    let worst = theme.seatFills.map { $0.1.contrast(with: theme.background) }.min() ?? 0
+                    console.out("\(theme.name): ok (lowest seat contrast \(String(format: "%.2f", worst)):1)")
+                }
+                return problems.isEmpty ? 0 : 1
+            default:
+                throw UsageError(message: "unknown theme subcommand \"\(sub)\" (expected check, list or show)")
             }
-            return problems.isEmpty ? 0 : 1
         })
 }
 

@@ -149,29 +149,65 @@ extension Theme {
                      style: style)
     }
 
-    /// The shipped themes, in `Themes/`.
-    public static let shippedNames = ["light", "dark", "print", "high-contrast"]
+    /// The shipped themes (`Themes/*.json`, compiled into the library at
+    /// build time), by name.
+    public static var shippedNames: [String] { embeddedThemeSources.map(\.name) }
 
-    /// Where themes are looked up by name: `$SEATMAP_THEMES`, `./Themes`,
-    /// then the `Themes/` folder of the source tree this binary was built from.
+    /// Folders searched for `NAME.json` before the shipped themes:
+    /// `$SEATMAP_THEMES`, then `./Themes`.
     public static var searchFolders: [String] {
         var folders: [String] = []
         if let env = ProcessInfo.processInfo.environment["SEATMAP_THEMES"], !env.isEmpty { folders.append(env) }
         folders.append(FileManager.default.currentDirectoryPath + "/Themes")
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(source.appendingPathComponent("Themes").path)
         return folders
     }
 
-    /// Loads a theme by name (`light`) or by path (anything with a `/` or ending in `.json`).
-    public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
+    /// Where a theme name is found: a file in a search folder, or the
+    /// shipped set compiled into SeatMap.
+    public enum Origin: Sendable, Equatable, CustomStringConvertible {
+        case file(String)
+        case shipped
+        public var description: String {
+            switch self {
+            case .file(let path): return path
+            case .shipped: return "shipped (built in)"
+            }
+        }
+    }
+
+    /// The source text of a theme by name (`light`) or by path (anything
+    /// with a `/` or ending in `.json`), and where it came from. Lookup
+    /// order: a path, `$SEATMAP_THEMES`, `./Themes`, then the shipped themes,
+    /// so a copied binary needs no files besides itself.
+    public static func source(_ nameOrPath: String) throws(SeatMapError) -> (SourceText, Origin) {
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") {
-            return try decode(Files.read(nameOrPath))
+            return (try Files.read(nameOrPath), .file(nameOrPath))
         }
         for folder in searchFolders {
             let path = folder + "/" + nameOrPath + ".json"
-            if FileManager.default.fileExists(atPath: path) { return try decode(Files.read(path)) }
+            if FileManager.default.fileExists(atPath: path) { return (try Files.read(path), .file(path)) }
         }
-        throw SeatMapError("unknown theme \"\(nameOrPath)\": no \(nameOrPath).json in \(searchFolders.joined(separator: ", ")) (shipped: \(shippedNames.joined(separator: ", ")))")
+        if let shipped = embeddedThemeSources.first(where: { $0.name == nameOrPath }) {
+            return (SourceText(name: "\(nameOrPath) (shipped)", bytes: Array(shipped.json.utf8)), .shipped)
+        }
+        throw SeatMapError("unknown theme \"\(nameOrPath)\": no \(nameOrPath).json in \(searchFolders.joined(separator: ", ")), and no shipped theme of that name (shipped: \(shippedNames.joined(separator: ", ")))")
+    }
+
+    /// Loads a theme by name or path (see `source`).
+    public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
+        var theme = try decode(source(nameOrPath).0)
+        if !(nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")) && theme.name.isEmpty { theme.name = nameOrPath }
+        return theme
+    }
+
+    /// Every theme a name can reach: the shipped ones and those in the
+    /// search folders, each with where `load` would take it from.
+    public static func available() -> [(name: String, origin: Origin)] {
+        var names = Set(shippedNames)
+        for folder in searchFolders {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for f in files where f.hasSuffix(".json") { names.insert(String(f.dropLast(5))) }
+        }
+        return names.sorted().compactMap { name in (try? source(name)).map { (name, $0.1) } }
     }
 }

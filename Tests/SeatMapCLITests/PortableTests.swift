@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapRender
+import SeatMapTestSupport
+
+/// A copied binary works on its own: the shipped themes are built in.
+@Suite("Portable binary")
+struct PortableTests {
+    /// Runs a copy of `seatmap` in an empty folder, without $SEATMAP_THEMES.
+    static func runCopy(_ args: [String], in dir: URL, copy: URL) throws -> (code: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = copy
+        p.arguments = args
+        p.currentDirectoryURL = dir
+        p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "SEATMAP_THEMES" }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("a copy of seatmap in an empty folder renders with every shipped theme, and shows them as they are in Themes/")
+    func copiedBinary() throws {
+        guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
+        let dir = try Fixtures.tempFolder()
+        let copy = dir.appendingPathComponent("seatmap")
+        try FileManager.default.copyItem(at: exe, to: copy)
+        let hall = dir.appendingPathComponent("hall.json")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.examplePath("cinema-12x18.json")), to: hall)
+        #expect(Theme.shippedNames == ["dark", "high-contrast", "light", "print"])
+        for theme in Theme.shippedNames {
+            let r = try PortableTests.runCopy(["render", "hall.json", "-o", "\(theme).png", "--theme", theme], in: dir, copy: copy)
+            #expect(r.code == 0, "\(theme): \(r.err)")
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("\(theme).png").path))
+            let shown = try PortableTests.runCopy(["theme", "show", theme], in: dir, copy: copy)
+            let file = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Themes/\(theme).json").path, encoding: .utf8)
+            #expect(shown.out.trimmingCharacters(in: .newlines) == file.trimmingCharacters(in: .newlines), "\(theme): built in as in Themes/")
+        }
+        let list = try PortableTests.runCopy(["theme", "list"], in: dir, copy: copy)
+        #expect(list.out == Theme.shippedNames.map { "\($0)\tshipped (built in)\n" }.joined())
+        // A ./Themes/NAME.json beside it wins over the shipped theme of that name.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Themes"), withIntermediateDirectories: true)
+        let mine = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Themes/dark.json").path, encoding: .utf8)
+        try mine.write(to: dir.appendingPathComponent("Themes/light.json"), atomically: true, encoding: .utf8)
+        let overridden = try PortableTests.runCopy(["theme", "list"], in: dir, copy: copy)
+        #expect(overridden.out.contains("light\t\(dir.path)/Themes/light.json") || overridden.out.contains("light\t") && overridden.out.contains("/Themes/light.json"))
+    }
+
+    @Test("theme show prints a theme; an unknown name lists the shipped ones")
+    func show() {
+        let r = seatmap("theme", "show", "nosuch")
+        #expect(r.code == 1 && r.err.contains("shipped: dark, high-contrast, light, print"))
+        #expect(seatmap("theme", "frobnicate").code == 2)
+    }
+}
