@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"], swiftSettings: optimizedEvenInDebug),
 
         // MARK: Command line: a testable library and a thin executable
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"]),
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"],
+                plugins: ["BuildInfo"]),
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
 
         // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)

@@ -12,7 +12,7 @@ extension SeatMapCLI {
             summary: "Draw seat maps as PNG, SVG (per-seat ids) or PDF.",
             options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
-                .value("format", "FMT", "\(OutputFormat.list()) (batch mode; default png)."),
+                .value("format", "FMT", "\(OutputFormat.list()): with --out-dir (default png), or with -o - (required)."),
             ] + geometryOptions + [
                 .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
                 .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
@@ -107,7 +107,14 @@ extension SeatMapCLI {
         }
         guard let output = outputPath else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
         guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
-        if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir; -o takes the format from its extension") }
+        if output == "-" {
+            // To standard output (for a web server to pipe): the image alone; the format must be named.
+            guard let name = args.value("format") else { throw UsageError(message: "-o - needs --format \(OutputFormat.list())") }
+            guard let format = OutputFormat.named(name) else { throw UsageError(message: "--format expects \(OutputFormat.list())") }
+            try renderOne(files[0], to: output, format: format, settings)
+            return 0
+        }
+        if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir or -o -; -o FILE takes the format from its extension") }
         guard OutputFormat.forPath(output) != nil else { throw UsageError(message: "-o \(output): use a \(OutputFormat.list(prefix: ".")) name") }
         try renderOne(files[0], to: output, format: nil, settings)
         console.out("wrote \(output)")

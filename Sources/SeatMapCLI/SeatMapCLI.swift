@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SeatMapCore
 import SeatMapRender
+import SeatMapStore
 
 /// The `seatmap` command line: thin commands over the SeatMap modules.
 ///
@@ -17,7 +18,7 @@ public enum SeatMapCLI {
     }
 
     static let overview = """
-    Usage: seatmap COMMAND [ARGS...]
+    Usage: seatmap COMMAND [ARGS...]   |   seatmap --version
 
     Seat maps that are exact: layout, hit-testing and rendering of cinema halls.
 
@@ -36,6 +37,14 @@ public enum SeatMapCLI {
         lines.append("Run `seatmap COMMAND --help` for a command's options. FILE may be - for standard input.")
         lines.append("Every input is read to at most 64 MiB; any command takes --max-input-bytes N to change that.")
         return lines.joined(separator: "\n")
+    }
+
+    /// `seatmap --version`: SeatMap's version, the commit it was built from
+    /// (when built from a git checkout), and the C libraries linked at run time.
+    static var versionText: String {
+        let commit = buildCommit.isEmpty ? "" : " (commit \(buildCommit))"
+        let libs = CairoLibrary.linkedVersions + [("sqlite", SeatStore.sqliteVersion)]
+        return "seatmap \(SeatMap.version)\(commit)\n" + libs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
     /// Runs the command line on the process's standard streams. SIGINT,
@@ -66,6 +75,10 @@ public enum SeatMapCLI {
         }
         if name == "--help" || name == "-h" || name == "help" {
             console.out(help)
+            return 0
+        }
+        if name == "--version" || name == "version" {
+            console.out(versionText)
             return 0
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {

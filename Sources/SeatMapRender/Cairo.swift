@@ -1,5 +1,6 @@
 import Foundation
 import CCairo
+import CPNG
 import SeatMapCore
 import SeatMapLayout
 
@@ -7,6 +8,12 @@ import SeatMapLayout
 public enum CairoLibrary {
     /// The version of the linked Cairo, e.g. "1.16.0".
     public static var version: String { String(cString: cairo_version_string()) }
+    /// The versions of the C libraries rendering uses, as linked at run time.
+    public static var linkedVersions: [(String, String)] {
+        let fc = Int(FcGetVersion())
+        return [("cairo", version), ("libpng", png_get_libpng_ver(nil).map { String(cString: $0) } ?? "?"),
+                ("fontconfig", "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)")]
+    }
     /// Cairo's image surfaces are limited to this many pixels a side.
     public static let maxSide = ImageLimits.maxSide
 }

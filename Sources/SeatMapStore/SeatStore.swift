@@ -259,6 +259,9 @@ public final class SeatStore {
         }
     }
 
+    /// The version of the linked SQLite, as linked at run time.
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
     /// How long a pending selection is held unless `--hold-ttl` says otherwise.
     public static let defaultHoldSeconds: Double = 600
 }

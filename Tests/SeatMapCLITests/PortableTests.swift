@@ -51,6 +51,26 @@ struct PortableTests {
         #expect(overridden.out.contains("light\t\(dir.path)/Themes/light.json") || overridden.out.contains("light\t") && overridden.out.contains("/Themes/light.json"))
     }
 
+    @Test("--version names SeatMap's version and the C libraries linked at run time")
+    func version() {
+        let r = seatmap("--version")
+        #expect(r.code == 0)
+        #expect(r.out.hasPrefix("seatmap \(SeatMap.version)"))
+        #expect(r.out.contains("cairo \(CairoLibrary.version)") && r.out.contains("libpng 1.") && r.out.contains("sqlite 3."))
+    }
+
+    @Test("render -o - writes the image alone to stdout, the same bytes as a file; --fit works as for layout")
+    func renderToStdout() throws {
+        let dir = try Fixtures.tempFolder()
+        let file = dir.appendingPathComponent("a.png").path
+        let hall = Fixtures.examplePath("seed.json")
+        #expect(seatmap("render", hall, "-o", file, "--fit", "375,667").code == 0)
+        let piped = try SeatmapProcess.run(["render", hall, "-o", "-", "--format", "png", "--fit", "375,667"])
+        #expect(piped.code == 0)
+        #expect(piped.stdout == [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(seatmap("render", hall, "-o", "-").code == 2, "-o - needs --format")
+    }
+
     @Test("theme show prints a theme; an unknown name lists the shipped ones")
     func show() {
         let r = seatmap("theme", "show", "nosuch")
