@@ -1,10 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Hot geometry code and the tests that sweep every pixel are compiled with
-/// optimisation in debug builds too (see Tests/SeatMapLayoutTests).
-let optimizedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "SeatMap",
     products: [
@@ -14,6 +10,7 @@ let package = Package(
         .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
         .library(name: "SeatMapStore", targets: ["SeatMapStore"]),
+        .library(name: "SeatMapGolden", targets: ["SeatMapGolden"]),
     ],
     targets: [
         // MARK: System libraries (C stays inside the modules that import these)
@@ -38,7 +35,7 @@ let package = Package(
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore"),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
-        .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
         .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"],
                 plugins: ["EmbedThemes"]),
@@ -49,7 +46,7 @@ let package = Package(
         .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
-        .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),
 
         // MARK: Command line: a testable library and a thin executable
         .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"],
@@ -66,10 +63,9 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "SeatMapCoreTests", dependencies: ["SeatMapCore", "SeatMapTestSupport"], exclude: ["Maoyan"]),
-        // Optimised even in debug: the geometry tests check every pixel of
-        // hundreds of layouts, which takes minutes unoptimised.
-        .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"],
-                    swiftSettings: optimizedEvenInDebug),
+        // No unsafe flags anywhere (so other packages can depend on SeatMap by
+        // version): the every-pixel sweeps run unoptimised in about 100 s.
+        .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),
