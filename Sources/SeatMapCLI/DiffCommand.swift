@@ -6,24 +6,57 @@ extension SeatMapCLI {
     static let diffCommand = Command(
         spec: CommandSpec(
             name: "diff",
-            usage: "diff A.png B.png [--threshold T] [--max-diff-pixels N] [--max-diff-ratio R] [--out DIFF.png] [--composite COMPOSITE.png] [--json]",
+            usage: "diff A.png B.png [--threshold T] [--max-diff-pixels N] [--max-diff-ratio R] [--ignore X,Y,W,H ...] [--out DIFF.png [--diff-mask] [--diff-color RRGGBB] [--aa-color RRGGBB] [--diff-color-alt RRGGBB]] [--composite COMPOSITE.png] [--json]",
             summary: "Compare two PNGs pixel by pixel (pixelmatch), with pass/fail gates.",
             options: [
                 .value("threshold", "T", "Colour distance threshold 0…1 (default 0.1)."),
-                .value("max-diff-pixels", "N", "Pass with at most N differing pixels (default 0)."),
-                .value("max-diff-ratio", "R", "Pass with at most this fraction of pixels differing, 0…1 (default 0)."),
+                .value("max-diff-pixels", "N", "Pass with at most N differing pixels."),
+                .value("max-diff-ratio", "R", "Pass with at most this fraction of pixels differing, 0…1."),
+                .values("ignore", "X,Y,W,H", "Leave this pixel region out of the comparison (repeatable)."),
                 .value("out", "DIFF.png", "Write the diff image: unchanged faded grey, differing red, anti-aliased yellow."),
+                .flag("diff-mask", "In the diff image, draw only the differences, on transparent."),
+                .value("diff-color", "RRGGBB", "Colour of differing pixels in the diff image (default FF0000)."),
+                .value("aa-color", "RRGGBB", "Colour of anti-aliased pixels in the diff image (default FFFF00)."),
+                .value("diff-color-alt", "RRGGBB", "Colour of differences where B is darker (default: --diff-color)."),
                 .value("composite", "PNG", "Write expected | diff | actual side by side."),
-                .flag("json", "Print {width, height, diffPixels, aaPixels, diffRatio, pass}."),
+                .flag("json", "Print {width, height, diffPixels, aaPixels, diffRatio, pass, failedGates}."),
             ],
-            details: "Prints `N differing pixels (R %), M anti-aliased`. Exit status: 0 within the gates, 1 outside them (or sizes differ), 2 on an error (unreadable file, not a PNG) or bad usage."),
+            details: """
+            Prints `N differing pixels (R %), M anti-aliased`, then PASS or FAIL: GATE (VALUE > LIMIT).
+            A gate given alone is the only gate; with none, any differing pixel fails. Counts are pixelmatch's.
+            Exit status: 0 within the gates, 1 outside them (or sizes differ), 2 on an error (unreadable file,
+            not a PNG, a diff image that cannot be written) or bad usage.
+            """),
         run: { args, console in
             let files = try positionals(args, ["A.png", "B.png"])
             let threshold = try args.double("threshold", default: 0.1, in: 0...1)
-            let maxPixels = try args.double("max-diff-pixels", default: 0, in: 0...Double(Int32.max))
-            guard maxPixels == maxPixels.rounded() else { throw UsageError(message: "--max-diff-pixels expects a whole number") }
-            let ratio = try args.double("max-diff-ratio", default: 0, in: 0...1)
-            let gates = DiffGates(maxDiffPixels: Int(maxPixels), maxDiffRatio: ratio)
+            var gates = DiffGates()
+            if args.value("max-diff-pixels") != nil {
+                let n = try args.double("max-diff-pixels", default: 0, in: 0...Double(Int32.max))
+                guard n == n.rounded() else { throw UsageError(message: "--max-diff-pixels expects a whole number") }
+                gates.maxDiffPixels = Int(n)
+            }
+            if args.value("max-diff-ratio") != nil { gates.maxDiffRatio = try args.double("max-diff-ratio", default: 0, in: 0...1) }
+            var options = PixelMatch.Options(threshold: threshold)
+            for text in args.values["ignore"] ?? [] {
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0).trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w >= 0, h >= 0 else {
+                    throw UsageError(message: "--ignore expects X,Y,W,H (whole numbers, W and H ≥ 0), got \"\(text)\"")
+                }
+                options.ignore.append(PixelMatch.Region(x: x, y: y, w: w, h: h))
+            }
+            func colour(_ name: String) throws(UsageError) -> UInt32? {
+                guard let text = args.value(name) else { return nil }
+                let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+                guard hex.count == 6, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }), let v = UInt32(hex, radix: 16) else {
+                    throw UsageError(message: "--\(name) expects RRGGBB, got \"\(text)\"")
+                }
+                return RGBAImage.pack(v >> 16 & 0xFF, v >> 8 & 0xFF, v & 0xFF)
+            }
+            if let c = try colour("diff-color") { options.diffColor = c }
+            if let c = try colour("aa-color") { options.aaColor = c }
+            options.diffColorAlt = try colour("diff-color-alt")
+            options.diffMask = args.flag("diff-mask")
             // Sizes come from the headers: a mismatch (or an image over the
             // limits) is found before either image is decoded.
             let bytes: [[UInt8]]
@@ -45,7 +78,8 @@ extension SeatMapCLI {
                 console.err("seatmap diff: size mismatch: \(files[0]) is \(sizes[0].width)×\(sizes[0].height), \(files[1]) is \(sizes[1].width)×\(sizes[1].height)")
                 if args.flag("json") {
                     console.out(JSONWriter.write(.object([("width", .null), ("height", .null), ("diffPixels", .null), ("aaPixels", .null),
-                                                          ("diffRatio", .null), ("pass", .bool(false))]), pretty: false))
+                                                          ("diffRatio", .null), ("pass", .bool(false)),
+                                                          ("failedGates", .array([.string("size")]))]), pretty: false))
                 }
                 return 1
             }
@@ -58,7 +92,7 @@ extension SeatMapCLI {
                 return 2
             }
             let wantsImage = args.value("out") != nil || args.value("composite") != nil
-            let (result, diff) = try PixelMatch.compare(a, b, threshold: threshold, diff: wantsImage)
+            let (result, diff) = try PixelMatch.compare(a, b, options: options, diff: wantsImage)
             if let diff {
                 // A write that fails is an error (2), not a difference (1).
                 do {
@@ -73,14 +107,17 @@ extension SeatMapCLI {
                     return 2
                 }
             }
-            let pass = gates.passes(result)
+            let failures = gates.failures(result)
+            let pass = failures.isEmpty
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
                     ("width", .int(result.width)), ("height", .int(result.height)), ("diffPixels", .int(result.diffPixels)),
                     ("aaPixels", .int(result.aaPixels)), ("diffRatio", .number(String(result.diffRatio))), ("pass", .bool(pass)),
+                    ("failedGates", .array(failures.map { .string($0.gate) })),
                 ]), pretty: false))
             } else {
                 console.out(GoldenFile.summary(result))
+                console.out(pass ? "PASS" : "FAIL: " + failures.map(\.message).joined(separator: ", "))
             }
             return pass ? 0 : 1
         })

@@ -60,7 +60,7 @@ public enum GoldenFile {
         let (result, diff) = try PixelMatch.compare(expected, actualImage, threshold: threshold, diff: true)
         if gates.passes(result) { return .matched(result) }
         let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
-        return .mismatch("\(name): \(summary(result)), over the gates (\(gates.maxDiffPixels) pixels, \(gates.maxDiffRatio * 100) %).\n"
+        return .mismatch("\(name): \(summary(result)); FAIL: \(gates.failures(result).map(\.message).joined(separator: ", ")).\n"
             + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
             + "\nIf the change is intended, re-record: \(rerecordCommand)")
     }

@@ -30,10 +30,48 @@ public enum PixelMatch {
     /// Opacity of the original image in the diff image's faded grey.
     public static let fade = 0.1
 
+    /// A rectangle of pixels left out of a comparison (a clock, a banner).
+    public struct Region: Sendable, Equatable {
+        public var x: Int, y: Int, w: Int, h: Int
+        public init(x: Int, y: Int, w: Int, h: Int) {
+            self.x = x
+            self.y = y
+            self.w = w
+            self.h = h
+        }
+        func contains(_ i: Int, _ j: Int) -> Bool { i >= x && i < x + w && j >= y && j < y + h }
+    }
+
+    /// pixelmatch's options, and regions to ignore.
+    public struct Options: Sendable, Equatable {
+        public var threshold: Double = 0.1
+        /// Pixels in these regions count as equal (and are drawn unchanged).
+        public var ignore: [Region] = []
+        public var diffColor: UInt32 = PixelMatch.diffColor
+        public var aaColor: UInt32 = PixelMatch.aaColor
+        /// The colour of differences where the second image is darker (pixelmatch's `diffColorAlt`); nil: `diffColor`.
+        public var diffColorAlt: UInt32? = nil
+        /// Draw only the differences, on a transparent background (pixelmatch's `diffMask`).
+        public var diffMask = false
+        public init(threshold: Double = 0.1) { self.threshold = threshold }
+    }
+
     /// Compares `a` with `b`. With `diff`, also returns the diff image:
     /// unchanged pixels faded grey, differing ones red, anti-aliased yellow.
     public static func compare(_ a: RGBAImage, _ b: RGBAImage, threshold: Double = 0.1,
                                diff: Bool = false) throws(GoldenError) -> (Result, RGBAImage?) {
+        try compare(a, b, options: Options(threshold: threshold), diff: diff)
+    }
+
+    /// Compares `a` with `b` with pixelmatch's options and ignored regions
+    /// (counts equal pixelmatch's when nothing is ignored).
+    public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options,
+                               diff: Bool = false) throws(GoldenError) -> (Result, RGBAImage?) {
+        let threshold = options.threshold
+        let ignore = options.ignore
+        let mask = options.diffMask
+        /// An unchanged pixel in the diff image: faded grey, or transparent for a mask.
+        func unchanged(_ p: UInt32) -> UInt32 { mask ? 0 : grey(p) }
         guard a.width == b.width, a.height == b.height else {
             throw GoldenError("image sizes differ: \(a.width)×\(a.height) and \(b.width)×\(b.height)")
         }
@@ -43,7 +81,7 @@ public enum PixelMatch {
         var output: [UInt32]? = nil
         // Identical buffers return at once.
         if a.pixels == b.pixels {
-            if diff { output = a.pixels.map(grey) }
+            if diff { output = a.pixels.map(unchanged) }
             return (result, output.map { RGBAImage(width: w, height: h, pixels: $0) })
         }
         if diff { output = [UInt32](repeating: 0, count: w * h) }
@@ -55,21 +93,24 @@ public enum PixelMatch {
                     for x in 0..<w {
                         let i = row + x
                         let pixelA = pa[i], pixelB = pb[i]
-                        if pixelA == pixelB {
-                            output?[i] = grey(pixelA)
+                        if pixelA == pixelB || (!ignore.isEmpty && ignore.contains { $0.contains(x, y) }) {
+                            output?[i] = unchanged(pixelA)
                             continue
                         }
                         let delta = colorDelta(pixelA, pixelB, yOnly: false)
                         if delta > maxDelta {
                             if antialiased(pa, x, y, w, h, pb) || antialiased(pb, x, y, w, h, pa) {
                                 result.aaPixels += 1
-                                output?[i] = aaColor
+                                output?[i] = options.aaColor
                             } else {
                                 result.diffPixels += 1
-                                output?[i] = diffColor
+                                if output != nil {
+                                    let darker = options.diffColorAlt != nil && colorDelta(pixelA, pixelB, yOnly: true) > 0
+                                    output?[i] = darker ? (options.diffColorAlt ?? options.diffColor) : options.diffColor
+                                }
                             }
                         } else {
-                            output?[i] = grey(pixelA)
+                            output?[i] = unchanged(pixelA)
                         }
                     }
                 }
@@ -173,17 +214,33 @@ public enum PixelMatch {
 
 /// Pass/fail limits for a comparison: the stricter of the two wins.
 public struct DiffGates: Sendable, Equatable {
-    public var maxDiffPixels: Int
-    public var maxDiffRatio: Double
+    /// At most this many differing pixels (nil: not a gate).
+    public var maxDiffPixels: Int?
+    /// At most this share of the pixels differing (nil: not a gate).
+    public var maxDiffRatio: Double?
 
-    public init(maxDiffPixels: Int = 0, maxDiffRatio: Double = 0) {
+    /// A gate given alone is the only gate; with none, any differing pixel fails.
+    public init(maxDiffPixels: Int? = nil, maxDiffRatio: Double? = nil) {
         self.maxDiffPixels = maxDiffPixels
         self.maxDiffRatio = maxDiffRatio
     }
 
-    public func passes(_ r: PixelMatch.Result) -> Bool {
-        r.diffPixels <= maxDiffPixels && r.diffRatio <= maxDiffRatio
+    /// The gates a result fails, each as `gate (value > limit)`; empty when it passes.
+    public func failures(_ r: PixelMatch.Result) -> [(gate: String, message: String)] {
+        var out: [(gate: String, message: String)] = []
+        if maxDiffPixels == nil && maxDiffRatio == nil && r.diffPixels > 0 {
+            out.append(("maxDiffPixels", "max-diff-pixels (\(r.diffPixels) > 0)"))
+        }
+        if let limit = maxDiffPixels, r.diffPixels > limit {
+            out.append(("maxDiffPixels", "max-diff-pixels (\(r.diffPixels) > \(limit))"))
+        }
+        if let limit = maxDiffRatio, r.diffRatio > limit {
+            out.append(("maxDiffRatio", "max-diff-ratio (\(r.diffRatio) > \(limit))"))
+        }
+        return out
     }
+
+    public func passes(_ r: PixelMatch.Result) -> Bool { failures(r).isEmpty }
 }
 
 extension RGBAImage {

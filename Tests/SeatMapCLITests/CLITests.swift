@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
+import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
 import SeatMapStore
@@ -257,16 +258,40 @@ struct DiffCLITests {
     func same() {
         let r = seatmap("diff", a, a)
         #expect(r.code == 0)
-        #expect(r.out == "0 differing pixels (0.0000 %), 0 anti-aliased\n")
+        #expect(r.out == "0 differing pixels (0.0000 %), 0 anti-aliased\nPASS\n")
     }
 
     @Test("differences beyond the gates exit 1; within them exit 0")
-    func gates() {
+    func gates() throws {
         let r = seatmap("diff", a, b)
         #expect(r.code == 1)
-        #expect(r.out.hasPrefix("3521 differing pixels (1.1462 %), 236 anti-aliased"))
+        #expect(r.out == "3521 differing pixels (1.1462 %), 236 anti-aliased\nFAIL: max-diff-pixels (3521 > 0)\n")
         #expect(seatmap("diff", a, b, "--max-diff-pixels", "3521", "--max-diff-ratio", "0.02").code == 0)
-        #expect(seatmap("diff", a, b, "--max-diff-pixels", "3521").code == 1, "the ratio gate defaults to 0")
+        let alone = seatmap("diff", a, b, "--max-diff-pixels", "3521")
+        #expect(alone.code == 0 && alone.out.hasSuffix("PASS\n"), "a gate given alone is the only gate")
+        let ratio = seatmap("diff", a, b, "--max-diff-ratio", "0.01")
+        #expect(ratio.code == 1 && ratio.out.contains("FAIL: max-diff-ratio (0.011"), "\(ratio.out)")
+        let both = seatmap("diff", a, b, "--max-diff-pixels", "100", "--max-diff-ratio", "0.02", "--json")
+        #expect(both.code == 1)
+        #expect(try parseJSON(both.out)["failedGates"] == .array([.string("maxDiffPixels")]))
+    }
+
+    @Test("--ignore leaves regions out of the count; --diff-mask and the colours shape the diff image")
+    func ignoreAndColours() throws {
+        let whole = seatmap("diff", a, b, "--ignore", "0,0,100000,100000")
+        #expect(whole.code == 0 && whole.out.hasPrefix("0 differing pixels"), "\(whole.out)")
+        let part = seatmap("diff", a, b, "--ignore", "0,0,100,100", "--json")
+        guard case .number(let n)? = try parseJSON(part.out)["diffPixels"]?.value, let count = Int(n) else { Issue.record("no count"); return }
+        #expect(count <= 3521)
+        #expect(seatmap("diff", a, b, "--ignore", "1,2,3").code == 2)
+        let dir = try Fixtures.tempFolder()
+        let mask = dir.appendingPathComponent("m.png").path
+        #expect(seatmap("diff", a, b, "--out", mask, "--diff-mask", "--diff-color", "00FF00", "--aa-color", "0000FF").code == 1)
+        let image = try RGBAImage(contentsOf: mask)
+        let colours = Set(image.pixels)
+        #expect(colours.isSubset(of: [0, RGBAImage.pack(0, 255, 0), RGBAImage.pack(0, 0, 255)]), "only differences, in the given colours")
+        #expect(image.pixels.filter { $0 == RGBAImage.pack(0, 255, 0) }.count == 3521)
+        #expect(seatmap("diff", a, b, "--out", mask, "--diff-color", "red").code == 2)
     }
 
     @Test("--json has the documented keys; --out and --composite write images")
@@ -276,7 +301,7 @@ struct DiffCLITests {
         let r = seatmap("diff", a, b, "--json", "--out", out, "--composite", comp)
         let json = try parseJSON(r.out)
         guard case .object(let members) = json.value else { Issue.record("not an object"); return }
-        #expect(members.map(\.key) == ["width", "height", "diffPixels", "aaPixels", "diffRatio", "pass"])
+        #expect(members.map(\.key) == ["width", "height", "diffPixels", "aaPixels", "diffRatio", "pass", "failedGates"])
         #expect(json["diffPixels"] == .int(3521))
         #expect(json["pass"] == .bool(false))
         #expect(FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: comp))
