@@ -5,7 +5,9 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 EXAMPLES := $(sort $(wildcard Examples/*.json))
 SEATMAP := .build/debug/seatmap
 
-.PHONY: deps build demo test golden bench fuzz fuzz-smoke clean
+PREFIX ?= /usr/local
+
+.PHONY: deps build demo test golden bench fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -51,6 +53,17 @@ fuzz: deps
 fuzz-smoke: deps
 	bash scripts/fuzz.sh build
 	bash scripts/fuzz.sh run 10000
+
+# A release build with the Swift runtime linked in, so the installed binary
+# needs only Debian's runtime libraries (cairo, libpng, sqlite, fontconfig)
+# and finds its themes inside itself.
+install: deps
+	$(SWIFT) build -c release --product seatmap --static-swift-stdlib
+	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/seatmap" "$(DESTDIR)$(PREFIX)/bin/seatmap"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/seatmap"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/seatmap"
 
 clean:
 	rm -rf .build out

@@ -1,5 +1,14 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+/// POSIX read and write (named apart from `Files.read`).
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
+#endif
 
 /// Reading inputs and writing outputs safely.
 ///
@@ -33,7 +42,7 @@ public enum Files {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SeatMapError(file: name, "cannot read: \(String(cString: strerror(errno)))")
@@ -142,7 +151,7 @@ public enum Files {
         if let mode, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
         var written = 0
         while failure == nil && written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = String(cString: strerror(errno))
