@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
         .library(name: "SeatMapStore", targets: ["SeatMapStore"]),
         .library(name: "SeatMapGolden", targets: ["SeatMapGolden"]),
+        .library(name: "SeatMapTesting", targets: ["SeatMapTesting"]),
     ],
     targets: [
         // MARK: System libraries (C stays inside the modules that import these)
@@ -47,6 +48,9 @@ let package = Package(
 
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),
+
+        // MARK: Snapshot tests for other packages (Swift Testing and XCTest)
+        .target(name: "SeatMapTesting", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
 
         // MARK: Command line: a testable library and a thin executable
         .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"],

@@ -3,19 +3,28 @@ import Foundation
 /// Golden-image assertions: compare a rendering with its reference PNG,
 /// record references on request, and leave artefacts to look at on failure.
 ///
-/// Record mode comes from `SEATMAP_RECORD`: `1` or `all` rewrites every
-/// reference; unset records only missing ones. Either way a recording is a
-/// failure, so nobody records by accident.
+/// Record mode comes from `SEATMAP_RECORD`: `all` (or `1`) rewrites every
+/// reference, `failed` rewrites those that fail, `never` records nothing
+/// (a missing reference fails), unset records only missing ones. Any
+/// recording is a failure, so nobody records by accident.
 public enum GoldenFile {
     public enum RecordMode: Sendable, Equatable {
         /// Record references that do not exist yet (and fail).
         case missing
         /// Rewrite every reference (and fail).
         case all
+        /// Rewrite the references that do not match (and fail).
+        case failed
+        /// Never record: a missing reference is a failure.
+        case never
 
         public static var fromEnvironment: RecordMode {
-            let v = ProcessInfo.processInfo.environment["SEATMAP_RECORD"] ?? ""
-            return ["1", "all", "true", "yes"].contains(v.lowercased()) ? .all : .missing
+            switch (ProcessInfo.processInfo.environment["SEATMAP_RECORD"] ?? "").lowercased() {
+            case "1", "all", "true", "yes": return .all
+            case "failed": return .failed
+            case "never", "0", "no": return .never
+            default: return .missing
+            }
         }
     }
 
@@ -39,27 +48,33 @@ public enum GoldenFile {
     /// rendering; it is called only when a reference is recorded.
     public static func check(_ actualImage: RGBAImage, png: () throws -> [UInt8], name: String, folder: String,
                              artifacts: String, mode: RecordMode = .fromEnvironment, gates: DiffGates = DiffGates(),
-                             threshold: Double = 0.1) throws -> Outcome {
+                             options: PixelMatch.Options = PixelMatch.Options()) throws -> Outcome {
         let reference = (folder as NSString).appendingPathComponent(name + ".png")
         let exists = FileManager.default.fileExists(atPath: reference)
-        if mode == .all || !exists {
+        func record(_ why: String) throws -> Outcome {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try Data(try png()).write(to: URL(fileURLWithPath: reference), options: .atomic)
             } catch {
                 throw GoldenError("\(reference): cannot record: \(error.localizedDescription)")
             }
-            let why = exists ? "re-recorded (SEATMAP_RECORD is set)" : "was missing and has been recorded"
             return .recorded("\(reference) \(why). Open it and look at it, then re-run to assert against it.")
         }
+        if !exists && mode == .never {
+            return .mismatch("\(reference) is missing (SEATMAP_RECORD=never). Record it with SEATMAP_RECORD=missing.")
+        }
+        if mode == .all || !exists { return try record(exists ? "re-recorded (SEATMAP_RECORD=all)" : "was missing and has been recorded") }
         let expected = try RGBAImage(contentsOf: reference)
         guard expected.width == actualImage.width, expected.height == actualImage.height else {
             try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
             return .mismatch("\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)")
         }
-        let (result, diff) = try PixelMatch.compare(expected, actualImage, threshold: threshold, diff: true)
+        let (result, diff) = try PixelMatch.compare(expected, actualImage, options: options, diff: true)
         if gates.passes(result) { return .matched(result) }
         let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
+        if mode == .failed {
+            return try record("did not match (\(summary(result))) and was re-recorded (SEATMAP_RECORD=failed); the old one is in \(paths.first ?? artifacts)")
+        }
         return .mismatch("\(name): \(summary(result)); FAIL: \(gates.failures(result).map(\.message).joined(separator: ", ")).\n"
             + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
             + "\nIf the change is intended, re-record: \(rerecordCommand)")
