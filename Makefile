@@ -30,8 +30,11 @@ demo: build
 	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-13,2-5-14 || exit 1
 	@echo "Rendered into out/"
 
+# SeatMap's own tests, then the consumer package's (Examples/Consumer depends
+# on SeatMap by path and snapshot-tests its own theme with SeatMapTesting).
 test: deps
 	$(SWIFT) test
+	cd Examples/Consumer && $(SWIFT) test
 
 # Re-record every golden image (the run fails on purpose: look at the new
 # references in Golden/ before committing them).

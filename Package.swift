@@ -71,7 +71,8 @@ let package = Package(
         // version): the every-pixel sweeps run unoptimised in about 100 s.
         .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"],
+        .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTesting",
+                                                              "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
