@@ -170,6 +170,14 @@ public enum Renderer {
         return image
     }
 
+    /// Draws a scene (or the part of it that meets `region`) on any canvas:
+    /// the same drawing routine the PNG, SVG and PDF writers use, for another
+    /// backend (CoreGraphics, Skia, …) to draw the very layout the
+    /// hit-tester answers from.
+    public static func draw(_ scene: Scene, on canvas: Canvas, region: PixelRect? = nil) {
+        Painter(scene: scene, canvas: canvas).draw(region: region, clip: region != nil)
+    }
+
     /// Runs the drawing routine on a counting canvas: the Swift-side work of
     /// a full render, without Cairo. Returns the number of drawing operations.
     public static func dryRun(_ scene: Scene) -> Int {

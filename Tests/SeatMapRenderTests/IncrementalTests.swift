@@ -69,3 +69,29 @@ struct IncrementalTests {
         #expect(throws: SeatMapError.self) { try RasterImage(png: Array("nope".utf8)) }
     }
 }
+
+@Suite("Drawing on another canvas")
+struct PublicCanvasTests {
+    /// A backend of one's own: records what it is asked to draw.
+    final class Recorder: Canvas {
+        var fills = 0, strokes = 0, texts: [String] = [], seats: [String] = []
+        func fill(_ path: Path, _ color: Color) { fills += 1 }
+        func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) { strokes += 1 }
+        func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) { texts.append(string) }
+        func pushClip(_ rect: PixelRect) {}
+        func popClip() {}
+        var wantsSeatTags: Bool { true }
+        func beginSeat(_ tag: SeatTag) { seats.append(tag.id) }
+        func endSeat() {}
+    }
+
+    @Test("Renderer.draw draws the layout's items on any Canvas: every seat, in the layout's order")
+    func draw() throws {
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let recorder = Recorder()
+        Renderer.draw(scene, on: recorder)
+        #expect(recorder.seats == scene.layout.seats.map(\.id.description))
+        #expect(recorder.texts.contains(scene.title) && recorder.fills > scene.layout.seats.count)
+        #expect(recorder.fills + recorder.strokes + recorder.texts.count == Renderer.dryRun(scene))
+    }
+}
