@@ -32,7 +32,8 @@ struct CommandSpec: Sendable {
             lines.append("")
             lines.append("Options:")
             for o in options {
-                let left = o.arity == .flag ? "--\(o.name)" : "--\(o.name) \(o.valueName)"
+                let dashes = o.name.count == 1 ? "-" : "--"
+                let left = o.arity == .flag ? "\(dashes)\(o.name)" : "\(dashes)\(o.name) \(o.valueName)"
                 lines.append("  " + left.padding(toLength: max(24, left.count + 2), withPad: " ", startingAt: 0) + o.help)
             }
             lines.append("  --help                  Show this help.")

@@ -6,6 +6,21 @@ public final class Console: @unchecked Sendable {
     private let writeErr: (String) -> Void
     /// True when standard error is a terminal (progress bars go there).
     public let stderrIsTerminal: Bool
+    /// Remembers why standard output could not be written (the command then fails).
+    final class FailureFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var message: String?
+        func set(_ text: String) {
+            lock.lock()
+            if message == nil { message = text }
+            lock.unlock()
+        }
+        var value: String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return message
+        }
+    }
 
     public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, stderrIsTerminal: Bool = false) {
         self.writeOut = out
@@ -13,13 +28,28 @@ public final class Console: @unchecked Sendable {
         self.stderrIsTerminal = stderrIsTerminal
     }
 
-    /// The process's standard output and error.
+    /// The process's standard output and error. Standard output that cannot
+    /// be written (a full disk, a closed descriptor) makes the command fail
+    /// (see `SeatMapCLI.main`) instead of trapping; standard error that cannot
+    /// be written loses the text: there is nowhere left to report it.
     public static func standard() -> Console {
-        Console(
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            err: { FileHandle.standardError.write(Data($0.utf8)) },
+        let flag = FailureFlag()
+        let console = Console(
+            out: { text in
+                do { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) } catch {
+                    flag.set((error as NSError).localizedDescription)
+                }
+            },
+            err: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) },
             stderrIsTerminal: isatty(2) == 1)
+        console.sharedFailure = flag
+        return console
     }
+
+    /// The failure of the standard streams, for `standard()` consoles.
+    var sharedFailure: FailureFlag? = nil
+    /// Why standard output could not be written, if it could not.
+    var outputError: String? { sharedFailure?.value }
 
     public func out(_ line: String) { writeOut(line + "\n") }
     public func err(_ line: String) { writeErr(line + "\n") }

@@ -40,8 +40,10 @@ extension SeatMapCLI {
             var options = PixelMatch.Options(threshold: threshold)
             for text in args.values["ignore"] ?? [] {
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0).trimmingCharacters(in: .whitespaces)) }
-                guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w >= 0, h >= 0 else {
-                    throw UsageError(message: "--ignore expects X,Y,W,H (whole numbers, W and H ≥ 0), got \"\(text)\"")
+                let bound = 1_000_000_000
+                guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w >= 0, h >= 0,
+                      abs(x) <= bound, abs(y) <= bound, w <= bound, h <= bound else {
+                    throw UsageError(message: "--ignore expects X,Y,W,H (whole numbers within ±\(bound), W and H ≥ 0), got \"\(text)\"")
                 }
                 options.ignore.append(PixelMatch.Region(x: x, y: y, w: w, h: h))
             }
@@ -83,14 +85,16 @@ extension SeatMapCLI {
                 }
                 return 1
             }
-            let a: RGBAImage, b: RGBAImage
-            do {
-                a = try RGBAImage(png: bytes[0])
-                b = try RGBAImage(png: bytes[1])
-            } catch {
-                console.err("seatmap diff: \(error)")
-                return 2
+            var images: [RGBAImage] = []
+            for (file, data) in zip(files, bytes) {
+                do {
+                    images.append(try RGBAImage(png: data))
+                } catch {
+                    console.err("seatmap diff: \(file): \(error)")
+                    return 2
+                }
             }
+            let a = images[0], b = images[1]
             let wantsImage = args.value("out") != nil || args.value("composite") != nil
             let (result, diff) = try PixelMatch.compare(a, b, options: options, diff: wantsImage)
             if let diff {
@@ -109,16 +113,18 @@ extension SeatMapCLI {
             }
             let failures = gates.failures(result)
             let pass = failures.isEmpty
+            let report: String
             if args.flag("json") {
-                console.out(JSONWriter.write(.object([
+                report = JSONWriter.write(.object([
                     ("width", .int(result.width)), ("height", .int(result.height)), ("diffPixels", .int(result.diffPixels)),
                     ("aaPixels", .int(result.aaPixels)), ("diffRatio", .number(String(result.diffRatio))), ("pass", .bool(pass)),
                     ("failedGates", .array(failures.map { .string($0.gate) })),
-                ]), pretty: false))
+                ]), pretty: false)
             } else {
-                console.out(GoldenFile.summary(result))
-                console.out(pass ? "PASS" : "FAIL: " + failures.map(\.message).joined(separator: ", "))
+                report = GoldenFile.summary(result) + "\n" + (pass ? "PASS" : "FAIL: " + failures.map(\.message).joined(separator: ", "))
             }
+            // With an image on standard output, the report goes to stderr.
+            if args.value("out") == "-" || args.value("composite") == "-" { console.err(report) } else { console.out(report) }
             return pass ? 0 : 1
         })
 }

@@ -43,6 +43,7 @@ extension SeatMapCLI {
                 return 0
             }
             guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
+            if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
             let ttl = try args.double("hold-ttl", default: SeatStore.defaultHoldSeconds, in: 1...31_536_000)
             let hall = try Files.readHall(file)
             var selection = Selection()
@@ -241,7 +242,12 @@ extension SeatMapCLI {
             guard size.width == scene.layout.width, size.height == scene.layout.height else {
                 throw SeatMapError(file: old, "the image is \(size.width)×\(size.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it with the same geometry flags")
             }
-            let raster = try RasterImage(png: bytes)
+            let raster: RasterImage
+            do {
+                raster = try RasterImage(png: bytes)
+            } catch {
+                throw SeatMapError(file: old, diagnostics: error.diagnostics)
+            }
             let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
             do {
                 try Renderer.redraw(raster, scene: scene, dirty: dirty)

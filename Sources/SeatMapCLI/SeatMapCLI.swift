@@ -64,7 +64,13 @@ public enum SeatMapCLI {
             sources.append(source)
         }
         defer { sources.forEach { $0.cancel() } }
-        return run(args, console: Console.standard())
+        let console = Console.standard()
+        let code = run(args, console: console)
+        if let problem = console.outputError {
+            console.err("seatmap: cannot write standard output: \(problem)")
+            return code == 0 ? 1 : code
+        }
+        return code
     }
 
     /// Runs the command line, writing to `console`; returns the exit code.

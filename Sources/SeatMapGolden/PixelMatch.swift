@@ -39,7 +39,10 @@ public enum PixelMatch {
             self.w = w
             self.h = h
         }
-        func contains(_ i: Int, _ j: Int) -> Bool { i >= x && i < x + w && j >= y && j < y + h }
+        /// Overflow-safe: the distances from the corner, never the far edges.
+        func contains(_ i: Int, _ j: Int) -> Bool {
+            i >= x && j >= y && i.subtractingReportingOverflow(x).partialValue < w && j.subtractingReportingOverflow(y).partialValue < h
+        }
     }
 
     /// pixelmatch's options, and regions to ignore.

@@ -21,6 +21,8 @@ public final class SeatStore {
     /// a corrupt file moved aside).
     public private(set) var notes: [String] = []
     private var db: OpaquePointer?
+    /// The SQLite result code of the last failure.
+    private var lastCode: Int32 = SQLITE_OK
 
     /// A value in a row.
     enum Value: Equatable {
@@ -39,13 +41,19 @@ public final class SeatStore {
     /// Opens (creating, migrating or recovering) the store at `path`.
     public init(path: String, now: Date = Date()) throws(SeatMapError) {
         self.path = path
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw SeatMapError(file: path, "is a folder; give the store's file name")
+        }
         try migrateJSONIfNeeded(now: now)
         do {
             try open()
         } catch let first {
             close()
-            // Not a database (or a damaged one): keep it, start afresh.
-            guard FileManager.default.fileExists(atPath: path) else { throw first }
+            // Not a database (or a damaged one): keep it, start afresh. Any
+            // other failure (a folder that cannot be written, a lock) is
+            // reported and the file left alone.
+            guard lastCode == SQLITE_NOTADB || lastCode == SQLITE_CORRUPT, FileManager.default.fileExists(atPath: path) else { throw first }
             let aside = try SeatStore.moveAside(path, suffix: "corrupt", now: now)
             notes.append("\(path): the store could not be read (\(first.message)); moved it to \(aside) and started empty")
             try open()
@@ -70,6 +78,7 @@ public final class SeatStore {
     }
 
     private func failure(_ what: String, _ rc: Int32) -> SeatMapError {
+        lastCode = rc
         let detail = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
         return SeatMapError(file: path, "\(what): \(detail)")
     }
@@ -79,6 +88,7 @@ public final class SeatStore {
         let rc = sqlite3_exec(db, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
         guard rc == SQLITE_OK else {
+            lastCode = rc
             throw SeatMapError(file: path, "the store failed: \(message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc)))")
         }
     }

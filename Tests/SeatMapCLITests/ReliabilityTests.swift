@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
+import SeatMapGolden
 import SeatMapTestSupport
 
 /// Inputs a hostile or careless user gives, answered with a clear error and
@@ -197,5 +198,61 @@ struct SmallReliabilityTests {
         #expect(r.code == 0)
         #expect(r.err.contains("held seat 1-1-1 is no longer available"), "\(r.err)")
         #expect(try parseJSON(r.out)["selected"] == .array([.string("1-1-3")]))
+    }
+}
+
+@Suite("CLI: found by a hostile run")
+struct HostileRunTests {
+    @Test("--ignore with huge values is a usage error, never an overflow trap")
+    func ignoreOverflow() {
+        let a = Fixtures.imagePath("seed-a.png"), b = Fixtures.imagePath("seed-b.png")
+        #expect(seatmap("diff", a, b, "--ignore", "1,0,9223372036854775807,10").code == 2)
+        #expect(seatmap("diff", a, b, "--ignore", "-1000000000,-1000000000,1000000000,1000000000").code == 1, "allowed bounds, no trap")
+    }
+
+    @Test("two outputs naming one file are refused, nothing written")
+    func sameOutputTwice() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path, old = dir.appendingPathComponent("old.png").path
+        let out = dir.appendingPathComponent("new.json").path
+        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let seed = Fixtures.examplePath("seed.json")
+        #expect(seatmap("render", seed, "-o", old).code == 0)
+        let r = seatmap("apply", seed, updates, "-o", out, "--image", old, "--image-out", dir.path + "/./new.json")
+        #expect(r.code == 1 && r.err.contains("two outputs name this same file"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let d = dir.appendingPathComponent("d.png").path
+        #expect(seatmap("diff", Fixtures.imagePath("seed-a.png"), Fixtures.imagePath("seed-b.png"), "--out", d, "--composite", d).code == 2)
+    }
+
+    @Test("diff --out - keeps standard output for the image; the report goes to stderr")
+    func diffToStdout() throws {
+        let r = try SeatmapProcess.run(["diff", Fixtures.imagePath("seed-a.png"), Fixtures.imagePath("seed-b.png"), "--out", "-"])
+        #expect(r.code == 1)
+        #expect(r.stdout.starts(with: [0x89, 0x50, 0x4E, 0x47]) && RGBAImage.pngSize(r.stdout) != nil)
+        #expect(r.stderr.contains("FAIL: max-diff-pixels"))
+    }
+
+    @Test("standard output that cannot be written is an error (exit 1), not a trap")
+    func fullDisk() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full"), let exe = SeatmapProcess.executable else { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exec \"$0\" info \"$1\" > /dev/full", exe.path, Fixtures.examplePath("seed.json")]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1 && text.contains("cannot write standard output"), "\(p.terminationStatus): \(text)")
+    }
+
+    @Test("a folder given as --store is named as such; --hold-ttl needs --store")
+    func storeMistakes() throws {
+        let dir = try Fixtures.tempFolder()
+        let seed = Fixtures.examplePath("seed.json")
+        let r = seatmap("select", seed, "--toggle", "1-1-1", "--store", dir.path, "--show", "S")
+        #expect(r.code == 1 && r.err.contains("is a folder"), "\(r.err)")
+        #expect(seatmap("select", seed, "--toggle", "1-1-1", "--hold-ttl", "5").code == 2)
     }
 }

@@ -80,6 +80,14 @@ public enum Files {
     /// bits; a symbolic link is followed and its target replaced. `-` is
     /// standard output, written after the files.
     public static func writeAll(_ outputs: [(bytes: [UInt8], path: String)]) throws(SeatMapError) {
+        // Two outputs naming one file (or both standard output) would lose one.
+        var seen = Set<String>()
+        for (_, path) in outputs {
+            let key = path == "-" ? "-" : URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            guard seen.insert(key).inserted else {
+                throw SeatMapError(file: path, "two outputs name this same file; give each its own")
+            }
+        }
         var staged: [(temp: String, target: String, path: String)] = []
         func discard() {
             for s in staged {
@@ -104,7 +112,11 @@ public enum Files {
         }
         for s in staged { TempFiles.shared.remove(s.temp) }
         for (bytes, path) in outputs where path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
+            do {
+                try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+            } catch {
+                throw SeatMapError(file: path, "cannot write standard output: \((error as NSError).localizedDescription)")
+            }
         }
     }
 
