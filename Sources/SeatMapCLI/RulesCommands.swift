@@ -202,12 +202,16 @@ extension SeatMapCLI {
         // Dirty rects are in the layout the geometry flags give (statuses
         // never move a seat, so it is the layout of every state).
         let layout = try geometry.layout(hall).layout
-        for batch in batches {
+        for (k, batch) in batches.enumerated() {
             let outcome: StatusSync.Outcome
             do {
                 outcome = try sync.apply(batch, selection: &selection)
             } catch {
-                throw SeatMapError(file: updatesFile, diagnostics: error.diagnostics)
+                // Paths name the batch in a file of several.
+                let prefix = batches.count > 1 ? "[\(k)]." : ""
+                throw SeatMapError(file: updatesFile, diagnostics: error.diagnostics.map {
+                    Diagnostic(path: prefix + $0.path, message: $0.message, line: $0.line, column: $0.column)
+                })
             }
             var report: [(String, JSONNode)] = [("batchId", .string(batch.batchId))]
             switch outcome {

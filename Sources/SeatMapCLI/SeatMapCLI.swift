@@ -75,6 +75,16 @@ public enum SeatMapCLI {
 
     /// Runs the command line, writing to `console`; returns the exit code.
     public static func run(_ args: [String], console: Console) -> Int32 {
+        // `--max-input-bytes N` may also come before the command.
+        if let first = args.first, first.hasPrefix("--max-input-bytes") {
+            do {
+                let (limit, rest) = try inputLimit(args)
+                if let limit { return Files.$maxInputBytes.withValue(limit) { run(rest, console: console) } }
+            } catch {
+                console.err("seatmap: \(error.message)")
+                return 2
+            }
+        }
         guard let name = args.first else {
             console.err(help)
             return 2

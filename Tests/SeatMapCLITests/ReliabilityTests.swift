@@ -256,3 +256,23 @@ struct HostileRunTests {
         #expect(seatmap("select", seed, "--toggle", "1-1-1", "--hold-ttl", "5").code == 2)
     }
 }
+
+@Suite("CLI: small follow-ups")
+struct FollowUpTests {
+    @Test("--max-input-bytes may come before the command too")
+    func limitFirst() {
+        #expect(seatmap("--max-input-bytes", "10", "validate", Fixtures.examplePath("seed.json")).code == 1)
+        #expect(seatmap("--max-input-bytes", "100000", "validate", Fixtures.examplePath("seed.json")).code == 0)
+        #expect(seatmap("--max-input-bytes", "x", "validate", Fixtures.examplePath("seed.json")).code == 2)
+    }
+
+    @Test("an error in the second of several batches names it: [1].changes[0].id")
+    func batchIndex() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = dir.appendingPathComponent("u.json").path
+        try #"[{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"b","sequence":2,"changes":[{"id":"9-9-9","status":2}]}]"#
+            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("o.json").path)
+        #expect(r.code == 1 && r.err.contains("[1].changes[0].id: batch \"b\" rejected"), "\(r.err)")
+    }
+}
