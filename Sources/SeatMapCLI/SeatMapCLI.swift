@@ -74,17 +74,21 @@ public enum SeatMapCLI {
     }
 
     /// Runs the command line, writing to `console`; returns the exit code.
-    public static func run(_ args: [String], console: Console) -> Int32 {
-        // `--max-input-bytes N` may also come before the command.
-        if let first = args.first, first.hasPrefix("--max-input-bytes") {
-            do {
-                let (limit, rest) = try inputLimit(args)
-                if let limit { return Files.$maxInputBytes.withValue(limit) { run(rest, console: console) } }
-            } catch {
-                console.err("seatmap: \(error.message)")
-                return 2
-            }
+    public static func run(_ allArgs: [String], console: Console) -> Int32 {
+        // `--max-input-bytes N` applies to any command, before or after its name.
+        let limit: Int?, args: [String]
+        do {
+            (limit, args) = try inputLimit(allArgs)
+        } catch {
+            console.err("seatmap: \(error.message)")
+            return 2
         }
+        if let limit { return Files.$maxInputBytes.withValue(limit) { dispatch(args, console: console) } }
+        return dispatch(args, console: console)
+    }
+
+    /// Runs the command `args` names (without `--max-input-bytes`).
+    static func dispatch(_ args: [String], console: Console) -> Int32 {
         guard let name = args.first else {
             console.err(help)
             return 2
@@ -104,7 +108,7 @@ public enum SeatMapCLI {
         return run(command, Array(args.dropFirst()), console: console)
     }
 
-    /// Takes `--max-input-bytes N` (any command) out of the arguments.
+    /// Takes `--max-input-bytes N` (anywhere before `--`) out of the arguments.
     static func inputLimit(_ args: [String]) throws(UsageError) -> (limit: Int?, rest: [String]) {
         var rest: [String] = []
         var limit: Int? = nil
@@ -134,12 +138,8 @@ public enum SeatMapCLI {
         return (limit, rest)
     }
 
-    static func run(_ command: Command, _ allArgs: [String], console: Console) -> Int32 {
+    static func run(_ command: Command, _ args: [String], console: Console) -> Int32 {
         do {
-            let (limit, args) = try inputLimit(allArgs)
-            if let limit {
-                return Files.$maxInputBytes.withValue(limit) { run(command, args, console: console) }
-            }
             let parsed = try Arguments(args, spec: command.spec)
             if parsed.wantsHelp {
                 console.out(command.spec.help)
