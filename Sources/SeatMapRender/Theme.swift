@@ -195,9 +195,7 @@ extension Theme {
 
     /// Loads a theme by name or path (see `source`).
     public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
-        var theme = try decode(source(nameOrPath).0)
-        if !(nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")) && theme.name.isEmpty { theme.name = nameOrPath }
-        return theme
+        try decode(source(nameOrPath).0)
     }
 
     /// Every theme a name can reach: the shipped ones and those in the
