@@ -37,8 +37,7 @@ struct ValidateInfoCLITests {
     @Test("an invalid file exits 1 with FILE: PATH: message on stderr; the others are still checked")
     func invalid() throws {
         let dir = try Fixtures.tempFolder()
-        let bad = dir.appendingPathComponent("bad.json").path
-        try #"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":7}]}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let bad = try Fixtures.write(#"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":7}]}]}"#, to: "bad.json", in: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: bad))
         let r = seatmap("validate", bad, Fixtures.examplePath("seed.json"))
         #expect(r.code == 1)
@@ -50,8 +49,7 @@ struct ValidateInfoCLITests {
     @Test("--strict fails on unknown keys")
     func strict() throws {
         let dir = try Fixtures.tempFolder()
-        let f = dir.appendingPathComponent("extra.json").path
-        try #"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0,"vip":true}]}]}"#.write(toFile: f, atomically: true, encoding: .utf8)
+        let f = try Fixtures.write(#"{"rows":[{"row":1,"price":1,"seats":[{"column":1,"status":0,"vip":true}]}]}"#, to: "extra.json", in: dir)
         #expect(seatmap("validate", f).code == 0)
         let r = seatmap("validate", f, "--strict")
         #expect(r.code == 1)
@@ -362,9 +360,7 @@ struct RulesCLITests {
     @Test("apply --json lists each batch's outcome, changed ids and their dirty rects in the layout")
     func applyJSON() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"[{"batchId":"a","sequence":2,"changes":[{"id":"1-2-3","status":1}]},{"batchId":"a","sequence":3,"changes":[]},{"batchId":"b","sequence":1,"changes":[]}]"#
-            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"[{"batchId":"a","sequence":2,"changes":[{"id":"1-2-3","status":1}]},{"batchId":"a","sequence":3,"changes":[]},{"batchId":"b","sequence":1,"changes":[]}]"#, to: "u.json", in: dir)
         let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("n.json").path,
                         "--zoom", "2", "--scale", "3", "--json")
         #expect(r.code == 0, "\(r.err)")
@@ -391,8 +387,7 @@ struct RulesCLITests {
     func apply() throws {
         let dir = try Fixtures.tempFolder()
         let file = Fixtures.examplePath("seed.json")
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"{"batchId":"x","sequence":1,"changes":[{"id":"1-2-2","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"x","sequence":1,"changes":[{"id":"1-2-2","status":2}]}"#, to: "u.json", in: dir)
         let old = dir.appendingPathComponent("old.png").path, new = dir.appendingPathComponent("new.png").path
         let out = dir.appendingPathComponent("new.json").path
         #expect(seatmap("render", file, "-o", old, "--zoom", "1.37").code == 0)

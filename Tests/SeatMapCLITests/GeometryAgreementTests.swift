@@ -125,9 +125,7 @@ struct GeometryAgreementTests {
         let dir = try Fixtures.tempFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = Fixtures.examplePath("imax-3-sections.json")
-        let updates = dir.appendingPathComponent("updates.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-3","status":2},{"id":"2-9-12","status":1}]}"#
-            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-3","status":2},{"id":"2-9-12","status":1}]}"#, to: "updates.json", in: dir)
         let old = dir.appendingPathComponent("old.png").path, new = dir.appendingPathComponent("new.png").path
         let hall = dir.appendingPathComponent("new.json").path
         #expect(seatmap(["render", file, "-o", old] + flags).code == 0)

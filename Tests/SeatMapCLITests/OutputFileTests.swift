@@ -58,8 +58,7 @@ struct OutputFileTests {
     func applyAllOrNothing() throws {
         let dir = try Fixtures.tempFolder()
         let old = dir.appendingPathComponent("old.png").path, hall = dir.appendingPathComponent("new.json").path
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
         #expect(seatmap("render", OutputFileTests.seed, "-o", old).code == 0)
         try "previous".write(toFile: hall, atomically: true, encoding: .utf8)
         let r = seatmap("apply", OutputFileTests.seed, updates, "-o", hall, "--image", old,
@@ -83,8 +82,7 @@ struct OutputFileTests {
         #expect((try? HallFormat.decode(SourceText(name: "-", bytes: r.stdout))) != nil, "stdout is the hall alone")
         #expect(r.stderr.contains("wrote <stdout>"))
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
         let a = try SeatmapProcess.run(["apply", OutputFileTests.seed, updates, "-o", "-", "--json"])
         #expect(a.code == 0)
         let hall = try HallFormat.decode(SourceText(name: "-", bytes: a.stdout)).hall
@@ -150,8 +148,7 @@ struct ImageInputTests {
     @Test("apply --image refuses a PNG of the wrong size or a file that is not a PNG before decoding it")
     func applyImage() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
         let out = dir.appendingPathComponent("new.json").path, image = dir.appendingPathComponent("new.png").path
         let seed = Fixtures.examplePath("seed.json")
         let wrong = seatmap("apply", seed, updates, "-o", out, "--image", Fixtures.imagePath("bomb.png"), "--image-out", image)

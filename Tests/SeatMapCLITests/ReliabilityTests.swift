@@ -133,8 +133,8 @@ struct ExpectationTests {
     @Test("a status change to one couple half applies to its partner too")
     func coupleHalves() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path, out = dir.appendingPathComponent("new.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-12-5","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-12-5","status":2}]}"#, to: "u.json", in: dir)
+        let out = dir.appendingPathComponent("new.json").path
         let r = seatmap("apply", Fixtures.examplePath("cinema-12x18.json"), updates, "-o", out)
         #expect(r.code == 0 && r.out.contains("a: 1-12-5 1-12-6"), "\(r.out)")
         let hall = try Files.readHall(out)
@@ -177,9 +177,7 @@ struct SmallReliabilityTests {
     @Test("a duplicate or stale batch naming an unknown seat is still an error")
     func duplicateWithUnknownSeat() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"[{"batchId":"a","sequence":2,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"a","sequence":3,"changes":[{"id":"9-9-9","status":2}]}]"#
-            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"[{"batchId":"a","sequence":2,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"a","sequence":3,"changes":[{"id":"9-9-9","status":2}]}]"#, to: "u.json", in: dir)
         let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("o.json").path)
         #expect(r.code == 1 && r.err.contains("batch \"a\" rejected: no such seat \"9-9-9\""), "\(r.err)")
     }
@@ -191,8 +189,7 @@ struct SmallReliabilityTests {
         let seed = Fixtures.examplePath("seed.json")
         #expect(seatmap("select", seed, "--toggle", "1-1-1", "--store", db, "--show", "A").code == 0)
         let sold = dir.appendingPathComponent("sold.json").path
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
         #expect(seatmap("apply", seed, updates, "-o", sold).code == 0)
         let r = seatmap("select", sold, "--toggle", "1-1-3", "--store", db, "--show", "A", "--json")
         #expect(r.code == 0)
@@ -213,9 +210,8 @@ struct HostileRunTests {
     @Test("two outputs naming one file are refused, nothing written")
     func sameOutputTwice() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path, old = dir.appendingPathComponent("old.png").path
-        let out = dir.appendingPathComponent("new.json").path
-        try #"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
+        let old = dir.appendingPathComponent("old.png").path, out = dir.appendingPathComponent("new.json").path
         let seed = Fixtures.examplePath("seed.json")
         #expect(seatmap("render", seed, "-o", old).code == 0)
         let r = seatmap("apply", seed, updates, "-o", out, "--image", old, "--image-out", dir.path + "/./new.json")
@@ -269,9 +265,7 @@ struct FollowUpTests {
     @Test("an error in the second of several batches names it: [1].changes[0].id")
     func batchIndex() throws {
         let dir = try Fixtures.tempFolder()
-        let updates = dir.appendingPathComponent("u.json").path
-        try #"[{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"b","sequence":2,"changes":[{"id":"9-9-9","status":2}]}]"#
-            .write(toFile: updates, atomically: true, encoding: .utf8)
+        let updates = try Fixtures.write(#"[{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]},{"batchId":"b","sequence":2,"changes":[{"id":"9-9-9","status":2}]}]"#, to: "u.json", in: dir)
         let r = seatmap("apply", Fixtures.examplePath("seed.json"), updates, "-o", dir.appendingPathComponent("o.json").path)
         #expect(r.code == 1 && r.err.contains("[1].changes[0].id: batch \"b\" rejected"), "\(r.err)")
     }

@@ -13,8 +13,7 @@ struct StoreTests {
     /// One row of 20 seats, at most 20 selected.
     static func wideHall(_ dir: URL) throws -> String {
         let seats = (1...20).map { #"{"column":\#($0),"status":0}"# }.joined(separator: ",")
-        let path = dir.appendingPathComponent("wide.json").path
-        try #"{"maxSelectCount":20,"rows":[{"row":1,"price":10,"seats":[\#(seats)]}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try Fixtures.write(#"{"maxSelectCount":20,"rows":[{"row":1,"price":10,"seats":[\#(seats)]}]}"#, to: "wide.json", in: dir)
         return path
     }
 
@@ -82,8 +81,7 @@ struct StoreTests {
     @Test("a first-round JSON store is migrated once and kept as a backup")
     func migration() throws {
         let dir = try Fixtures.tempFolder()
-        let path = dir.appendingPathComponent("store.json").path
-        try #"{"shows":{"A":["1-1-1"],"B":["1-2-2","1-2-3"]}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try Fixtures.write(#"{"shows":{"A":["1-1-1"],"B":["1-2-2","1-2-3"]}}"#, to: "store.json", in: dir)
         let r = seatmap("select", Fixtures.examplePath("seed.json"), "--toggle", "1-1-3", "--store", path, "--show", "A", "--json")
         #expect(r.code == 0)
         #expect(r.err.contains("migrated the JSON selection store to SQLite (2 show(s))"), "\(r.err)")

@@ -32,6 +32,14 @@ public enum Fixtures {
         root.appendingPathComponent("Tests/SeatMapGoldenTests/Fixtures/\(name)").path
     }
 
+    /// Writes `text` to `dir/name` and returns the path (small inputs made by a test).
+    @discardableResult
+    public static func write(_ text: String, to name: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// A fresh empty temporary folder.
     public static func tempFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-test-\(UUID().uuidString)")
