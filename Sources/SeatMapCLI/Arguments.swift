@@ -133,6 +133,15 @@ struct Arguments {
     }
 
     /// A pair option `X,Y`, or nil when absent.
+    /// A whole-number option within `range`, or nil when not given.
+    func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let v = Int(text), range.contains(v) else {
+            throw UsageError(message: "--\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"")
+        }
+        return v
+    }
+
     func pair(_ name: String) throws(UsageError) -> (Double, Double)? {
         guard let text = value(name) else { return nil }
         return try Arguments.parsePair(text, option: name)

@@ -17,6 +17,7 @@ extension SeatMapCLI {
         scaleOption,
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
+        .value("level", "N", "A free venue's level N only (default: every level, stacked, each titled)."),
     ]
 
     /// What the geometry flags say: the theme (whose style is the layout's,
@@ -55,6 +56,7 @@ extension SeatMapCLI {
         }
         var theme = try Theme.load(a.value("theme") ?? "light")
         theme.style = theme.style.with(header: !a.flag("no-header"), legend: !a.flag("no-legend"))
+        if a.value("level") != nil { theme.style.level = try a.int("level", in: 0...99) }
         return Geometry(theme: theme, zoom: zoom, scale: scale, fit: fit)
     }
 }

@@ -40,7 +40,16 @@ extension SeatMapCLI {
                      ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel))]
                     + rectMembers(s.rect)
                     + [("status", .string(s.kind.name)), ("type", .string(s.type.rawValue)),
-                       ("price", s.price.map { .string($0.plainText) } ?? .null)])
+                       ("price", s.price.map { .string($0.plainText) } ?? .null)]
+                    + shapeMembers(s))
+        }
+        let areas: [JSONNode] = l.areas.map { a in
+            var m: [(String, JSONNode)] = [("id", .string(a.id)), ("shape", .string(a.area.shape.name)), ("label", .string(a.area.label))]
+            m += rectMembers(a.rect)
+            if let c = a.area.capacity {
+                m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
+            }
+            return .object(m)
         }
         let labels: [JSONNode] = l.rowLabels.map { r in
             .object([("row", .int(r.row)), ("label", .string(r.label))] + rectMembers(r.rect))
@@ -56,7 +65,18 @@ extension SeatMapCLI {
             ("seats", .array(seats)), ("rowLabels", .array(labels)),
             ("screen", .object(rectMembers(l.screen) + [("centerX", .int(l.centerX))])),
             ("sections", .array(sections)),
-        ])
+        ] + (l.isFree ? [("areas", .array(areas))] : []))
+    }
+
+    /// A free seat's drawn shape beyond its bounding rect: its own box, and
+    /// its turn or roundness (grid seats: nothing).
+    static func shapeMembers(_ s: LaidOutCell) -> [(String, JSONNode)] {
+        switch s.outline {
+        case .box: return s.rect == s.seatRect ? [] : [("box", .object(rectMembers(s.seatRect)))]
+        case .rotated(let a):
+            return [("box", .object(rectMembers(s.seatRect))), ("rotation", .number(fmt((a * 180 / .pi * 1000).rounded() / 1000)))]
+        case .circle: return [("box", .object(rectMembers(s.seatRect))), ("shape", .string("circle"))]
+        }
     }
 
     static let hitCommand = Command(
@@ -126,6 +146,9 @@ extension SeatMapCLI {
         case .seat(let s):
             return "\(s.id) \(s.chineseDescription) \(s.kind.name) \(s.price?.plainText ?? "-")"
         case .aisle(let row, let column): return "aisle \(row),\(column)"
+        case .area(let a):
+            guard let cap = a.area.capacity else { return "area \(a.id)" }
+            return "area \(a.id) standing \(a.area.remaining)/\(cap) \(a.area.price?.plainText ?? "-")"
         case .gap: return "gap"
         case .outside: return "outside"
         }
@@ -142,6 +165,13 @@ extension SeatMapCLI {
                   ("price", s.price.map { .string($0.plainText) } ?? .null), ("rect", .object(rectMembers(s.rect)))]
         case .aisle(let row, let column):
             m += [("id", .null), ("row", .int(row)), ("column", .int(column)), ("label", .null), ("status", .string("aisle")), ("partner", .null)]
+        case .area(let a):
+            m += [("id", .string(a.id)), ("row", .null), ("column", .null), ("label", .string(a.area.label)),
+                  ("status", a.isStanding ? .string(a.area.remaining == 0 ? "sold" : "available") : .null), ("partner", .null),
+                  ("rect", .object(rectMembers(a.rect)))]
+            if let c = a.area.capacity {
+                m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
+            }
         case .gap, .outside:
             m += [("id", .null), ("row", .null), ("column", .null), ("label", .null), ("status", .null), ("partner", .null)]
         }

@@ -28,7 +28,7 @@ public protocol Placement: Sendable {
     /// The size of the placed cells' box, in pixels.
     var size: (w: Int, h: Int) { get }
     /// Places every cell with the box's top-left corner at (x, y).
-    func place(atX x: Int, y: Int, tiers: PriceTiers) -> (cells: [LaidOutCell], index: SpatialIndex)
+    func place(atX x: Int, y: Int, tiers: PriceTiers) -> PlacedItems
     /// The rows to label, with their vertical extent, for a box whose top is at `y`.
     func rowBands(originY y: Int) -> [RowBand]
 }
@@ -70,7 +70,7 @@ public struct GridPlacement: Placement {
         hall.rows.map { RowBand(row: $0.number, label: $0.label, y: rowY($0.number, originY: y), h: sizes.seatHeight) }
     }
 
-    public func place(atX gridX: Int, y gridY: Int, tiers: PriceTiers) -> (cells: [LaidOutCell], index: SpatialIndex) {
+    public func place(atX gridX: Int, y gridY: Int, tiers: PriceTiers) -> PlacedItems {
         let s = sizes
         var cells: [LaidOutCell] = []
         cells.reserveCapacity(hall.rows.reduce(0) { $0 + $1.seats.count })
@@ -101,13 +101,14 @@ public struct GridPlacement: Placement {
         }
         let (w, h) = size
         let index = GridIndex(originX: gridX, originY: gridY, width: w, height: h, columns: columns, rows: rows, sizes: s, table: table)
-        return (cells, .grid(index))
+        return PlacedItems(cells: cells, index: .grid(index))
     }
 }
 
 /// What lies at a pixel, a placement's own index; one case per placement.
 public enum SpatialIndex: Sendable {
     case grid(GridIndex)
+    case free(FreeIndex)
 
     /// The cell containing pixel `(i, j)`: a seat or an aisle by its index
     /// in `Layout.cells`, a gap inside the placement's box, or outside it.
@@ -115,6 +116,7 @@ public enum SpatialIndex: Sendable {
     public func cell(at i: Int, _ j: Int) -> CellHit {
         switch self {
         case .grid(let g): return g.cell(at: i, j)
+        case .free(let f): return f.cell(at: i, j)
         }
     }
 
@@ -123,6 +125,7 @@ public enum SpatialIndex: Sendable {
     func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
         switch self {
         case .grid(let g): return g.cellIndexes(intersecting: area, cells: cells)
+        case .free(let f): return f.cellIndexes(intersecting: area, cells: cells)
         }
     }
 
@@ -130,6 +133,7 @@ public enum SpatialIndex: Sendable {
     func cellIndex(row: Int, column: Int) -> Int? {
         switch self {
         case .grid(let g): return g.cellIndex(row: row, column: column)
+        case .free(let f): return f.cellIndex(row: row, column: column)
         }
     }
 
@@ -138,6 +142,7 @@ public enum SpatialIndex: Sendable {
     func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {
         switch self {
         case .grid(let g): return g.nearestSeat(x, y, within: slop, cells: cells)
+        case .free(let f): return f.nearestSeat(x, y, within: slop, cells: cells)
         }
     }
 }
@@ -266,6 +271,8 @@ public struct GridIndex: Sendable {
 public enum CellHit: Sendable, Equatable {
     case seat(Int)
     case aisle(Int)
+    /// An area (stage, standing floor, table), by its index in `Layout.areas`.
+    case area(Int)
     /// Inside the placed cells' box, on no cell.
     case gap
     /// Outside it.

@@ -6,6 +6,8 @@ public enum HitResult: Sendable, Equatable {
     case seat(LaidOutCell)
     /// An explicit aisle cell (status 3), by grid row and column.
     case aisle(row: Int, column: Int)
+    /// An area: a stage, table or standing floor (free venues).
+    case area(LaidOutArea)
     /// Inside the seat grid's bounding box but on no cell: the gaps between
     /// seats, and empty floor (missing rows and columns).
     case gap
@@ -17,6 +19,7 @@ public enum HitResult: Sendable, Equatable {
         switch self {
         case .seat: return "seat"
         case .aisle: return "aisle"
+        case .area: return "area"
         case .gap: return "gap"
         case .outside: return "outside"
         }
@@ -61,10 +64,11 @@ public struct HitTester: Sendable {
     public func hit(pixelX x: Double, pixelY y: Double, slopPixels: Double = 0) -> HitResult {
         guard x.isFinite, y.isFinite, abs(x) < 1e12, abs(y) < 1e12 else { return .outside }
         var k = locate(Int(x.rounded(.down)), Int(y.rounded(.down)))
-        if k < 0, slopPixels > 0, let near = index.nearestSeat(x, y, within: slopPixels, cells: layout.cells) { k = near }
+        if k == HitTester.gap || k == HitTester.outside, slopPixels > 0, let near = index.nearestSeat(x, y, within: slopPixels, cells: layout.cells) { k = near }
         switch k {
         case HitTester.outside: return .outside
         case HitTester.gap: return .gap
+        case ...HitTester.firstArea: return .area(layout.areas[HitTester.firstArea - k])
         default:
             let cell = layout.cells[k]
             return cell.isSeat ? .seat(cell) : .aisle(row: cell.row, column: cell.column)
@@ -75,6 +79,8 @@ public struct HitTester: Sendable {
     public static let outside = -2
     /// `locate` result for a pixel in that box but on no cell.
     public static let gap = -1
+    /// `locate` result for area `a` is `firstArea - a`.
+    public static let firstArea = -3
 
     /// The index in `layout.cells` of the cell containing pixel `(i, j)`, or
     /// `HitTester.gap` / `HitTester.outside`.
@@ -82,6 +88,7 @@ public struct HitTester: Sendable {
     public func locate(_ i: Int, _ j: Int) -> Int {
         switch index.cell(at: i, j) {
         case .seat(let k), .aisle(let k): return k
+        case .area(let a): return HitTester.firstArea - a
         case .gap: return HitTester.gap
         case .outside: return HitTester.outside
         }

@@ -20,6 +20,8 @@ public struct LaidOutCell: Sendable, Equatable {
     /// The seat's own S × SH box, where its number and marks are centred (a
     /// couple half's `rect` is wider).
     public let seatRect: PixelRect
+    /// The drawn shape: the box, or (free venues) a turned box or a circle.
+    public var outline: CellShape = .box
 
     public var isSeat: Bool { kind.isSeat }
     /// The sale status of a seat; nil for an aisle.
@@ -54,6 +56,8 @@ public struct LegendItem: Sendable, Equatable {
         /// Available seats of a price tier.
         case tier(Int, Decimal)
         case locked, sold, selected, wheelchair, couple
+        /// Standing (general admission) areas.
+        case standing
     }
     public let kind: Kind
     public let rect: PixelRect
@@ -147,6 +151,14 @@ public struct Layout: Sendable {
     public let tiers: PriceTiers
     /// Finds the cell at a pixel (the placement's own index).
     public let index: SpatialIndex
+    /// Free venues: areas (drawn under the seats, in order), level titles
+    /// and zone outlines and names. Empty for the cinema grid.
+    public let areas: [LaidOutArea]
+    public let titles: [PlacedText]
+    public let zones: [ZoneMark]
+    /// Whether this is a free venue's layout (no screen band or centre line:
+    /// a stage is an area).
+    public let isFree: Bool
 
     /// Pixels per point.
     public var pixelsPerPoint: Double { zoom * scale }
@@ -177,11 +189,15 @@ public struct Layout: Sendable {
         let px = { (pt: Double) in Layout.pixels(pt, zoom: zoom, scale: scale) }
 
         sizes = PixelSizes(style, px: px)
-        let placement = Layout.placement(for: hall, sizes: sizes)
+        isFree = hall.isFree
+        if let level = style.level, !hall.levels.contains(level) {
+            throw SeatMapError("--level \(level): the hall has no level \(level) (levels: \(hall.levels.map(String.init).joined(separator: ", ")))")
+        }
+        let placement = Layout.placement(for: hall, sizes: sizes, style: style, zoom: zoom, scale: scale)
         let (gridW, gridH) = placement.size
 
         let margin = px(style.margin)
-        let gutter = px(style.rowLabelGutter)
+        let gutter = isFree ? 0 : px(style.rowLabelGutter)
         width = max(px(style.minContentWidth), 2 * margin + 2 * gutter + gridW)
         gridX = (width - gridW) / 2
 
@@ -195,10 +211,10 @@ public struct Layout: Sendable {
             header = nil
             headerText = nil
         }
-        let band = px(style.screenBandHeight)
+        let band = isFree ? px(style.legendTopGap) : px(style.screenBandHeight)
         centerX = gridX + gridW / 2
         let screenW = min(width - 2 * margin, max(gridW, px(style.screenMinWidth)))
-        screen = PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))
+        screen = isFree ? .zero : PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))
         (screenOutline, screenFace) = Layout.screenShapes(screen, inset: style.screenInset * s,
                                                           line: max(1, (style.screenOutlineWidth * s).rounded()))
         screenText = TextPlacement(x: screen.centerX, y: Double(screen.y) + Double(screen.h) * 0.58,
@@ -207,7 +223,7 @@ public struct Layout: Sendable {
         gridY = y
         gridRect = PixelRect(x: gridX, y: gridY, w: gridW, h: gridH)
         y += gridH
-        centerLine = Layout.dashes(x: centerX, from: screen.maxY, to: gridRect.maxY,
+        centerLine = isFree ? [] : Layout.dashes(x: centerX, from: screen.maxY, to: gridRect.maxY,
                                    width: max(1, Int((style.centerLineWidth * s).rounded())),
                                    dash: max(1, Int((style.centerLineDash * s).rounded())),
                                    space: max(1, Int((style.centerLineSpace * s).rounded())))
@@ -216,10 +232,13 @@ public struct Layout: Sendable {
         let placed = placement.place(atX: gridX, y: gridY, tiers: tiers)
         cells = placed.cells
         index = placed.index
+        areas = placed.areas
+        titles = placed.titles
+        zones = placed.zones
         sections = Layout.sectionBoxes(cells, hall)
 
         let labelW = max(1, gutter - px(style.rowLabelSpacing))
-        var labels: [RowLabelBox] = []
+        var labels: [RowLabelBox] = placed.rowLabels
         let bands = placement.rowBands(originY: gridY)
         labels.reserveCapacity(bands.count * (style.rowLabelsRight ? 2 : 1))
         for b in bands {
@@ -234,6 +253,7 @@ public struct Layout: Sendable {
         if style.legend {
             y += px(style.legendTopGap)
             var kinds: [LegendItem.Kind] = tiers.prices.enumerated().map { .tier($0.offset, $0.element) }
+            if areas.contains(where: \.isStanding) { kinds.append(.standing) }
             kinds += [.locked, .sold, .selected]
             if cells.contains(where: { $0.type == .wheelchair && $0.isSeat }) { kinds.append(.wheelchair) }
             if cells.contains(where: { $0.type == .coupleLeft && $0.isSeat }) { kinds.append(.couple) }
@@ -268,8 +288,8 @@ public struct Layout: Sendable {
     /// The placement that lays out this hall's cells: the cinema grid (the
     /// only kind of hall so far; free positions, arcs and areas will each be
     /// one more `Placement`).
-    static func placement(for hall: Hall, sizes: PixelSizes) -> any Placement {
-        GridPlacement(hall: hall, sizes: sizes)
+    static func placement(for hall: Hall, sizes: PixelSizes, style: LayoutStyle, zoom: Double, scale: Double) -> any Placement {
+        hall.isFree ? FreePlacement(hall: hall, sizes: sizes, style: style, zoom: zoom, scale: scale) : GridPlacement(hall: hall, sizes: sizes)
     }
 
     /// The box around each section's cells, sections in id order.
@@ -366,8 +386,18 @@ public struct Layout: Sendable {
     /// A seat's drawn (and hit) shape: its rect with rounded corners; couple
     /// halves round only their outer side, so the pair reads as one piece.
     public func shape(of cell: LaidOutCell) -> Path {
-        .roundedRect(cell.rect, radius: style.cornerRadius * pixelsPerPoint,
-                     left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
+        let own = cell.seatRect
+        switch cell.outline {
+        case .box where isFree:
+            return .roundedRect(own, radius: style.cornerRadius * pixelsPerPoint)
+        case .box:
+            return .roundedRect(cell.rect, radius: style.cornerRadius * pixelsPerPoint,
+                                left: cell.type != .coupleRight, right: cell.type != .coupleLeft)
+        case .rotated(let a):
+            return Path.roundedRect(own, radius: style.cornerRadius * pixelsPerPoint).rotated(by: a, aboutX: own.centerX, y: own.centerY)
+        case .circle:
+            return .circle(own.centerX, own.centerY, Double(own.w) / 2)
+        }
     }
 
     /// Where a seat's number goes, or nil when seats are too small for numbers.
@@ -383,7 +413,20 @@ public struct Layout: Sendable {
     public func highlightRings(of cell: LaidOutCell) -> [Stroke] {
         let s = pixelsPerPoint
         let lw = max(2, (style.highlightWidth * s).rounded())
-        let r = cell.rect
+        let r = isFree ? cell.seatRect : cell.rect
+        if isFree {
+            return [(lw / 2, lw), (lw * 1.25, lw / 2)].map { inset, width in
+                let path: Path
+                switch cell.outline {
+                case .circle: path = .circle(r.centerX, r.centerY, max(0, Double(r.w) / 2 - inset))
+                case .box, .rotated:
+                    let p = Path.roundedRect(Double(r.x) + inset, Double(r.y) + inset, Double(r.w) - 2 * inset, Double(r.h) - 2 * inset,
+                                             radius: max(0, style.cornerRadius * s - inset))
+                    if case .rotated(let a) = cell.outline { path = p.rotated(by: a, aboutX: r.centerX, y: r.centerY) } else { path = p }
+                }
+                return Stroke(path: path, width: width)
+            }
+        }
         return [(lw / 2, lw), (lw * 1.25, lw / 2)].map { inset, width in
             Stroke(path: .roundedRect(Double(r.x) + inset, Double(r.y) + inset, Double(r.w) - 2 * inset, Double(r.h) - 2 * inset,
                                       radius: max(0, style.cornerRadius * s - inset),

@@ -71,6 +71,9 @@ public struct LayoutStyle: Sendable, Equatable {
     public var legend = true
     /// Row labels on the right of the grid as well as the left.
     public var rowLabelsRight = false
+    /// The one level of a free venue to draw (`render --level N`); nil
+    /// draws every level, stacked top to bottom, each under its title.
+    public var level: Int? = nil
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import Foundation
 /// A vector path in content pixels.
 public struct Path: Sendable, Equatable {
     public enum Element: Sendable, Equatable {
@@ -78,6 +79,48 @@ public struct Path: Sendable, Equatable {
         p.curve(cx + k, cy - r, cx + r, cy - k, cx + r, cy)
         p.close()
         return p
+    }
+}
+
+extension Path {
+    /// An ellipse with radii `rx`, `ry` about (cx, cy), turned by `angle`
+    /// radians: four cubic Béziers, the same numbers the hit-test uses.
+    public static func ellipse(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double, angle: Double = 0) -> Path {
+        let k = 0.5522847498
+        let co = cos(angle), si = sin(angle)
+        func p(_ u: Double, _ v: Double) -> (Double, Double) { (cx + u * co - v * si, cy + u * si + v * co) }
+        let pts: [(Double, Double)] = [
+            p(rx, 0), p(rx, k * ry), p(k * rx, ry), p(0, ry), p(-k * rx, ry), p(-rx, k * ry), p(-rx, 0),
+            p(-rx, -k * ry), p(-k * rx, -ry), p(0, -ry), p(k * rx, -ry), p(rx, -k * ry), p(rx, 0),
+        ]
+        var path = Path()
+        path.move(pts[0].0, pts[0].1)
+        for i in stride(from: 1, to: 13, by: 3) {
+            path.curve(pts[i].0, pts[i].1, pts[i + 1].0, pts[i + 1].1, pts[i + 2].0, pts[i + 2].1)
+        }
+        path.close()
+        return path
+    }
+
+    /// This path turned by `angle` radians about (cx, cy).
+    public func rotated(by angle: Double, aboutX cx: Double, y cy: Double) -> Path {
+        let co = cos(angle), si = sin(angle)
+        func t(_ x: Double, _ y: Double) -> (Double, Double) {
+            let dx = x - cx, dy = y - cy
+            return (cx + dx * co - dy * si, cy + dx * si + dy * co)
+        }
+        var out = Path()
+        for e in elements {
+            switch e {
+            case .move(let x, let y): let q = t(x, y); out.move(q.0, q.1)
+            case .line(let x, let y): let q = t(x, y); out.line(q.0, q.1)
+            case .curve(let a, let b, let c, let d, let x, let y):
+                let q1 = t(a, b), q2 = t(c, d), q = t(x, y)
+                out.curve(q1.0, q1.1, q2.0, q2.1, q.0, q.1)
+            case .close: out.close()
+            }
+        }
+        return out
     }
 }
 

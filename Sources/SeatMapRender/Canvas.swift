@@ -31,6 +31,12 @@ public protocol Canvas: AnyObject {
     /// Starts and ends the elements of one seat.
     func beginSeat(_ tag: SeatTag)
     func endSeat()
+    /// Starts the elements of one area (ended by `endSeat`).
+    func beginArea(_ tag: SeatTag)
+}
+
+extension Canvas {
+    public func beginArea(_ tag: SeatTag) {}
 }
 
 /// A canvas that only counts what it is asked to draw: running the painter

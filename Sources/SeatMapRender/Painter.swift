@@ -28,6 +28,9 @@ struct Painter {
         }
         if layout.screen.intersects(area) { drawScreen() }
         for dash in layout.centerLine where dash.intersects(area) { canvas.fill(.rect(dash), theme.centerLine) }
+        for title in layout.titles { drawText(title.text, title.placement, theme.text) }
+        for a in layout.areas where a.rect.intersects(area) { drawArea(a) }
+        for zone in layout.zones { drawZone(zone) }
         for label in layout.rowLabels where label.rect.intersects(area) { drawRowLabel(label) }
         for k in layout.cellIndexes(intersecting: area) {
             let cell = layout.cells[k]
@@ -64,6 +67,60 @@ struct Painter {
     func drawRowLabel(_ label: RowLabelBox) {
         canvas.fill(.roundedRect(label.pill, radius: label.pillRadius), theme.rowLabelBackground)
         drawText(label.label, label.text, theme.rowLabel)
+    }
+
+    // MARK: Free venues
+
+    /// An area in its own colours (the theme's where it gives none): a
+    /// standing area in its price tier's colour, or the sold colour once
+    /// full, with its remaining places.
+    func drawArea(_ a: LaidOutArea) {
+        let area = a.area
+        if canvas.wantsSeatTags { canvas.beginArea(areaTag(a)) }
+        if a.isHittable {
+            let fill: Color
+            if let given = area.fill.flatMap(Color.init(hex:)) {
+                fill = given
+            } else if area.fill == "transparent" {
+                fill = Color(r: 0, g: 0, b: 0, a: 0)
+            } else if area.isStanding {
+                fill = area.remaining == 0 ? theme.sold : theme.tierColor(layout.tiers.tier(of: area.price))
+            } else {
+                fill = theme.rowLabelBackground
+            }
+            if fill.a > 0 { canvas.fill(a.path, fill) }
+            if let border = area.border.flatMap(Color.init(hex:)) {
+                canvas.stroke(a.path, border, width: max(1, layout.scale), dash: [])
+            }
+        }
+        if let t = a.text {
+            let string = areaText(area)
+            let color: Color
+            if case .text = area.shape { color = area.fill.flatMap(Color.init(hex:)) ?? theme.text } else { color = theme.seatText }
+            drawText(string, t, color)
+        }
+        if canvas.wantsSeatTags { canvas.endSeat() }
+    }
+
+    /// An area's label; a standing area adds its remaining places.
+    func areaText(_ area: Area) -> String {
+        guard let cap = area.capacity else { return area.label }
+        let count = "\(area.remaining)/\(cap)"
+        return area.label.isEmpty ? count : "\(area.label) \(count)"
+    }
+
+    func areaTag(_ a: LaidOutArea) -> SeatTag {
+        var classes = ["area", a.area.shape.name]
+        if a.isStanding { classes.append(a.area.remaining == 0 ? "sold" : "standing") }
+        let price = a.area.price?.plainText ?? ""
+        var title = a.area.label
+        if a.isStanding { title = "\(areaText(a.area)) ¥\(price)" }
+        return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title)
+    }
+
+    func drawZone(_ zone: ZoneMark) {
+        if let o = zone.outline { canvas.stroke(o.path, theme.centerLine, width: o.width, dash: []) }
+        if let n = zone.name { drawText(n.text, n.placement, theme.text) }
     }
 
     // MARK: Seats
@@ -143,6 +200,7 @@ struct Painter {
         case .selected: return "已选"
         case .wheelchair: return "轮椅座"
         case .couple: return "情侣座"
+        case .standing: return "站席"
         }
     }
 
@@ -165,6 +223,7 @@ struct Painter {
             fill = theme.tierColor(0)
             glyph = .wheelchair(in: box)
         case .couple: fill = theme.tierColor(0)
+        case .standing: fill = theme.rowLabelBackground
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
         if let glyph { drawGlyph(glyph, theme.seatText) }

@@ -112,4 +112,12 @@ final class SVGCanvas: Canvas {
     }
 
     func endSeat() { body += "</g>\n" }
+
+    func beginArea(_ tag: SeatTag) {
+        body += "<g id=\"area-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\""
+        if !tag.price.isEmpty { body += " data-price=\"\(SVGCanvas.escape(tag.price))\"" }
+        body += ">"
+        if !tag.title.isEmpty { body += "<title>\(SVGCanvas.escape(tag.title))</title>" }
+        body += "\n"
+    }
 }

@@ -138,6 +138,27 @@ public struct DecodeContext {
         return v
     }
 
+    /// A coordinate or size: any JSON number that is a finite `Double`.
+    public mutating func double(_ node: JSONNode, _ path: String) -> Double? {
+        guard case .number(let text) = node.value else {
+            error(node, path, "expected a number, found \(node.typeName)")
+            return nil
+        }
+        guard let v = Double(text), v.isFinite else {
+            error(node, path, "number \(text) is out of range")
+            return nil
+        }
+        return v
+    }
+
+    public mutating func bool(_ node: JSONNode, _ path: String) -> Bool? {
+        guard case .bool(let b) = node.value else {
+            error(node, path, "expected true or false, found \(node.typeName)")
+            return nil
+        }
+        return b
+    }
+
     /// An exact decimal from a JSON number (never through `Double`).
     public mutating func decimal(_ node: JSONNode, _ path: String) -> Decimal? {
         guard case .number(let text) = node.value else {

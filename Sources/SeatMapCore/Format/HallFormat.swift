@@ -9,10 +9,15 @@ public enum HallFormat {
     public static let maxSeats = HallValidator.maxSeats
     public static let maxGridSide = HallValidator.maxGridSide
 
-    static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows"]
-    static let sectionKeys: Set<String> = ["id", "name"]
-    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats"]
-    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type"]
+    static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
+                                        "areas", "focus"]
+    static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName"]
+    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels"]
+    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id"]
+    static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
+    static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
+    static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
+                                        "rotation", "fill", "border", "label", "capacity", "available", "price"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -77,9 +82,21 @@ public enum HallFormat {
             return nil
         }
         let rows = rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }
+        var areaNodes: [JSONNode] = []
+        var areas: [Area] = []
+        if let n = top["areas"], let items = ctx.array(n, "areas") {
+            areaNodes = items
+            areas = items.enumerated().compactMap { decodeArea($0.element, $0.offset, &ctx) }
+        }
+        var focus: Point? = nil
+        if let n = top["focus"], let m = ctx.object(n, "focus", known: ["x", "y"]) {
+            let x = ctx.required(m, "x", in: n, "focus").flatMap { ctx.double($0, "focus.x") }
+            let y = ctx.required(m, "y", in: n, "focus").flatMap { ctx.double($0, "focus.y") }
+            if let x, let y { focus = Point(x: x, y: y) }
+        }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
-                                              unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
+                                              areas: areas, focus: focus, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
         /// The JSON node a validator place names (the field, else its object).
         func node(_ place: HallValidator.Place) -> JSONNode? {
             func member(_ object: JSONNode?, _ key: String?) -> JSONNode? {
@@ -88,7 +105,10 @@ public enum HallFormat {
                 return object[key] ?? object
             }
             switch place {
-            case .hall(let key): return key == "rows" ? rowsNode : member(root, key)
+            case .hall(let key):
+                if key.hasPrefix("focus.") { return member(root["focus"], String(key.dropFirst(6))) }
+                return key == "rows" ? rowsNode : member(root, key)
+            case .area(let i, let key): return member(areaNodes.indices.contains(i) ? areaNodes[i] : nil, key)
             case .section(let i, let key): return member(sectionNodes.indices.contains(i) ? sectionNodes[i] : nil, key)
             case .row(let i, let key): return member(rowNodes.indices.contains(i) ? rowNodes[i] : nil, key)
             case .seat(let i, let j, let key):
@@ -102,7 +122,63 @@ public enum HallFormat {
         if !problems.isEmpty && readerErrors > 0 { ctx.sortErrorsByPosition() }
         guard ctx.errors.isEmpty else { return nil }
         return Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
-                    maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows)
+                    maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
+                    areas: areas, focus: focus)
+    }
+
+    /// The optional number `key` of an object.
+    static func number(_ m: [String: JSONNode], _ key: String, _ path: String, _ ctx: inout DecodeContext) -> Double? {
+        m[key].flatMap { ctx.double($0, DecodeContext.join(path, key)) }
+    }
+
+    /// The required number `key` of an object.
+    static func requiredNumber(_ m: [String: JSONNode], _ key: String, in node: JSONNode, _ path: String,
+                               _ ctx: inout DecodeContext) -> Double? {
+        ctx.required(m, key, in: node, path).flatMap { ctx.double($0, DecodeContext.join(path, key)) }
+    }
+
+    static func decodeArea(_ node: JSONNode, _ i: Int, _ ctx: inout DecodeContext) -> Area? {
+        let path = "areas[\(i)]"
+        guard let m = ctx.object(node, path, known: areaKeys) else { return nil }
+        let errors = ctx.errors.count
+        let id = ctx.required(m, "id", in: node, path).flatMap { ctx.label($0, path + ".id") } ?? ""
+        let label = m["label"].flatMap { ctx.label($0, path + ".label") } ?? ""
+        let section = m["section"].flatMap { ctx.int($0, path + ".section") }
+        let rotation = number(m, "rotation", path, &ctx) ?? 0
+        let fill = m["fill"].flatMap { ctx.string($0, path + ".fill") }
+        let border = m["border"].flatMap { ctx.string($0, path + ".border") }
+        let capacity = m["capacity"].flatMap { ctx.int($0, path + ".capacity") }
+        let available = m["available"].flatMap { ctx.int($0, path + ".available") }
+        let price = m["price"].flatMap { ctx.decimal($0, path + ".price") }
+        func req(_ key: String, _ ctx: inout DecodeContext) -> Double { requiredNumber(m, key, in: node, path, &ctx) ?? 1 }
+        var shape: AreaShape? = nil
+        if let n = ctx.required(m, "shape", in: node, path), let name = ctx.string(n, path + ".shape") {
+            switch name {
+            case "rect": shape = .rect(x: req("x", &ctx), y: req("y", &ctx), w: req("w", &ctx), h: req("h", &ctx))
+            case "ellipse": shape = .ellipse(cx: req("cx", &ctx), cy: req("cy", &ctx), rx: req("rx", &ctx), ry: req("ry", &ctx))
+            case "circle": shape = .circle(cx: req("cx", &ctx), cy: req("cy", &ctx), r: req("r", &ctx))
+            case "text": shape = .text(x: req("x", &ctx), y: req("y", &ctx), size: number(m, "size", path, &ctx) ?? 14)
+            case "polygon":
+                var points: [Point] = []
+                if let pn = ctx.required(m, "points", in: node, path), let items = ctx.array(pn, path + ".points") {
+                    for (k, item) in items.enumerated() {
+                        let pp = "\(path).points[\(k)]"
+                        guard let xy = ctx.array(item, pp) else { continue }
+                        guard xy.count == 2 else {
+                            ctx.error(item, pp, "expected [x, y], found \(xy.count) numbers")
+                            continue
+                        }
+                        if let x = ctx.double(xy[0], pp + "[0]"), let y = ctx.double(xy[1], pp + "[1]") { points.append(Point(x: x, y: y)) }
+                    }
+                }
+                shape = .polygon(points)
+            default:
+                ctx.error(n, path + ".shape", "unknown area shape \"\(name)\" (expected rect, ellipse, circle, polygon, text)")
+            }
+        }
+        guard let shape, ctx.errors.count == errors else { return nil }
+        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label,
+                    capacity: capacity, available: available, price: price)
     }
 
     static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {
@@ -114,7 +190,20 @@ public enum HallFormat {
         var id = 0
         if let n = ctx.required(m, "id", in: node, path), let v = ctx.int(n, path + ".id") { id = v } else { reading.failed(.section(i, "id")) }
         let name = m["name"].flatMap { ctx.string($0, path + ".name") } ?? ""
-        return Section(id: id, name: name)
+        var place: ZonePlace? = nil
+        if !sectionKeys.subtracting(["id", "name"]).isDisjoint(with: m.keys) {
+            var z = ZonePlace()
+            z.x = number(m, "x", path, &ctx) ?? 0
+            z.y = number(m, "y", path, &ctx) ?? 0
+            z.rotation = number(m, "rotation", path, &ctx) ?? 0
+            if let n = m["level"] {
+                if let v = ctx.int(n, path + ".level") { z.level = v } else { reading.failed(.section(i, "level")) }
+            }
+            z.outline = m["outline"].flatMap { ctx.bool($0, path + ".outline") } ?? false
+            z.showName = m["showName"].flatMap { ctx.bool($0, path + ".showName") } ?? false
+            place = z
+        }
+        return Section(id: id, name: name, place: place)
     }
 
     static func decodeRow(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Row {
@@ -135,23 +224,78 @@ public enum HallFormat {
             price = ctx.decimal(n, path + ".price")
             if price == nil { reading.failed(.row(i, "price")) }
         }
+        var path_: RowPath? = nil
+        if let n = m["arc"], let a = ctx.object(n, path + ".arc", known: arcKeys) {
+            let p = path + ".arc"
+            let facing = a["facing"].flatMap { ctx.bool($0, p + ".facing") } ?? true
+            if let cx = requiredNumber(a, "cx", in: n, p, &ctx), let cy = requiredNumber(a, "cy", in: n, p, &ctx),
+               let r = requiredNumber(a, "radius", in: n, p, &ctx), let s0 = requiredNumber(a, "start", in: n, p, &ctx),
+               let s1 = requiredNumber(a, "end", in: n, p, &ctx) {
+                path_ = .arc(cx: cx, cy: cy, radius: r, start: s0, end: s1, facing: facing)
+            }
+        }
+        if let n = m["line"], let a = ctx.object(n, path + ".line", known: lineKeys) {
+            let p = path + ".line"
+            if m["arc"] != nil { ctx.error(n, p, "a row has an arc or a line, not both") }
+            if let x = requiredNumber(a, "x", in: n, p, &ctx), let y = requiredNumber(a, "y", in: n, p, &ctx) {
+                path_ = .line(x: x, y: y, angle: HallFormat.number(a, "angle", p, &ctx) ?? 0, spacing: HallFormat.number(a, "spacing", p, &ctx))
+            }
+        }
+        var labels = RowLabelPosition.start
+        if let n = m["labels"], let t = ctx.string(n, path + ".labels") {
+            if let v = RowLabelPosition(rawValue: t) { labels = v } else {
+                ctx.error(n, path + ".labels", "unknown row label position \"\(t)\" (expected start, end, both, none)")
+            }
+        }
         var seats: [Seat] = []
-        if let n = ctx.required(m, "seats", in: node, path), let items = ctx.array(n, path + ".seats") {
-            seats = items.enumerated().map { decodeSeat($0.element, i, $0.offset, &reading, &ctx) }
+        if let n = m["count"], m["seats"] == nil {
+            if let c = ctx.int(n, path + ".count", in: 1...HallValidator.maxGridSide, what: "count") {
+                seats = (1...c).map { Seat(column: $0, status: .available) }
+            } else {
+                reading.failed(.row(i, "seats"))
+            }
+        } else if let n = ctx.required(m, "seats", in: node, path), let items = ctx.array(n, path + ".seats") {
+            if let c = m["count"] { ctx.error(c, path + ".count", "a row has \"seats\" or a \"count\", not both") }
+            seats = items.enumerated().map { decodeSeat($0.element, i, $0.offset, onPath: path_ != nil, &reading, &ctx) }
         } else {
             reading.failed(.row(i, "seats"))
         }
-        return Row(number: number, label: label, section: section, price: price, seats: seats)
+        return Row(number: number, label: label, section: section, price: price, seats: seats, path: path_, labelPosition: labels)
     }
 
-    static func decodeSeat(_ node: JSONNode, _ i: Int, _ j: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Seat {
+    static func decodeSeat(_ node: JSONNode, _ i: Int, _ j: Int, onPath: Bool, _ reading: inout Reading,
+                           _ ctx: inout DecodeContext) -> Seat {
         let path = "rows[\(i)].seats[\(j)]"
         guard let m = ctx.object(node, path, known: seatKeys) else {
             reading.failed(.seat(i, j, nil))
             return Seat(column: 0, status: .available)
         }
-        var column = 0
-        if let n = ctx.required(m, "column", in: node, path), let v = ctx.int(n, path + ".column") { column = v } else { reading.failed(.seat(i, j, "column")) }
+        // A free seat: x and y (or its row's path) place it; its column is
+        // its order in the row unless given.
+        var place: SeatPlace? = nil
+        let positioned = m["x"] != nil || m["y"] != nil
+        if onPath, let n = m["x"] ?? m["y"] {
+            ctx.error(n, path, "a seat in a row with an arc or a line takes its position from the row (remove x and y)")
+        }
+        if positioned || onPath || m["w"] != nil || m["h"] != nil || m["r"] != nil || m["rotation"] != nil {
+            let x = onPath ? 0 : requiredNumber(m, "x", in: node, path, &ctx) ?? 0
+            let y = onPath ? 0 : requiredNumber(m, "y", in: node, path, &ctx) ?? 0
+            var shape = SeatShape.rect(w: number(m, "w", path, &ctx), h: number(m, "h", path, &ctx))
+            if let r = number(m, "r", path, &ctx) {
+                shape = .circle(r: r)
+                if let n = m["w"] ?? m["h"] { ctx.error(n, path, "a seat is a rect (w, h) or a circle (r), not both") }
+            }
+            place = SeatPlace(x: x, y: y, shape: shape, rotation: number(m, "rotation", path, &ctx) ?? 0)
+        }
+        let externalID = m["id"].flatMap { ctx.label($0, path + ".id") }
+        var column = j + 1
+        if place != nil, m["column"] == nil {
+            // The order in the row.
+        } else if let n = ctx.required(m, "column", in: node, path), let v = ctx.int(n, path + ".column") {
+            column = v
+        } else {
+            reading.failed(.seat(i, j, "column"))
+        }
         var kind = CellKind.seat(.available)
         if let n = ctx.required(m, "status", in: node, path), let code = ctx.int(n, path + ".status") {
             if let k = CellKind(code: code) {
@@ -181,7 +325,7 @@ public enum HallFormat {
         } else if m["type"] != nil {
             reading.failed(.seat(i, j, "type"))
         }
-        return Seat(column: column, kind: kind, label: label, price: price, type: type)
+        return Seat(column: column, kind: kind, label: label, price: price, type: type, place: place, externalID: externalID)
     }
 
     // MARK: Writing
@@ -196,11 +340,31 @@ public enum HallFormat {
             ("maxSelectCount", .int(hall.maxSelectCount)),
         ]
         if hall.screenLabel != Hall.defaultScreenLabel { top.append(("screenLabel", .string(hall.screenLabel))) }
+        if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
         if !hall.sections.isEmpty {
-            top.append(("sections", .array(hall.sections.map { .object([("id", .int($0.id)), ("name", .string($0.name))]) })))
+            top.append(("sections", .array(hall.sections.map(encodeSection))))
         }
         top.append(("rows", .array(hall.rows.map(encodeRow))))
+        if !hall.areas.isEmpty { top.append(("areas", .array(hall.areas.map(encodeArea)))) }
         return .object(top)
+    }
+
+    /// A coordinate as JSON: whole numbers without a fraction.
+    static func num(_ v: Double) -> JSONNode {
+        if v == v.rounded(), abs(v) < 1e15 { return .int(Int(v)) }
+        return .number("\(v)")
+    }
+
+    static func encodeSection(_ s: Section) -> JSONNode {
+        var m: [(String, JSONNode)] = [("id", .int(s.id)), ("name", .string(s.name))]
+        if let z = s.place {
+            m += [("x", num(z.x)), ("y", num(z.y))]
+            if z.rotation != 0 { m.append(("rotation", num(z.rotation))) }
+            if z.level != 0 { m.append(("level", .int(z.level))) }
+            if z.outline { m.append(("outline", .bool(true))) }
+            if z.showName { m.append(("showName", .bool(true))) }
+        }
+        return .object(m)
     }
 
     static func encodeRow(_ row: Row) -> JSONNode {
@@ -208,15 +372,59 @@ public enum HallFormat {
         if row.label != String(row.number) { m.append(("label", .string(row.label))) }
         if row.section != 1 { m.append(("section", .int(row.section))) }
         if let p = row.price { m.append(("price", .number(p.plainText))) }
-        m.append(("seats", .array(row.seats.map(encodeSeat))))
+        switch row.path {
+        case .arc(let cx, let cy, let r, let a0, let a1, let facing)?:
+            var a: [(String, JSONNode)] = [("cx", num(cx)), ("cy", num(cy)), ("radius", num(r)), ("start", num(a0)), ("end", num(a1))]
+            if !facing { a.append(("facing", .bool(false))) }
+            m.append(("arc", .object(a)))
+        case .line(let x, let y, let angle, let spacing)?:
+            var a: [(String, JSONNode)] = [("x", num(x)), ("y", num(y)), ("angle", num(angle))]
+            if let d = spacing { a.append(("spacing", num(d))) }
+            m.append(("line", .object(a)))
+        case nil: break
+        }
+        let free = row.path != nil || row.seats.contains { $0.place != nil }
+        if free && row.labelPosition != .start { m.append(("labels", .string(row.labelPosition.rawValue))) }
+        m.append(("seats", .array(row.seats.map { encodeSeat($0, onPath: row.path != nil) })))
         return .object(m)
     }
 
-    static func encodeSeat(_ seat: Seat) -> JSONNode {
+    static func encodeSeat(_ seat: Seat, onPath: Bool) -> JSONNode {
         var m: [(String, JSONNode)] = [("column", .int(seat.column)), ("status", .int(seat.kind.code))]
         if seat.label != String(seat.column) { m.append(("label", .string(seat.label))) }
         if let p = seat.price { m.append(("price", .number(p.plainText))) }
         if seat.type != .standard { m.append(("type", .string(seat.type.rawValue))) }
+        if let p = seat.place {
+            if !onPath { m += [("x", num(p.x)), ("y", num(p.y))] }
+            switch p.shape {
+            case .rect(let w, let h):
+                if let w { m.append(("w", num(w))) }
+                if let h { m.append(("h", num(h))) }
+            case .circle(let r): m.append(("r", num(r)))
+            }
+            if p.rotation != 0 { m.append(("rotation", num(p.rotation))) }
+        }
+        if let id = seat.externalID { m.append(("id", .string(id))) }
+        return .object(m)
+    }
+
+    static func encodeArea(_ a: Area) -> JSONNode {
+        var m: [(String, JSONNode)] = [("id", .string(a.id)), ("shape", .string(a.shape.name))]
+        if let s = a.section { m.append(("section", .int(s))) }
+        switch a.shape {
+        case .rect(let x, let y, let w, let h): m += [("x", num(x)), ("y", num(y)), ("w", num(w)), ("h", num(h))]
+        case .ellipse(let cx, let cy, let rx, let ry): m += [("cx", num(cx)), ("cy", num(cy)), ("rx", num(rx)), ("ry", num(ry))]
+        case .circle(let cx, let cy, let r): m += [("cx", num(cx)), ("cy", num(cy)), ("r", num(r))]
+        case .polygon(let ps): m.append(("points", .array(ps.map { .array([num($0.x), num($0.y)]) })))
+        case .text(let x, let y, let size): m += [("x", num(x)), ("y", num(y)), ("size", num(size))]
+        }
+        if a.rotation != 0 { m.append(("rotation", num(a.rotation))) }
+        if let f = a.fill { m.append(("fill", .string(f))) }
+        if let b = a.border { m.append(("border", .string(b))) }
+        if !a.label.isEmpty { m.append(("label", .string(a.label))) }
+        if let c = a.capacity { m.append(("capacity", .int(c))) }
+        if let n = a.available { m.append(("available", .int(n))) }
+        if let p = a.price { m.append(("price", .number(p.plainText))) }
         return .object(m)
     }
 

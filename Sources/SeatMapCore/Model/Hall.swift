@@ -20,6 +20,11 @@ public struct Hall: Sendable, Equatable {
     public private(set) var sections: [Section]
     /// Rows sorted by number, their cells by column.
     public private(set) var rows: [Row]
+    /// Stages, standing floors, tables and texts (free venues).
+    public private(set) var areas: [Area]
+    /// The best view point, for recommendations (points, hall frame); nil:
+    /// the screen, or the centre of a stage area.
+    public private(set) var focus: Point?
     private var index: [SeatID: CellPosition]
 
     public static let defaultMaxSelectCount = 4
@@ -32,21 +37,24 @@ public struct Hall: Sendable, Equatable {
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
-        sections: [Section]? = nil, rows: [Row]
+        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil
     ) throws(SeatMapError) {
         let problems = HallValidator.problems(
             texts: [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)],
-            maxSelectCount: maxSelectCount, sections: sections, rows: rows)
+            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus)
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }
         self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
-                  maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows)
+                  maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
+                  areas: areas, focus: focus)
     }
 
     /// Builds a hall whose parts `HallValidator` found no problem with.
     init(validatedCinemaName cinemaName: String, hallName: String, movieStartTime: String, maxSelectCount: Int,
-         screenLabel: String, sections: [Section], rows: [Row]) {
+         screenLabel: String, sections: [Section], rows: [Row], areas: [Area] = [], focus: Point? = nil) {
+        self.areas = areas
+        self.focus = focus
         self.cinemaName = cinemaName
         self.hallName = hallName
         self.movieStartTime = movieStartTime
@@ -70,7 +78,7 @@ public struct Hall: Sendable, Equatable {
     public static func == (a: Hall, b: Hall) -> Bool {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
-            && a.sections == b.sections && a.rows == b.rows
+            && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
     }
 
     /// Largest row number (the grid's height in rows).
@@ -112,6 +120,16 @@ public struct Hall: Sendable, Equatable {
     public mutating func setStatus(_ status: SeatStatus, of id: SeatID) -> Bool {
         guard let p = index[id], rows[p.row].seats[p.seat].isSeat else { return false }
         rows[p.row].seats[p.seat].kind = .seat(status)
+        return true
+    }
+
+    /// Sets how many places of a standing area are still for sale; false
+    /// when there is no such area or `available` is outside 0…capacity.
+    @discardableResult
+    public mutating func setAvailable(_ available: Int, ofArea id: String) -> Bool {
+        guard let k = areas.firstIndex(where: { $0.id == id }), let cap = areas[k].capacity,
+              (0...cap).contains(available) else { return false }
+        areas[k].available = available
         return true
     }
 }

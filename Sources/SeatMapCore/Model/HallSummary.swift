@@ -93,6 +93,9 @@ public struct PriceTiers: Sendable, Equatable {
             }
             if usesRowPrice, let p = row.price { set.insert(p) }
         }
+        for area in hall.areas where area.isStanding {
+            if let p = area.price { set.insert(p) }
+        }
         prices = set.sorted()
     }
 

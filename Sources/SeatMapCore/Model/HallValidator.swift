@@ -25,6 +25,7 @@ public enum HallValidator {
         case section(Int, String?)
         case row(Int, String?)
         case seat(Int, Int, String?)
+        case area(Int, String?)
 
         /// `rows[3].seats[5].column`.
         public var path: String {
@@ -33,6 +34,7 @@ public enum HallValidator {
             case .section(let i, let key): return "sections[\(i)]" + (key.map { ".\($0)" } ?? "")
             case .row(let i, let key): return "rows[\(i)]" + (key.map { ".\($0)" } ?? "")
             case .seat(let i, let j, let key): return "rows[\(i)].seats[\(j)]" + (key.map { ".\($0)" } ?? "")
+            case .area(let i, let key): return "areas[\(i)]" + (key.map { ".\($0)" } ?? "")
             }
         }
     }
@@ -56,7 +58,7 @@ public enum HallValidator {
     /// `texts` are the hall's own names by key (`cinemaName`, `hallName`,
     /// `movieStartTime`, `screenLabel`).
     public static func problems(texts: [(String, String)] = [], maxSelectCount: Int, sections: [Section]?, rows: [Row],
-                                unreadable: Set<Place> = [], othersFailed: Bool = false,
+                                areas: [Area] = [], focus: Point? = nil, unreadable: Set<Place> = [], othersFailed: Bool = false,
                                 describe: (Place) -> String = { $0.path }) -> [Problem] {
         var out: [Problem] = []
         func report(_ place: Place, _ message: String) { out.append(Problem(place: place, message: message)) }
@@ -85,9 +87,15 @@ public enum HallValidator {
                     continue
                 }
                 seen[section.id] = describe(.section(i, nil))
+                if let z = section.place {
+                    checkCoordinates([("x", z.x), ("y", z.y), ("rotation", z.rotation)], .section(i, nil), &out)
+                    if !(0...99).contains(z.level) { report(.section(i, "level"), rangeMessage("level", z.level, 0...99)) }
+                }
             }
             declared = Set(seen.keys)
         }
+        let free = !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
+        if let focus { checkCoordinates([("x", focus.x), ("y", focus.y)], .hall("focus"), &out) }
 
         var firstRow: [Int: String] = [:]
         var seatCount = 0
@@ -100,6 +108,15 @@ public enum HallValidator {
                 report(.row(i, "section"), "section \(row.section) is not declared in \"sections\"")
             }
             if let p = row.price, p < 0 { report(.row(i, "price"), "negative price \(p.plainText)") }
+            switch row.path {
+            case .arc(let cx, let cy, let r, let a0, let a1, _)?:
+                checkCoordinates([("cx", cx), ("cy", cy), ("radius", r), ("start", a0), ("end", a1)], .row(i, "arc"), &out)
+                if r.isFinite && r <= 0 { report(.row(i, "arc"), "arc radius \(r) must be more than 0") }
+            case .line(let x, let y, let a, let spacing)?:
+                checkCoordinates([("x", x), ("y", y), ("angle", a), ("spacing", spacing ?? 1)], .row(i, "line"), &out)
+                if let d = spacing, d.isFinite, d <= 0 { report(.row(i, "line"), "line spacing \(d) must be more than 0") }
+            case nil: break
+            }
             guard readable(.row(i, "seats")) else { continue }
 
             // Cells: each in range, one per column.
@@ -115,6 +132,17 @@ public enum HallValidator {
                 if let p = seat.price, p < 0 { report(.seat(i, j, "price"), "negative price \(p.plainText)") }
                 if seat.type.isCoupleHalf && !seat.isSeat {
                     report(.seat(i, j, "type"), "an aisle (status 3) cannot be a couple half")
+                }
+                if let p = seat.place {
+                    var values = [("x", p.x), ("y", p.y), ("rotation", p.rotation)]
+                    switch p.shape {
+                    case .rect(let w, let h): values += [("w", w ?? 1), ("h", h ?? 1)]
+                    case .circle(let r): values.append(("r", r))
+                    }
+                    checkCoordinates(values, .seat(i, j, nil), &out, positive: ["w", "h", "r"])
+                } else if free && row.path == nil && readable(.seat(i, j, "column")) {
+                    report(.seat(i, j, nil), "a seat without \"x\" and \"y\" in a free venue (a hall with positioned seats, "
+                           + "row paths or areas places every seat: give x and y, or an arc or line on the row)")
                 }
                 guard columnOK else { continue }
                 inRange.insert(j)
@@ -150,6 +178,7 @@ public enum HallValidator {
             firstRow[row.number] = describe(.row(i, nil))
             seatCount += rowSeats
         }
+        seatCount += areaProblems(areas, declared: declared, report: report, describe: describe)
         if out.isEmpty && !othersFailed && seatCount == 0 {
             report(.hall("rows"), "the hall has no seats (every hall needs at least one seat with status 0, 1 or 2)")
         }
@@ -157,6 +186,97 @@ public enum HallValidator {
             report(.hall("rows"), "the hall is too large: \(seatCount) seats (at most \(maxSeats))")
         }
         return out
+    }
+
+    /// The rules for areas; returns how many standing areas there are (each
+    /// counts as a place to sell).
+    static func areaProblems(_ areas: [Area], declared: Set<Int>?, report: (Place, String) -> Void,
+                             describe: (Place) -> String) -> Int {
+        var out: [Problem] = []
+        var ids: [String: String] = [:]
+        var standing = 0
+        for (i, a) in areas.enumerated() {
+            if a.id.isEmpty {
+                report(.area(i, "id"), "an area needs a non-empty id")
+            } else if let first = ids[a.id] {
+                report(.area(i, "id"), "area id \"\(a.id)\" is used twice (first at \(first))")
+            } else {
+                ids[a.id] = describe(.area(i, nil))
+            }
+            for (key, text) in [("id", a.id), ("label", a.label)] {
+                if let bad = controlCharacter(in: text) {
+                    report(.area(i, key), "contains the control character U+\(String(format: "%04X", bad)) (not allowed in names and labels)")
+                }
+            }
+            if let s = a.section {
+                if s < 1 { report(.area(i, "section"), rangeMessage("section", s, 1...Int.max)) }
+                else if let declared, !declared.contains(s) { report(.area(i, "section"), "section \(s) is not declared in \"sections\"") }
+            }
+            var values = [("rotation", a.rotation)]
+            switch a.shape {
+            case .rect(let x, let y, let w, let h): values += [("x", x), ("y", y), ("w", w), ("h", h)]
+            case .ellipse(let cx, let cy, let rx, let ry): values += [("cx", cx), ("cy", cy), ("rx", rx), ("ry", ry)]
+            case .circle(let cx, let cy, let r): values += [("cx", cx), ("cy", cy), ("r", r)]
+            case .polygon(let ps):
+                if ps.count < 3 { report(.area(i, "points"), "a polygon needs at least 3 points, found \(ps.count)") }
+                for p in ps { values += [("x", p.x), ("y", p.y)] }
+            case .text(let x, let y, let size):
+                values += [("x", x), ("y", y), ("size", size)]
+                if a.label.isEmpty { report(.area(i, "label"), "a text area needs a label (its text)") }
+            }
+            checkCoordinates(values, .area(i, nil), &out, positive: ["w", "h", "rx", "ry", "r", "size"])
+            for (key, c) in [("fill", a.fill), ("border", a.border)] {
+                if let c, !isColor(c) {
+                    report(.area(i, key), "\"\(c)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
+                }
+            }
+            if let p = a.price, p < 0 { report(.area(i, "price"), "negative price \(p.plainText)") }
+            if let cap = a.capacity {
+                if !(1...1_000_000).contains(cap) { report(.area(i, "capacity"), rangeMessage("capacity", cap, 1...1_000_000)) }
+                if a.price == nil { report(.area(i, nil), "missing required field \"price\" (a standing area with a capacity needs a price)") }
+                if let n = a.available, !(0...max(0, cap)).contains(n) {
+                    report(.area(i, "available"), rangeMessage("available", n, 0...max(0, cap)))
+                }
+                if case .text = a.shape { report(.area(i, "capacity"), "a text area cannot be a standing area") }
+                standing += 1
+            } else {
+                if a.available != nil { report(.area(i, "available"), "\"available\" needs a \"capacity\" (only standing areas are sold)") }
+                if a.price != nil { report(.area(i, "price"), "\"price\" needs a \"capacity\" (only standing areas are sold)") }
+            }
+        }
+        for p in out { report(p.place, p.message) }
+        return standing
+    }
+
+    /// Coordinates and sizes are finite and within ±`maxCoordinate` points;
+    /// the keys in `positive` must be more than 0.
+    static func checkCoordinates(_ values: [(String, Double)], _ place: Place, _ out: inout [Problem], positive: Set<String> = []) {
+        for (key, v) in values {
+            let at: Place
+            switch place {
+            case .hall: at = .hall(place.path + "." + key)
+            case .section(let i, _): at = .section(i, key)
+            case .row(let i, let k): at = .row(i, k ?? key)
+            case .seat(let i, let j, _): at = .seat(i, j, key)
+            case .area(let i, _): at = .area(i, key)
+            }
+            if !v.isFinite || abs(v) > maxCoordinate {
+                out.append(Problem(place: at, message: "\(key) \(v) is outside ±\(Int(maxCoordinate))"))
+            } else if positive.contains(key) && v <= 0 {
+                out.append(Problem(place: at, message: "\(key) \(v) must be more than 0"))
+            }
+        }
+    }
+
+    /// Largest coordinate or size, in points.
+    public static let maxCoordinate: Double = 100_000
+
+    /// `#RGB`, `#RRGGBB` or `transparent`.
+    public static func isColor(_ s: String) -> Bool {
+        if s == "transparent" { return true }
+        let u = Array(s.utf8)
+        guard u.first == UInt8(ascii: "#"), u.count == 4 || u.count == 7 else { return false }
+        return u.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     /// The first character XML and labels cannot hold, as a code point.

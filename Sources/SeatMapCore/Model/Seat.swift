@@ -10,18 +10,27 @@ public struct Seat: Sendable, Equatable {
     /// Overrides the row's price when present.
     public var price: Decimal?
     public var type: SeatType
+    /// A free seat's position, shape and rotation (nil on the grid). For a
+    /// free seat `column` is its order in the row.
+    public var place: SeatPlace?
+    /// An identifier from elsewhere (a pretix `seat_guid`), kept as given.
+    public var externalID: String?
 
-    public init(column: Int, kind: CellKind, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard) {
+    public init(column: Int, kind: CellKind, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard,
+                place: SeatPlace? = nil, externalID: String? = nil) {
         self.column = column
         self.kind = kind
         self.label = label ?? String(column)
         self.price = price
         self.type = type
+        self.place = place
+        self.externalID = externalID
     }
 
     /// A seat with a sale status.
-    public init(column: Int, status: SeatStatus, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard) {
-        self.init(column: column, kind: .seat(status), label: label, price: price, type: type)
+    public init(column: Int, status: SeatStatus, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard,
+                place: SeatPlace? = nil, externalID: String? = nil) {
+        self.init(column: column, kind: .seat(status), label: label, price: price, type: type, place: place, externalID: externalID)
     }
 
     /// An aisle placeholder.
@@ -45,13 +54,20 @@ public struct Row: Sendable, Equatable {
     public var price: Decimal?
     /// Cells; in a `Hall`, sorted by column.
     public var seats: [Seat]
+    /// A free row that places its seats along an arc or a line.
+    public var path: RowPath?
+    /// Where a free row's labels are drawn (grid rows: beside the grid).
+    public var labelPosition: RowLabelPosition
 
-    public init(number: Int, label: String? = nil, section: Int = 1, price: Decimal? = nil, seats: [Seat]) {
+    public init(number: Int, label: String? = nil, section: Int = 1, price: Decimal? = nil, seats: [Seat],
+                path: RowPath? = nil, labelPosition: RowLabelPosition = .start) {
         self.number = number
         self.label = label ?? String(number)
         self.section = section
         self.price = price
         self.seats = seats
+        self.path = path
+        self.labelPosition = labelPosition
     }
 }
 
@@ -59,8 +75,11 @@ public struct Row: Sendable, Equatable {
 public struct Section: Sendable, Equatable {
     public var id: Int
     public var name: String
-    public init(id: Int, name: String) {
+    /// A zone's place (free venues); nil for a plain section.
+    public var place: ZonePlace?
+    public init(id: Int, name: String, place: ZonePlace? = nil) {
         self.id = id
         self.name = name
+        self.place = place
     }
 }

@@ -1,0 +1,237 @@
+import Foundation
+
+// Free venues: seats at positions instead of grid columns, rows along arcs
+// and lines, zones with their own offset, rotation and level, and areas
+// (stages, standing floors, tables, text). All lengths are points before
+// zoom and scale; y grows downwards and angles are degrees clockwise from
+// the +x axis (as on screen).
+
+/// A point in points.
+public struct Point: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A free seat's shape: a rect (`w` × `h`, the style's seat size where
+/// absent) or a circle of radius `r`.
+public enum SeatShape: Sendable, Equatable {
+    case rect(w: Double?, h: Double?)
+    case circle(r: Double)
+}
+
+/// Where a free seat stands: its centre relative to its zone, its shape and
+/// its rotation (degrees).
+public struct SeatPlace: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var shape: SeatShape
+    public var rotation: Double
+
+    public init(x: Double, y: Double, shape: SeatShape = .rect(w: nil, h: nil), rotation: Double = 0) {
+        self.x = x
+        self.y = y
+        self.shape = shape
+        self.rotation = rotation
+    }
+}
+
+/// A row that places its own seats, in their order: along an arc or along a
+/// straight line. Seats of such a row give no `x`/`y`; their shape and
+/// rotation still come from the seat (`SeatPlace.shape`, added rotation).
+public enum RowPath: Sendable, Equatable {
+    /// Seats evenly spaced on the circle around (cx, cy) from angle `start`
+    /// to `end` (degrees; the first seat at `start`, the last at `end`; a
+    /// single seat halfway). `facing`: each seat is turned to face the
+    /// centre (a seat straight below the centre is not turned).
+    case arc(cx: Double, cy: Double, radius: Double, start: Double, end: Double, facing: Bool)
+    /// Seats from (x, y) in direction `angle` (degrees), `spacing` points
+    /// apart (centre to centre; the style's column pitch where absent).
+    case line(x: Double, y: Double, angle: Double, spacing: Double?)
+}
+
+/// Where a row's labels are drawn (pretix's `row_number_position`).
+public enum RowLabelPosition: String, Sendable, CaseIterable {
+    case start, end, both, none
+}
+
+/// A zone's place: every seat and area of the section is given relative to
+/// it (turned by `rotation` degrees about the zone's origin, then moved to
+/// (x, y)). `level` is the floor (0 the lowest); `outline` draws the box
+/// around the zone's seats and `showName` its name.
+public struct ZonePlace: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var rotation: Double
+    public var level: Int
+    public var outline: Bool
+    public var showName: Bool
+
+    public init(x: Double = 0, y: Double = 0, rotation: Double = 0, level: Int = 0, outline: Bool = false, showName: Bool = false) {
+        self.x = x
+        self.y = y
+        self.rotation = rotation
+        self.level = level
+        self.outline = outline
+        self.showName = showName
+    }
+
+    /// A point given in the zone's frame, in the hall's frame.
+    public func apply(_ p: Point) -> Point {
+        guard rotation != 0 else { return Point(x: p.x + x, y: p.y + y) }
+        let a = rotation * .pi / 180
+        let c = cos(a), s = sin(a)
+        return Point(x: x + p.x * c - p.y * s, y: y + p.x * s + p.y * c)
+    }
+}
+
+/// The outline of an area, relative to its zone.
+public enum AreaShape: Sendable, Equatable {
+    case rect(x: Double, y: Double, w: Double, h: Double)
+    case ellipse(cx: Double, cy: Double, rx: Double, ry: Double)
+    case circle(cx: Double, cy: Double, r: Double)
+    case polygon([Point])
+    /// Only text (the area's `label`), centred at (x, y), `size` points high.
+    case text(x: Double, y: Double, size: Double)
+
+    public var name: String {
+        switch self {
+        case .rect: return "rect"
+        case .ellipse: return "ellipse"
+        case .circle: return "circle"
+        case .polygon: return "polygon"
+        case .text: return "text"
+        }
+    }
+
+    /// The centre the shape turns about (its box's centre).
+    public var centre: Point {
+        switch self {
+        case .rect(let x, let y, let w, let h): return Point(x: x + w / 2, y: y + h / 2)
+        case .ellipse(let cx, let cy, _, _), .circle(let cx, let cy, _): return Point(x: cx, y: cy)
+        case .polygon(let ps):
+            let xs = ps.map(\.x), ys = ps.map(\.y)
+            return Point(x: ((xs.min() ?? 0) + (xs.max() ?? 0)) / 2, y: ((ys.min() ?? 0) + (ys.max() ?? 0)) / 2)
+        case .text(let x, let y, _): return Point(x: x, y: y)
+        }
+    }
+}
+
+/// A drawn part of the venue that is not a seat: a stage, a bar, a table, a
+/// text, or, with a `capacity` and a `price`, a standing (general admission)
+/// area sold by quantity.
+public struct Area: Sendable, Equatable {
+    /// Unique in the hall; the SVG group is `area-<id>`.
+    public var id: String
+    /// The zone (section) it is placed in; nil for the hall's own frame.
+    public var section: Int?
+    public var shape: AreaShape
+    /// Degrees about the shape's centre.
+    public var rotation: Double
+    /// `#RGB`, `#RRGGBB` or `transparent`; the theme's colours where absent.
+    public var fill: String?
+    public var border: String?
+    /// Text drawn in the area (a text area's text).
+    public var label: String
+    /// Standing places in all, and how many are still for sale.
+    public var capacity: Int?
+    public var available: Int?
+    public var price: Decimal?
+
+    public init(id: String, section: Int? = nil, shape: AreaShape, rotation: Double = 0, fill: String? = nil,
+                border: String? = nil, label: String = "", capacity: Int? = nil, available: Int? = nil, price: Decimal? = nil) {
+        self.id = id
+        self.section = section
+        self.shape = shape
+        self.rotation = rotation
+        self.fill = fill
+        self.border = border
+        self.label = label
+        self.capacity = capacity
+        self.available = available
+        self.price = price
+    }
+
+    /// A standing area: sold by quantity up to `capacity`.
+    public var isStanding: Bool { capacity != nil }
+    /// Places still for sale (all of them when not given).
+    public var remaining: Int { available ?? capacity ?? 0 }
+}
+
+/// A free seat's resolved place in the hall's frame: centre, shape and
+/// rotation (zone, row path and seat rotations added up).
+public struct ResolvedSeat: Sendable, Equatable {
+    public var centre: Point
+    public var shape: SeatShape
+    public var rotation: Double
+}
+
+/// The hall's free geometry in points: where each free seat and area stands
+/// once zones and row paths are applied. The layout turns these numbers into
+/// pixels; the rules use them for neighbours and distances.
+public enum VenueGeometry {
+    /// Every free row's seats resolved, by row index then seat index (empty
+    /// arrays for grid rows). `pitch` is the line spacing where a row gives none.
+    public static func seats(of hall: Hall, pitch: Double) -> [[ResolvedSeat]] {
+        let zones = Dictionary(hall.sections.map { ($0.id, $0.place ?? ZonePlace()) }, uniquingKeysWith: { a, _ in a })
+        return hall.rows.map { row in
+            let zone = zones[row.section] ?? ZonePlace()
+            let n = row.seats.count
+            return row.seats.enumerated().compactMap { j, seat -> ResolvedSeat? in
+                let shape = seat.place?.shape ?? .rect(w: nil, h: nil)
+                let own = seat.place?.rotation ?? 0
+                var local: Point
+                var turn = own
+                switch row.path {
+                case .arc(let cx, let cy, let r, let a0, let a1, let facing)?:
+                    let a = n <= 1 ? (a0 + a1) / 2 : a0 + (a1 - a0) * Double(j) / Double(n - 1)
+                    let rad = a * .pi / 180
+                    local = Point(x: cx + r * cos(rad), y: cy + r * sin(rad))
+                    if facing { turn += a - 90 }
+                case .line(let x, let y, let angle, let spacing)?:
+                    let rad = angle * .pi / 180
+                    let d = (spacing ?? pitch) * Double(j)
+                    local = Point(x: x + d * cos(rad), y: y + d * sin(rad))
+                case nil:
+                    guard let p = seat.place else { return nil }
+                    local = Point(x: p.x, y: p.y)
+                }
+                return ResolvedSeat(centre: zone.apply(local), shape: shape, rotation: turn + zone.rotation)
+            }
+        }
+    }
+
+    /// The zone an area is placed in.
+    public static func zone(of area: Area, in hall: Hall) -> ZonePlace {
+        guard let id = area.section else { return ZonePlace() }
+        return hall.sections.first(where: { $0.id == id })?.place ?? ZonePlace()
+    }
+
+    /// The level of a row's seats (its zone's level; 0 without one).
+    public static func level(ofSection id: Int?, in hall: Hall) -> Int {
+        guard let id else { return 0 }
+        return hall.sections.first(where: { $0.id == id })?.place?.level ?? 0
+    }
+}
+
+extension Hall {
+    /// Whether the hall is a free venue (seats at positions, row paths or
+    /// areas) rather than a cinema grid.
+    public var isFree: Bool {
+        !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
+    }
+
+    /// The levels used by the hall's zones, ascending (`[0]` for a hall
+    /// without levels).
+    public var levels: [Int] {
+        var used = Set(rows.map { VenueGeometry.level(ofSection: $0.section, in: self) })
+        for a in areas { used.insert(VenueGeometry.level(ofSection: a.section, in: self)) }
+        return used.sorted()
+    }
+
+    /// The standing area with this id.
+    public func area(id: String) -> Area? { areas.first(where: { $0.id == id }) }
+}

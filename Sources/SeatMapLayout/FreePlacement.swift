@@ -1,0 +1,570 @@
+import Foundation
+import SeatMapCore
+
+/// How a cell's drawn shape relates to its boxes.
+public enum CellShape: Sendable, Equatable {
+    /// The grid's (and an unturned free rect's) rounded rect filling `seatRect`.
+    case box
+    /// A rounded rect of `seatRect`'s size turned by `radians` about its centre.
+    case rotated(Double)
+    /// The circle inscribed in `seatRect` (square).
+    case circle
+}
+
+/// An area placed in pixels: its outline, how it is hit and where its text goes.
+public struct LaidOutArea: Sendable, Equatable {
+    /// Index in `Hall.areas`.
+    public let index: Int
+    public let id: String
+    public let area: Area
+    /// The drawn outline (empty for a text area).
+    public let path: Path
+    /// The box around the outline and its text.
+    public let rect: PixelRect
+    public let text: TextPlacement?
+    /// Whether taps can land on it (text areas are decoration).
+    public var isHittable: Bool {
+        if case .text = area.shape { return false }
+        return true
+    }
+    public var isStanding: Bool { area.isStanding }
+}
+
+/// A text the layout places that is not a seat's: level titles and zone names.
+public struct PlacedText: Sendable, Equatable {
+    public let text: String
+    public let placement: TextPlacement
+}
+
+/// A zone's drawn outline and name (`outline` / `showName`).
+public struct ZoneMark: Sendable, Equatable {
+    public let section: Int
+    public let outline: Stroke?
+    public let name: PlacedText?
+}
+
+/// What a placement produces: its cells and the index that finds them, and
+/// for free venues its areas, row labels at their rows' ends, level titles
+/// and zone marks.
+public struct PlacedItems: Sendable {
+    public var cells: [LaidOutCell]
+    public var index: SpatialIndex
+    public var areas: [LaidOutArea] = []
+    public var rowLabels: [RowLabelBox] = []
+    public var titles: [PlacedText] = []
+    public var zones: [ZoneMark] = []
+}
+
+/// Free venues: seats at their own positions (zones, arcs and lines already
+/// resolved by `VenueGeometry`), areas, row labels beside each row's first
+/// and/or last seat, and levels stacked top to bottom, each under its title.
+///
+/// Exactness: a seat's box is `ceil(size × zoom × scale)` pixels (as on the
+/// grid, so seats of one size are pixel-identical) with its top-left corner
+/// at `round(position × zoom × scale)`; a turned seat is that box's rounded
+/// rect turned about the box's centre, a round seat the circle inscribed in
+/// it. Areas are paths through whole-pixel vertices (ellipses and circles
+/// through their centre and radii). A tap hits a shape when the centre of
+/// its device pixel is inside the shape as drawn, rounded corners included;
+/// where shapes overlap, the one drawn last (seats over areas, later over
+/// earlier) wins.
+public struct FreePlacement: Placement {
+    public let hall: Hall
+    public let sizes: PixelSizes
+    let style: LayoutStyle
+    let s: Double
+    /// Resolved seats by row and seat index.
+    let resolved: [[ResolvedSeat]]
+    /// The levels drawn (one, with `style.level`), and each level's extent
+    /// in points and its pixel top relative to the box.
+    let levels: [LevelBand]
+    public let size: (w: Int, h: Int)
+
+    struct LevelBand {
+        var level: Int
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
+        /// Pixel offsets of the level's content from the box's top-left.
+        var left: Int, top: Int
+        var title: String?
+    }
+
+    public init(hall: Hall, sizes: PixelSizes, style: LayoutStyle, zoom: Double, scale: Double) {
+        self.hall = hall
+        self.sizes = sizes
+        self.style = style
+        s = zoom * scale
+        let pitch = style.seatWidth + style.gapX
+        resolved = VenueGeometry.seats(of: hall, pitch: pitch)
+        let wanted = style.level.map { [$0] } ?? hall.levels
+        var bands: [LevelBand] = []
+        var extents: [Int: (Double, Double, Double, Double)] = [:]
+        func grow(_ level: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            let e = extents[level] ?? (x0, y0, x1, y1)
+            extents[level] = (min(e.0, x0), min(e.1, y0), max(e.2, x1), max(e.3, y1))
+        }
+        for (r, row) in hall.rows.enumerated() {
+            let level = VenueGeometry.level(ofSection: row.section, in: hall)
+            for seat in resolved[r] {
+                let reach = FreePlacement.reach(seat, style)
+                grow(level, seat.centre.x - reach, seat.centre.y - reach, seat.centre.x + reach, seat.centre.y + reach)
+            }
+            for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {
+                let reach = max(style.seatWidth, style.seatHeight) / 2
+                grow(level, p.x - reach, p.y - reach, p.x + reach, p.y + reach)
+            }
+        }
+        for area in hall.areas {
+            let level = VenueGeometry.level(ofSection: area.section, in: hall)
+            let pts = FreePlacement.outlinePoints(area, zone: VenueGeometry.zone(of: area, in: hall))
+            for p in pts { grow(level, p.x, p.y, p.x, p.y) }
+        }
+        let titled = wanted.count > 1
+        let titleH = titled ? Layout.pixels(style.headerHeight, zoom: zoom, scale: scale) : 0
+        let pad = 2
+        var top = 0
+        var width = 1
+        for level in wanted {
+            guard let e = extents[level] else { continue }
+            let w = Int((e.2 * s).rounded(.up)) - Int((e.0 * s).rounded(.down)) + 2 * pad
+            let h = Int((e.3 * s).rounded(.up)) - Int((e.1 * s).rounded(.down)) + 2 * pad
+            let names = hall.sections.filter { ($0.place?.level ?? 0) == level && !$0.name.isEmpty }.map(\.name)
+            bands.append(LevelBand(level: level, minX: e.0, minY: e.1, maxX: e.2, maxY: e.3, left: pad, top: top + titleH + pad,
+                                   title: titled ? (names.isEmpty ? "Level \(level)" : names.joined(separator: " · ")) : nil))
+            top += titleH + h
+            width = max(width, w)
+        }
+        // Centre each level horizontally in the box.
+        for k in bands.indices {
+            let w = Int((bands[k].maxX * s).rounded(.up)) - Int((bands[k].minX * s).rounded(.down)) + 2 * pad
+            bands[k].left = (width - w) / 2 + pad
+        }
+        levels = bands
+        size = (width, max(1, top))
+    }
+
+    /// How far a seat's drawn shape can reach from its centre, in points.
+    static func reach(_ seat: ResolvedSeat, _ style: LayoutStyle) -> Double {
+        switch seat.shape {
+        case .circle(let r): return r + 1
+        case .rect(let w, let h):
+            let hw = (w ?? style.seatWidth) / 2, hh = (h ?? style.seatHeight) / 2
+            return (hw * hw + hh * hh).squareRoot() + 1
+        }
+    }
+
+    /// Where a row's labels go (points, hall frame): one pitch before its
+    /// first seat and/or after its last, along the row.
+    static func labelPoints(_ row: Row, _ seats: [ResolvedSeat], pitch: Double) -> [Point] {
+        guard let first = seats.first, let last = seats.last, row.labelPosition != .none else { return [] }
+        var dx = 1.0, dy = 0.0
+        if seats.count >= 2 {
+            let a = seats[seats.count - 2].centre
+            let ex = last.centre.x - a.x, ey = last.centre.y - a.y
+            let b = seats[1].centre
+            let sx = b.x - first.centre.x, sy = b.y - first.centre.y
+            let ls = (sx * sx + sy * sy).squareRoot(), le = (ex * ex + ey * ey).squareRoot()
+            if ls > 0 { dx = sx / ls; dy = sy / ls }
+            let start = Point(x: first.centre.x - dx * pitch, y: first.centre.y - dy * pitch)
+            let end = le > 0 ? Point(x: last.centre.x + ex / le * pitch, y: last.centre.y + ey / le * pitch)
+                : Point(x: last.centre.x + dx * pitch, y: last.centre.y + dy * pitch)
+            switch row.labelPosition {
+            case .start: return [start]
+            case .end: return [end]
+            case .both: return [start, end]
+            case .none: return []
+            }
+        }
+        let rad = first.rotation * .pi / 180
+        dx = cos(rad); dy = sin(rad)
+        let start = Point(x: first.centre.x - dx * pitch, y: first.centre.y - dy * pitch)
+        let end = Point(x: last.centre.x + dx * pitch, y: last.centre.y + dy * pitch)
+        switch row.labelPosition {
+        case .start: return [start]
+        case .end: return [end]
+        case .both: return [start, end]
+        case .none: return []
+        }
+    }
+
+    /// Points of an area's outline in the hall's frame (ellipses and circles
+    /// by their box's corners, turned), for extents.
+    static func outlinePoints(_ area: Area, zone: ZonePlace) -> [Point] {
+        let c = area.shape.centre
+        var local: [Point]
+        switch area.shape {
+        case .rect(let x, let y, let w, let h):
+            local = [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
+        case .ellipse(let cx, let cy, let rx, let ry):
+            local = [Point(x: cx - rx, y: cy - ry), Point(x: cx + rx, y: cy - ry), Point(x: cx + rx, y: cy + ry), Point(x: cx - rx, y: cy + ry)]
+        case .circle(let cx, let cy, let r):
+            local = [Point(x: cx - r, y: cy - r), Point(x: cx + r, y: cy + r)]
+        case .polygon(let ps): local = ps
+        case .text(let x, let y, let size):
+            let half = Double(max(1, area.label.count)) * size * 0.35
+            local = [Point(x: x - half, y: y - size * 0.6), Point(x: x + half, y: y + size * 0.6)]
+        }
+        return local.map { zone.apply(turn($0, about: c, by: area.rotation)) }
+    }
+
+    static func turn(_ p: Point, about c: Point, by degrees: Double) -> Point {
+        guard degrees != 0 else { return p }
+        let a = degrees * .pi / 180
+        let co = cos(a), si = sin(a)
+        let dx = p.x - c.x, dy = p.y - c.y
+        return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
+    }
+
+    public func rowBands(originY y: Int) -> [RowBand] { [] }
+
+    /// The level band a section's items are drawn in, or nil when its level is not drawn.
+    func band(ofSection id: Int?) -> LevelBand? {
+        let level = VenueGeometry.level(ofSection: id, in: hall)
+        return levels.first(where: { $0.level == level })
+    }
+
+    public func place(atX ox: Int, y oy: Int, tiers: PriceTiers) -> PlacedItems {
+        var cells: [LaidOutCell] = []
+        var shapes: [HitShape] = []
+        var polygonPoints: [Double] = []
+        var areas: [LaidOutArea] = []
+        let zones = Dictionary(hall.sections.map { ($0.id, $0.place ?? ZonePlace()) }, uniquingKeysWith: { a, _ in a })
+
+        /// Pixel position of a point of a level (continuous).
+        func px(_ p: Point, _ b: LevelBand) -> (Double, Double) {
+            (Double(ox + b.left) + p.x * s - (b.minX * s).rounded(.down), Double(oy + b.top) + p.y * s - (b.minY * s).rounded(.down))
+        }
+
+        // Areas first: they are drawn under the seats.
+        for (k, area) in hall.areas.enumerated() {
+            guard let b = band(ofSection: area.section) else { continue }
+            let zone = VenueGeometry.zone(of: area, in: hall)
+            let c = area.shape.centre
+            let turnAll = { (p: Point) -> (Double, Double) in px(zone.apply(FreePlacement.turn(p, about: c, by: area.rotation)), b) }
+            var path = Path()
+            var hit: HitShape? = nil
+            var xs: [Double] = [], ys: [Double] = []
+            switch area.shape {
+            case .rect, .polygon:
+                let local: [Point]
+                if case .rect(let x, let y, let w, let h) = area.shape {
+                    local = [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
+                } else if case .polygon(let ps) = area.shape {
+                    local = ps
+                } else {
+                    local = []
+                }
+                let start = polygonPoints.count / 2
+                for (n, p) in local.enumerated() {
+                    let (x, y) = turnAll(p)
+                    let rx = x.rounded(), ry = y.rounded()
+                    if n == 0 { path.move(rx, ry) } else { path.line(rx, ry) }
+                    polygonPoints += [rx, ry]
+                    xs.append(rx)
+                    ys.append(ry)
+                }
+                path.close()
+                hit = HitShape(kind: HitShape.polygon, target: Int32(k), cx: 0, cy: 0, hw: 0, hh: 0, cos: 1, sin: 0, radius: 0,
+                               first: Int32(start), count: Int32(local.count))
+            case .ellipse, .circle:
+                var e = (cx: 0.0, cy: 0.0, rx: 1.0, ry: 1.0)
+                if case .ellipse(let a, let b, let c, let d) = area.shape { e = (a, b, c, d) }
+                if case .circle(let a, let b, let c) = area.shape { e = (a, b, c, c) }
+                let (cx, cy) = px(zone.apply(Point(x: e.cx, y: e.cy)), b)
+                let a = (area.rotation + zone.rotation) * .pi / 180
+                let hx = e.rx * s, hy = e.ry * s
+                path = Path.ellipse(cx, cy, hx, hy, angle: a)
+                let reachX = (hx * hx * cos(a) * cos(a) + hy * hy * sin(a) * sin(a)).squareRoot()
+                let reachY = (hx * hx * sin(a) * sin(a) + hy * hy * cos(a) * cos(a)).squareRoot()
+                xs = [cx - reachX, cx + reachX]
+                ys = [cy - reachY, cy + reachY]
+                hit = HitShape(kind: HitShape.ellipse, target: Int32(k), cx: cx, cy: cy, hw: hx, hh: hy, cos: cos(a), sin: sin(a),
+                               radius: 0, first: 0, count: 0)
+            case .text(let x, let y, let size):
+                let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
+                let half = Double(max(1, area.label.count)) * size * s * 0.35
+                xs = [tx - half, tx + half]
+                ys = [ty - size * s * 0.6, ty + size * s * 0.6]
+            }
+            let x0 = Int((xs.min() ?? 0).rounded(.down)), y0 = Int((ys.min() ?? 0).rounded(.down))
+            let rect = PixelRect(x: x0, y: y0, w: Int((xs.max() ?? 0).rounded(.up)) - x0 + 1, h: Int((ys.max() ?? 0).rounded(.up)) - y0 + 1)
+            var text: TextPlacement? = nil
+            if case .text(let x, let y, let size) = area.shape {
+                let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
+                text = TextPlacement(x: tx, y: ty, size: size * s)
+            } else if !area.label.isEmpty || area.isStanding {
+                let (tx, ty) = px(zone.apply(c), b)
+                text = TextPlacement(x: tx, y: ty, size: min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3))
+            }
+            if var h = hit {
+                h.target = Int32(areas.count)
+                shapes.append(h)
+            }
+            areas.append(LaidOutArea(index: k, id: area.id, area: area, path: path, rect: rect, text: text))
+        }
+
+        // Seats, row by row, in their order.
+        let sw = sizes.seatWidth, sh = sizes.seatHeight
+        let radius = style.cornerRadius * s
+        var rowLabels: [RowLabelBox] = []
+        var marks: [Int: (Int, Int, Int, Int)] = [:]
+        let pitch = style.seatWidth + style.gapX
+        for (r, row) in hall.rows.enumerated() {
+            guard let b = band(ofSection: row.section) else { continue }
+            let rowTier = tiers.tier(of: row.price)
+            for (j, seat) in row.seats.enumerated() where j < resolved[r].count {
+                let rs = resolved[r][j]
+                var w = sw, h = sh
+                var shape = CellShape.box
+                switch rs.shape {
+                case .circle(let rad):
+                    w = max(1, Layout.pixels(2 * rad, zoom: s, scale: 1))
+                    h = w
+                    shape = .circle
+                case .rect(let rw, let rh):
+                    if let rw { w = max(1, Layout.pixels(rw, zoom: s, scale: 1)) }
+                    if let rh { h = max(1, Layout.pixels(rh, zoom: s, scale: 1)) }
+                    let turn = rs.rotation.truncatingRemainder(dividingBy: 360)
+                    if turn != 0 { shape = .rotated(turn * .pi / 180) }
+                }
+                let (pcx, pcy) = px(rs.centre, b)
+                let own = PixelRect(x: Int((pcx - Double(w) / 2).rounded()), y: Int((pcy - Double(h) / 2).rounded()), w: w, h: h)
+                var rect = own
+                var hit = HitShape(kind: HitShape.roundedRect, target: Int32(cells.count), cx: own.centerX, cy: own.centerY,
+                                   hw: Double(w) / 2, hh: Double(h) / 2, cos: 1, sin: 0,
+                                   radius: max(0, min(radius, Double(min(w, h)) / 2)), first: 0, count: 0)
+                switch shape {
+                case .circle:
+                    hit.kind = HitShape.circle
+                    hit.radius = Double(w) / 2
+                case .rotated(let a):
+                    hit.cos = cos(a)
+                    hit.sin = sin(a)
+                    let ex = abs(hit.hw * hit.cos) + abs(hit.hh * hit.sin), ey = abs(hit.hw * hit.sin) + abs(hit.hh * hit.cos)
+                    let x0 = Int((own.centerX - ex).rounded(.down)), y0 = Int((own.centerY - ey).rounded(.down))
+                    rect = PixelRect(x: x0, y: y0, w: Int((own.centerX + ex).rounded(.up)) - x0, h: Int((own.centerY + ey).rounded(.up)) - y0)
+                case .box: break
+                }
+                let price = seat.isSeat ? (seat.price ?? row.price) : nil
+                if seat.isSeat { shapes.append(hit) }
+                let m = marks[row.section] ?? (rect.x, rect.y, rect.maxX, rect.maxY)
+                marks[row.section] = (min(m.0, rect.x), min(m.1, rect.y), max(m.2, rect.maxX), max(m.3, rect.maxY))
+                cells.append(LaidOutCell(
+                    row: row.number, column: seat.column, section: row.section,
+                    rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
+                    price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    rect: rect, seatRect: own, outline: shape))
+            }
+            for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {
+                let (cx, cy) = px(p, b)
+                let box = PixelRect(x: Int((cx - Double(sw) / 2).rounded()), y: Int((cy - Double(sh) / 2).rounded()), w: sw, h: sh)
+                rowLabels.append(Layout.rowLabel(RowBand(row: row.number, label: row.label, y: box.y, h: box.h), box, style: style, s: s))
+            }
+        }
+
+        var titles: [PlacedText] = []
+        for b in levels {
+            if let t = b.title {
+                let h = Layout.pixels(style.headerHeight, zoom: s, scale: 1)
+                titles.append(PlacedText(text: t, placement: TextPlacement(x: Double(ox) + Double(size.w) / 2,
+                                                                           y: Double(oy + b.top) - Double(h) / 2,
+                                                                           size: style.headerTextSize * s)))
+            }
+        }
+        var zoneMarks: [ZoneMark] = []
+        for section in hall.sections {
+            guard let z = section.place, z.outline || (z.showName && !section.name.isEmpty), let m = marks[section.id] else { continue }
+            let pad = Double(max(2, sw / 3))
+            let r = (Double(m.0) - pad, Double(m.1) - pad, Double(m.2 - m.0) + 2 * pad, Double(m.3 - m.1) + 2 * pad)
+            let outline = z.outline ? Stroke(path: .roundedRect(r.0 + 0.5, r.1 + 0.5, r.2 - 1, r.3 - 1, radius: radius * 2), width: 1) : nil
+            let name = z.showName && !section.name.isEmpty
+                ? PlacedText(text: section.name, placement: TextPlacement(x: r.0 + r.2 / 2, y: r.1 - style.rowLabelTextSize * s * 0.8,
+                                                                           size: style.rowLabelTextSize * s * 1.2))
+                : nil
+            zoneMarks.append(ZoneMark(section: section.id, outline: outline, name: name))
+        }
+        _ = zones
+        let index = FreeIndex(originX: ox, originY: oy, width: size.w, height: size.h, cells: cells, shapes: shapes,
+                              polygonPoints: polygonPoints, areaCount: areas.count,
+                              bucket: max(8, max(sw, sh)))
+        return PlacedItems(cells: cells, index: .free(index), areas: areas, rowLabels: rowLabels, titles: titles, zones: zoneMarks)
+    }
+}
+
+/// One hit-testable shape of a free layout, in pixels.
+struct HitShape: Sendable {
+    static let roundedRect: UInt8 = 0, circle: UInt8 = 1, ellipse: UInt8 = 2, polygon: UInt8 = 3
+    var kind: UInt8
+    /// A seat's index in `Layout.cells`, or an area's in `Layout.areas`.
+    var target: Int32
+    var cx: Double, cy: Double, hw: Double, hh: Double, cos: Double, sin: Double, radius: Double
+    /// A polygon's points in `FreeIndex.polygonPoints` (pairs).
+    var first: Int32, count: Int32
+
+    var isArea: Bool { kind == HitShape.ellipse || kind == HitShape.polygon }
+
+    /// Whether a point (continuous pixels) is inside the shape as drawn.
+    @inline(__always)
+    func contains(_ x: Double, _ y: Double, _ points: [Double]) -> Bool {
+        let dx = x - cx, dy = y - cy
+        switch kind {
+        case HitShape.roundedRect:
+            let u = abs(dx * cos + dy * sin), v = abs(-dx * sin + dy * cos)
+            guard u < hw && v < hh else { return false }
+            let cu = u - (hw - radius), cv = v - (hh - radius)
+            return cu <= 0 || cv <= 0 || cu * cu + cv * cv < radius * radius
+        case HitShape.circle:
+            return dx * dx + dy * dy < radius * radius
+        case HitShape.ellipse:
+            let u = (dx * cos + dy * sin) / hw, v = (-dx * sin + dy * cos) / hh
+            return u * u + v * v < 1
+        default:
+            // Non-zero winding, as Cairo and SVG fill.
+            var winding = 0
+            let n = Int(count), base = Int(first) * 2
+            var px = points[base + 2 * (n - 1)], py = points[base + 2 * (n - 1) + 1]
+            for k in 0..<n {
+                let qx = points[base + 2 * k], qy = points[base + 2 * k + 1]
+                if py <= y {
+                    if qy > y && (qx - px) * (y - py) - (x - px) * (qy - py) > 0 { winding += 1 }
+                } else if qy <= y && (qx - px) * (y - py) - (x - px) * (qy - py) < 0 {
+                    winding -= 1
+                }
+                px = qx
+                py = qy
+            }
+            return winding != 0
+        }
+    }
+}
+
+/// The free placement's index: uniform square buckets over the placed box,
+/// each listing the shapes that may cover it in drawing order; a query tests
+/// the bucket's shapes from the last drawn: O(1) expected.
+public struct FreeIndex: Sendable {
+    let originX: Int, originY: Int, width: Int, height: Int
+    let bucket: Int, columns: Int, rows: Int
+    let starts: [Int32]
+    let items: [Int32]
+    let shapes: [HitShape]
+    let polygonPoints: [Double]
+    /// Cell index by (row, column).
+    let byPosition: [Int: Int32]
+
+    init(originX: Int, originY: Int, width: Int, height: Int, cells: [LaidOutCell], shapes: [HitShape],
+         polygonPoints: [Double], areaCount: Int, bucket wanted: Int) {
+        self.originX = originX
+        self.originY = originY
+        self.width = width
+        self.height = height
+        var b = wanted
+        while (width / b + 1) * (height / b + 1) > 4_000_000 { b *= 2 }
+        bucket = b
+        let columns = width / b + 1, rows = height / b + 1
+        self.columns = columns
+        self.rows = rows
+        self.shapes = shapes
+        self.polygonPoints = polygonPoints
+        var byPosition: [Int: Int32] = [:]
+        byPosition.reserveCapacity(cells.count)
+        for (k, c) in cells.enumerated() { byPosition[c.row << 32 | c.column] = Int32(k) }
+        self.byPosition = byPosition
+        // Bucket ranges of each shape's box.
+        func range(_ sh: HitShape, _ polygonPoints: [Double], _ originX: Int, _ originY: Int) -> (Int, Int, Int, Int) {
+            var x0: Double, y0: Double, x1: Double, y1: Double
+            if sh.kind == HitShape.polygon {
+                x0 = .infinity; y0 = .infinity; x1 = -.infinity; y1 = -.infinity
+                let base = Int(sh.first) * 2
+                for k in 0..<Int(sh.count) {
+                    x0 = min(x0, polygonPoints[base + 2 * k]); x1 = max(x1, polygonPoints[base + 2 * k])
+                    y0 = min(y0, polygonPoints[base + 2 * k + 1]); y1 = max(y1, polygonPoints[base + 2 * k + 1])
+                }
+            } else {
+                let ex = abs(sh.hw * sh.cos) + abs(sh.hh * sh.sin), ey = abs(sh.hw * sh.sin) + abs(sh.hh * sh.cos)
+                let e = sh.kind == HitShape.circle ? (sh.radius, sh.radius) : (ex, ey)
+                x0 = sh.cx - e.0; x1 = sh.cx + e.0; y0 = sh.cy - e.1; y1 = sh.cy + e.1
+            }
+            let c0 = max(0, min(columns - 1, (Int(x0.rounded(.down)) - originX) / b))
+            let c1 = max(0, min(columns - 1, (Int(x1.rounded(.up)) - originX) / b))
+            let r0 = max(0, min(rows - 1, (Int(y0.rounded(.down)) - originY) / b))
+            let r1 = max(0, min(rows - 1, (Int(y1.rounded(.up)) - originY) / b))
+            _ = polygonPoints
+            return (c0, c1, r0, r1)
+        }
+        let ranges = shapes.map { range($0, polygonPoints, originX, originY) }
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        for (c0, c1, r0, r1) in ranges {
+            for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
+        }
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        var fill = counts
+        var items = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        for (k, (c0, c1, r0, r1)) in ranges.enumerated() {
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let slot = r * columns + c
+                    items[Int(fill[slot])] = Int32(k)
+                    fill[slot] += 1
+                }
+            }
+        }
+        starts = counts
+        self.items = items
+    }
+
+    @inline(__always)
+    func cell(at i: Int, _ j: Int) -> CellHit {
+        let dx = i - originX, dy = j - originY
+        guard dx >= 0, dy >= 0, dx < width, dy < height else { return .outside }
+        let slot = (dy / bucket) * columns + dx / bucket
+        var k = Int(starts[slot + 1]) - 1
+        let lo = Int(starts[slot])
+        let x = Double(i) + 0.5, y = Double(j) + 0.5
+        while k >= lo {
+            let sh = shapes[Int(items[k])]
+            if sh.contains(x, y, polygonPoints) { return sh.isArea ? .area(Int(sh.target)) : .seat(Int(sh.target)) }
+            k -= 1
+        }
+        return .gap
+    }
+
+    func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
+        guard !area.isEmpty else { return [] }
+        let c0 = max(0, (area.x - originX) / bucket - 1), c1 = min(columns - 1, (area.maxX - originX) / bucket + 1)
+        let r0 = max(0, (area.y - originY) / bucket - 1), r1 = min(rows - 1, (area.maxY - originY) / bucket + 1)
+        guard c0 <= c1, r0 <= r1 else { return [] }
+        var out = Set<Int>()
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let slot = r * columns + c
+                for k in Int(starts[slot])..<Int(starts[slot + 1]) {
+                    let sh = shapes[Int(items[k])]
+                    guard !sh.isArea else { continue }
+                    let t = Int(sh.target)
+                    if cells[t].rect.intersects(area) { out.insert(t) }
+                }
+            }
+        }
+        // Aisles of free rows are never drawn or hit; they are not in the index.
+        return out.sorted()
+    }
+
+    func cellIndex(row: Int, column: Int) -> Int? {
+        byPosition[row << 32 | column].map { Int($0) }
+    }
+
+    func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {
+        let reach = Int(slop.rounded(.up)) + 1
+        let area = PixelRect(x: Int(x.rounded(.down)) - reach, y: Int(y.rounded(.down)) - reach, w: 2 * reach + 1, h: 2 * reach + 1)
+        var best: (d: Double, centre: Double, index: Int)? = nil
+        for k in cellIndexes(intersecting: area, cells: cells) where cells[k].isSeat {
+            let cell = cells[k]
+            let d = cell.rect.distance(toX: x, y: y)
+            guard d <= slop else { continue }
+            let cx = cell.seatRect.centerX - x, cy = cell.seatRect.centerY - y
+            let centre = cx * cx + cy * cy
+            if let b = best, (d, centre) >= (b.d, b.centre) { continue }
+            best = (d, centre, k)
+        }
+        return best?.index
+    }
+}
