@@ -23,8 +23,12 @@ public enum Fit {
         let chrome = 2 * (m.margin + m.rowLabelGutter)
         let perColumn = (viewportWidth - chrome) / cols - m.gapX
         let ratio = m.seatHeight / m.seatWidth
-        m.seatWidth = min(max(perColumn, LayoutStyle.seatWidthRange.lowerBound), LayoutStyle.seatWidthRange.upperBound).rounded(.down)
-        m.seatHeight = (m.seatWidth * ratio).rounded()
+        // A free venue keeps its seat sizes (its positions are in points);
+        // only the zoom is chosen.
+        if !hall.isFree {
+            m.seatWidth = min(max(perColumn, LayoutStyle.seatWidthRange.lowerBound), LayoutStyle.seatWidthRange.upperBound).rounded(.down)
+            m.seatHeight = (m.seatWidth * ratio).rounded()
+        }
         let one = try Layout(hall: hall, style: m, zoom: 1, scale: scale)
         let guess = min(viewportWidth / (Double(one.width) / scale), viewportHeight / (Double(one.height) / scale))
         var steps = Int((min(guess, Layout.zoomRange.upperBound) * 100).rounded(.down))

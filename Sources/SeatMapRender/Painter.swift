@@ -69,6 +69,12 @@ struct Painter {
         drawText(label.label, label.text, theme.rowLabel)
     }
 
+    /// A price tier's fill: the hall's category colour for it, else the theme's.
+    func tierColor(_ tier: Int?) -> Color {
+        if let t = tier, layout.tiers.colors.indices.contains(t), let hex = layout.tiers.colors[t], let c = Color(hex: hex) { return c }
+        return theme.tierColor(tier)
+    }
+
     // MARK: Free venues
 
     /// An area in its own colours (the theme's where it gives none): a
@@ -84,7 +90,7 @@ struct Painter {
             } else if area.fill == "transparent" {
                 fill = Color(r: 0, g: 0, b: 0, a: 0)
             } else if area.isStanding {
-                fill = area.remaining == 0 ? theme.sold : theme.tierColor(layout.tiers.tier(of: area.price))
+                fill = area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
             } else {
                 fill = theme.rowLabelBackground
             }
@@ -133,7 +139,7 @@ struct Painter {
     func fillColor(_ cell: LaidOutCell) -> Color {
         if isSelected(cell) { return theme.selected }
         switch cell.kind {
-        case .seat(.available): return theme.tierColor(cell.tier)
+        case .seat(.available): return tierColor(cell.tier)
         case .seat(.locked): return theme.locked
         case .seat(.sold): return theme.sold
         case .aisle: return theme.background
@@ -209,7 +215,7 @@ struct Painter {
         let fill: Color
         var glyph: Glyph? = nil
         switch item.kind {
-        case .tier(let t, _): fill = theme.tierColor(t)
+        case .tier(let t, _): fill = tierColor(t)
         case .locked:
             fill = theme.locked
             glyph = mark(theme.lockedMark, shape: box, own: box)
@@ -220,10 +226,12 @@ struct Painter {
             fill = theme.selected
             glyph = .check(in: box)
         case .wheelchair:
-            fill = theme.tierColor(0)
+            fill = tierColor(0)
             glyph = .wheelchair(in: box)
-        case .couple: fill = theme.tierColor(0)
-        case .standing: fill = theme.rowLabelBackground
+        case .couple: fill = tierColor(0)
+        case .standing:
+            let first = layout.areas.first(where: \.isStanding)?.area.price
+            fill = tierColor(layout.tiers.tier(of: first))
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
         if let glyph { drawGlyph(glyph, theme.seatText) }

@@ -69,7 +69,7 @@ struct GeometryAgreementTests {
     }
 
     @Test("layout --json, the SVG, the PNG and hit agree for every theme, header/legend, zoom and scale",
-          arguments: Fixtures.exampleNames, Theme.shippedNames)
+          arguments: Fixtures.gridExampleNames, Theme.shippedNames)
     func agree(example: String, themeName: String) throws {
         let file = Fixtures.examplePath(example)
         let hall = try Fixtures.example(example)

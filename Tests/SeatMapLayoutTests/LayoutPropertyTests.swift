@@ -13,7 +13,7 @@ func ceilPixels(_ points: Int, hundredths k: Int, scale: Int) -> Int {
 @Suite("Layout geometry")
 struct LayoutPropertyTests {
     /// Every example × zoom 1.00…3.00 in steps of 0.01 × scale 1, 2, 3.
-    @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: Fixtures.exampleNames)
+    @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: Fixtures.gridExampleNames)
     func seamFree(name: String) throws {
         let hall = try Fixtures.example(name)
         let m = LayoutStyle()
@@ -71,7 +71,7 @@ struct LayoutPropertyTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
-    @Test("bands stay inside the image and clear of the seats", arguments: Fixtures.exampleNames)
+    @Test("bands stay inside the image and clear of the seats", arguments: Fixtures.gridExampleNames)
     func regions(name: String) throws {
         let hall = try Fixtures.example(name)
         for (zoom, scale) in [(1.0, 1.0), (1.37, 2.0), (3.0, 3.0)] {

@@ -52,7 +52,7 @@ struct RenderTests {
                 case .aisle: continue
                 }
                 // A marked seat must still be mostly its colour.
-                let got = marked ? mostCommonPixel(image, in: cell.rect) : image.pixel(Int(cell.rect.centerX), Int(cell.rect.centerY))
+                let got = marked ? mostCommonPixel(image, in: cell.seatRect) : image.pixel(Int(cell.rect.centerX), Int(cell.rect.centerY))
                 if !close(got, argb(expected)) { wrong.append(cell.id.description) }
             }
             #expect(wrong.isEmpty, "\(name) in \(themeName): wrong colour at \(wrong.prefix(5))")
@@ -65,7 +65,7 @@ struct RenderTests {
     func noSeams(zoom: Double) throws {
         let theme = try Theme.load("light")
         let bg = argb(theme.background)
-        for name in Fixtures.exampleNames {
+        for name in Fixtures.gridExampleNames {
             let scene = try Scene(hall: try Fixtures.example(name), theme: theme, zoom: zoom, scale: 2)
             let image = try Renderer.raster(scene)
             let l = scene.layout

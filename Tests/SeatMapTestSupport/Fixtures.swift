@@ -15,6 +15,11 @@ public enum Fixtures {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
+    /// The cinema-grid examples (grid-only properties: seams, bands, grid cells).
+    public static let gridExampleNames: [String] = exampleNames.filter { (try? example($0))?.isFree == false }
+    /// The free venues (seats at positions, areas, levels).
+    public static let freeExampleNames: [String] = exampleNames.filter { (try? example($0))?.isFree == true }
+
     public static func examplePath(_ name: String) -> String {
         examplesFolder.appendingPathComponent(name).path
     }

@@ -10,10 +10,10 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus"]
+                                        "areas", "focus", "categories"]
     static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName"]
     static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels"]
-    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id"]
+    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category"]
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
@@ -81,7 +81,20 @@ public enum HallFormat {
         guard let rowsNode = ctx.required(top, "rows", in: root, ""), let rowNodes = ctx.array(rowsNode, "rows") else {
             return nil
         }
-        let rows = rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }
+        var categoryNodes: [JSONNode] = []
+        var categories: [SeatCategory] = []
+        if let n = top["categories"], let items = ctx.array(n, "categories") {
+            categoryNodes = items
+            for (i, item) in items.enumerated() {
+                let path = "categories[\(i)]"
+                guard let m = ctx.object(item, path, known: ["name", "price", "color"]) else { continue }
+                let name = ctx.required(m, "name", in: item, path).flatMap { ctx.label($0, path + ".name") } ?? ""
+                let price = m["price"].flatMap { ctx.decimal($0, path + ".price") }
+                let color = m["color"].flatMap { ctx.string($0, path + ".color") }
+                categories.append(SeatCategory(name: name, price: price, color: color))
+            }
+        }
+        let rows = SeatCategory.resolvePrices(rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }, categories)
         var areaNodes: [JSONNode] = []
         var areas: [Area] = []
         if let n = top["areas"], let items = ctx.array(n, "areas") {
@@ -96,7 +109,7 @@ public enum HallFormat {
         }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
-                                              areas: areas, focus: focus, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
+                                              areas: areas, focus: focus, categories: categories, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
         /// The JSON node a validator place names (the field, else its object).
         func node(_ place: HallValidator.Place) -> JSONNode? {
             func member(_ object: JSONNode?, _ key: String?) -> JSONNode? {
@@ -109,6 +122,7 @@ public enum HallFormat {
                 if key.hasPrefix("focus.") { return member(root["focus"], String(key.dropFirst(6))) }
                 return key == "rows" ? rowsNode : member(root, key)
             case .area(let i, let key): return member(areaNodes.indices.contains(i) ? areaNodes[i] : nil, key)
+            case .category(let i, let key): return member(categoryNodes.indices.contains(i) ? categoryNodes[i] : nil, key)
             case .section(let i, let key): return member(sectionNodes.indices.contains(i) ? sectionNodes[i] : nil, key)
             case .row(let i, let key): return member(rowNodes.indices.contains(i) ? rowNodes[i] : nil, key)
             case .seat(let i, let j, let key):
@@ -123,7 +137,7 @@ public enum HallFormat {
         guard ctx.errors.isEmpty else { return nil }
         return Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                     maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
-                    areas: areas, focus: focus)
+                    areas: areas, focus: focus, categories: categories)
     }
 
     /// The optional number `key` of an object.
@@ -288,6 +302,7 @@ public enum HallFormat {
             place = SeatPlace(x: x, y: y, shape: shape, rotation: number(m, "rotation", path, &ctx) ?? 0)
         }
         let externalID = m["id"].flatMap { ctx.label($0, path + ".id") }
+        let category = m["category"].flatMap { ctx.label($0, path + ".category") }
         var column = j + 1
         if place != nil, m["column"] == nil {
             // The order in the row.
@@ -325,7 +340,8 @@ public enum HallFormat {
         } else if m["type"] != nil {
             reading.failed(.seat(i, j, "type"))
         }
-        return Seat(column: column, kind: kind, label: label, price: price, type: type, place: place, externalID: externalID)
+        return Seat(column: column, kind: kind, label: label, price: price, type: type, place: place, externalID: externalID,
+                    category: category)
     }
 
     // MARK: Writing
@@ -341,6 +357,14 @@ public enum HallFormat {
         ]
         if hall.screenLabel != Hall.defaultScreenLabel { top.append(("screenLabel", .string(hall.screenLabel))) }
         if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
+        if !hall.categories.isEmpty {
+            top.append(("categories", .array(hall.categories.map { c in
+                var m: [(String, JSONNode)] = [("name", .string(c.name))]
+                if let p = c.price { m.append(("price", .number(p.plainText))) }
+                if let color = c.color { m.append(("color", .string(color))) }
+                return .object(m)
+            })))
+        }
         if !hall.sections.isEmpty {
             top.append(("sections", .array(hall.sections.map(encodeSection))))
         }
@@ -405,6 +429,7 @@ public enum HallFormat {
             if p.rotation != 0 { m.append(("rotation", num(p.rotation))) }
         }
         if let id = seat.externalID { m.append(("id", .string(id))) }
+        if let c = seat.category { m.append(("category", .string(c))) }
         return .object(m)
     }
 

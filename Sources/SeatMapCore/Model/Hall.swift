@@ -25,6 +25,9 @@ public struct Hall: Sendable, Equatable {
     /// The best view point, for recommendations (points, hall frame); nil:
     /// the screen, or the centre of a stage area.
     public private(set) var focus: Point?
+    /// Seat categories by name (pretix plans); their colours colour their
+    /// price tiers.
+    public private(set) var categories: [SeatCategory]
     private var index: [SeatID: CellPosition]
 
     public static let defaultMaxSelectCount = 4
@@ -37,22 +40,25 @@ public struct Hall: Sendable, Equatable {
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
-        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil
+        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = []
     ) throws(SeatMapError) {
+        let rows = SeatCategory.resolvePrices(rows, categories)
         let problems = HallValidator.problems(
             texts: [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)],
-            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus)
+            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories)
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }
         self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                   maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
-                  areas: areas, focus: focus)
+                  areas: areas, focus: focus, categories: categories)
     }
 
     /// Builds a hall whose parts `HallValidator` found no problem with.
     init(validatedCinemaName cinemaName: String, hallName: String, movieStartTime: String, maxSelectCount: Int,
-         screenLabel: String, sections: [Section], rows: [Row], areas: [Area] = [], focus: Point? = nil) {
+         screenLabel: String, sections: [Section], rows: [Row], areas: [Area] = [], focus: Point? = nil,
+         categories: [SeatCategory] = []) {
+        self.categories = categories
         self.areas = areas
         self.focus = focus
         self.cinemaName = cinemaName
@@ -79,6 +85,7 @@ public struct Hall: Sendable, Equatable {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
+            && a.categories == b.categories
     }
 
     /// Largest row number (the grid's height in rows).

@@ -83,6 +83,9 @@ public struct HallSummary: Sendable, Equatable {
 /// Themes colour available seats by tier, the legend lists the tiers.
 public struct PriceTiers: Sendable, Equatable {
     public let prices: [Decimal]
+    /// Each tier's colour from the hall's categories (the first category
+    /// of that price with a colour), nil where the theme's palette decides.
+    public let colors: [String?]
 
     public init(_ hall: Hall) {
         var set = Set<Decimal>()
@@ -97,6 +100,7 @@ public struct PriceTiers: Sendable, Equatable {
             if let p = area.price { set.insert(p) }
         }
         prices = set.sorted()
+        colors = prices.map { p in hall.categories.first(where: { $0.price == p && $0.color != nil })?.color }
     }
 
     /// The tier index of a price, or nil.

@@ -26,6 +26,7 @@ public enum HallValidator {
         case row(Int, String?)
         case seat(Int, Int, String?)
         case area(Int, String?)
+        case category(Int, String?)
 
         /// `rows[3].seats[5].column`.
         public var path: String {
@@ -35,6 +36,7 @@ public enum HallValidator {
             case .row(let i, let key): return "rows[\(i)]" + (key.map { ".\($0)" } ?? "")
             case .seat(let i, let j, let key): return "rows[\(i)].seats[\(j)]" + (key.map { ".\($0)" } ?? "")
             case .area(let i, let key): return "areas[\(i)]" + (key.map { ".\($0)" } ?? "")
+            case .category(let i, let key): return "categories[\(i)]" + (key.map { ".\($0)" } ?? "")
             }
         }
     }
@@ -58,7 +60,7 @@ public enum HallValidator {
     /// `texts` are the hall's own names by key (`cinemaName`, `hallName`,
     /// `movieStartTime`, `screenLabel`).
     public static func problems(texts: [(String, String)] = [], maxSelectCount: Int, sections: [Section]?, rows: [Row],
-                                areas: [Area] = [], focus: Point? = nil, unreadable: Set<Place> = [], othersFailed: Bool = false,
+                                areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], unreadable: Set<Place> = [], othersFailed: Bool = false,
                                 describe: (Place) -> String = { $0.path }) -> [Problem] {
         var out: [Problem] = []
         func report(_ place: Place, _ message: String) { out.append(Problem(place: place, message: message)) }
@@ -93,6 +95,17 @@ public enum HallValidator {
                 }
             }
             declared = Set(seen.keys)
+        }
+        var categoryNames: [String: String] = [:]
+        for (i, c) in categories.enumerated() {
+            if c.name.isEmpty { report(.category(i, "name"), "a category needs a non-empty name") }
+            else if let first = categoryNames[c.name] { report(.category(i, "name"), "category \"\(c.name)\" is declared twice (first at \(first))") }
+            else { categoryNames[c.name] = describe(.category(i, nil)) }
+            checkText(c.name, .category(i, "name"))
+            if let p = c.price, p < 0 { report(.category(i, "price"), "negative price \(p.plainText)") }
+            if let color = c.color, !isColor(color) {
+                report(.category(i, "color"), "\"\(color)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
+            }
         }
         let free = !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
         if let focus { checkCoordinates([("x", focus.x), ("y", focus.y)], .hall("focus"), &out) }
@@ -132,6 +145,9 @@ public enum HallValidator {
                 if let p = seat.price, p < 0 { report(.seat(i, j, "price"), "negative price \(p.plainText)") }
                 if seat.type.isCoupleHalf && !seat.isSeat {
                     report(.seat(i, j, "type"), "an aisle (status 3) cannot be a couple half")
+                }
+                if let name = seat.category, categoryNames[name] == nil {
+                    report(.seat(i, j, "category"), "category \"\(name)\" is not declared in \"categories\"")
                 }
                 if let p = seat.place {
                     var values = [("x", p.x), ("y", p.y), ("rotation", p.rotation)]
@@ -259,6 +275,7 @@ public enum HallValidator {
             case .row(let i, let k): at = .row(i, k ?? key)
             case .seat(let i, let j, _): at = .seat(i, j, key)
             case .area(let i, _): at = .area(i, key)
+            case .category(let i, _): at = .category(i, key)
             }
             if !v.isFinite || abs(v) > maxCoordinate {
                 out.append(Problem(place: at, message: "\(key) \(v) is outside ±\(Int(maxCoordinate))"))

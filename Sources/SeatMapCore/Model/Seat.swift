@@ -15,9 +15,12 @@ public struct Seat: Sendable, Equatable {
     public var place: SeatPlace?
     /// An identifier from elsewhere (a pretix `seat_guid`), kept as given.
     public var externalID: String?
+    /// The name of the hall's category the seat belongs to.
+    public var category: String?
 
     public init(column: Int, kind: CellKind, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard,
-                place: SeatPlace? = nil, externalID: String? = nil) {
+                place: SeatPlace? = nil, externalID: String? = nil, category: String? = nil) {
+        self.category = category
         self.column = column
         self.kind = kind
         self.label = label ?? String(column)
@@ -29,8 +32,9 @@ public struct Seat: Sendable, Equatable {
 
     /// A seat with a sale status.
     public init(column: Int, status: SeatStatus, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard,
-                place: SeatPlace? = nil, externalID: String? = nil) {
-        self.init(column: column, kind: .seat(status), label: label, price: price, type: type, place: place, externalID: externalID)
+                place: SeatPlace? = nil, externalID: String? = nil, category: String? = nil) {
+        self.init(column: column, kind: .seat(status), label: label, price: price, type: type, place: place, externalID: externalID,
+                  category: category)
     }
 
     /// An aisle placeholder.

@@ -161,6 +161,40 @@ public struct Area: Sendable, Equatable {
     public var remaining: Int { available ?? capacity ?? 0 }
 }
 
+/// A seat category (a pretix category): a name seats refer to, an optional
+/// price (seats of the category without a price of their own take it) and an
+/// optional colour for its price tier (the theme's where absent).
+public struct SeatCategory: Sendable, Equatable {
+    public var name: String
+    public var price: Decimal?
+    public var color: String?
+
+    public init(name: String, price: Decimal? = nil, color: String? = nil) {
+        self.name = name
+        self.price = price
+        self.color = color
+    }
+}
+
+extension SeatCategory {
+    /// Rows with every seat of a priced category that sets no price of its
+    /// own given the category's price (done before validation, so a seat's
+    /// price is always its own or its row's).
+    public static func resolvePrices(_ rows: [Row], _ categories: [SeatCategory]) -> [Row] {
+        guard !categories.isEmpty else { return rows }
+        var prices: [String: Decimal] = [:]
+        for c in categories where prices[c.name] == nil { if let p = c.price { prices[c.name] = p } }
+        guard !prices.isEmpty else { return rows }
+        return rows.map { row in
+            var r = row
+            for j in r.seats.indices where r.seats[j].price == nil {
+                if let name = r.seats[j].category, let p = prices[name] { r.seats[j].price = p }
+            }
+            return r
+        }
+    }
+}
+
 /// A free seat's resolved place in the hall's frame: centre, shape and
 /// rotation (zone, row path and seat rotations added up).
 public struct ResolvedSeat: Sendable, Equatable {
