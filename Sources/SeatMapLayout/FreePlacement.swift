@@ -292,7 +292,7 @@ public struct FreePlacement: Placement {
                 let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
                 text = TextPlacement(x: tx, y: ty, size: size * s)
             } else if !area.label.isEmpty || area.isStanding {
-                let (tx, ty) = px(zone.apply(c), b)
+                let (tx, ty) = px(zone.apply(area.labelAt ?? c), b)
                 text = TextPlacement(x: tx, y: ty, size: min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3))
             }
             if var h = hit {

@@ -83,27 +83,33 @@ struct Painter {
     func drawArea(_ a: LaidOutArea) {
         let area = a.area
         if canvas.wantsSeatTags { canvas.beginArea(areaTag(a)) }
+        var fill: Color? = nil
         if a.isHittable {
-            let fill: Color
             if let given = area.fill.flatMap(Color.init(hex:)) {
                 fill = given
             } else if area.fill == "transparent" {
-                fill = Color(r: 0, g: 0, b: 0, a: 0)
+                fill = nil
             } else if area.isStanding {
                 fill = area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
             } else {
                 fill = theme.rowLabelBackground
             }
-            if fill.a > 0 { canvas.fill(a.path, fill) }
+            if let fill { canvas.fill(a.path, fill) }
             if let border = area.border.flatMap(Color.init(hex:)) {
                 canvas.stroke(a.path, border, width: max(1, layout.scale), dash: [])
             }
         }
         if let t = a.text {
-            let string = areaText(area)
             let color: Color
-            if case .text = area.shape { color = area.fill.flatMap(Color.init(hex:)) ?? theme.text } else { color = theme.seatText }
-            drawText(string, t, color)
+            if case .text = area.shape {
+                color = area.fill.flatMap(Color.init(hex:)) ?? theme.text
+            } else if let fill {
+                // Whichever of the theme's two text colours reads better on the fill.
+                color = theme.seatText.contrast(with: fill) >= theme.text.contrast(with: fill) ? theme.seatText : theme.text
+            } else {
+                color = theme.text
+            }
+            drawText(areaText(area), t, color)
         }
         if canvas.wantsSeatTags { canvas.endSeat() }
     }

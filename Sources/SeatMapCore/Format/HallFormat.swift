@@ -17,7 +17,7 @@ public enum HallFormat {
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
-                                        "rotation", "fill", "border", "label", "capacity", "available", "price"]
+                                        "rotation", "fill", "border", "label", "labelAt", "capacity", "available", "price"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -157,6 +157,11 @@ public enum HallFormat {
         let errors = ctx.errors.count
         let id = ctx.required(m, "id", in: node, path).flatMap { ctx.label($0, path + ".id") } ?? ""
         let label = m["label"].flatMap { ctx.label($0, path + ".label") } ?? ""
+        var labelAt: Point? = nil
+        if let n = m["labelAt"], let lm = ctx.object(n, path + ".labelAt", known: ["x", "y"]),
+           let x = requiredNumber(lm, "x", in: n, path + ".labelAt", &ctx), let y = requiredNumber(lm, "y", in: n, path + ".labelAt", &ctx) {
+            labelAt = Point(x: x, y: y)
+        }
         let section = m["section"].flatMap { ctx.int($0, path + ".section") }
         let rotation = number(m, "rotation", path, &ctx) ?? 0
         let fill = m["fill"].flatMap { ctx.string($0, path + ".fill") }
@@ -191,7 +196,7 @@ public enum HallFormat {
             }
         }
         guard let shape, ctx.errors.count == errors else { return nil }
-        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label,
+        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
                     capacity: capacity, available: available, price: price)
     }
 
@@ -447,6 +452,7 @@ public enum HallFormat {
         if let f = a.fill { m.append(("fill", .string(f))) }
         if let b = a.border { m.append(("border", .string(b))) }
         if !a.label.isEmpty { m.append(("label", .string(a.label))) }
+        if let p = a.labelAt { m.append(("labelAt", .object([("x", num(p.x)), ("y", num(p.y))]))) }
         if let c = a.capacity { m.append(("capacity", .int(c))) }
         if let n = a.available { m.append(("available", .int(n))) }
         if let p = a.price { m.append(("price", .number(p.plainText))) }

@@ -54,7 +54,7 @@ public protocol HallImporter: Sendable {
 
 /// The registry of importers.
 public enum HallImporters {
-    public static let all: [any HallImporter] = [MaoyanImporter()]
+    public static let all: [any HallImporter] = [MaoyanImporter(), PretixImporter()]
 
     public static func named(_ name: String) -> (any HallImporter)? {
         all.first { $0.name == name }

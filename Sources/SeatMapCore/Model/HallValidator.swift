@@ -229,6 +229,7 @@ public enum HallValidator {
                 else if let declared, !declared.contains(s) { report(.area(i, "section"), "section \(s) is not declared in \"sections\"") }
             }
             var values = [("rotation", a.rotation)]
+            if let p = a.labelAt { values += [("labelAt.x", p.x), ("labelAt.y", p.y)] }
             switch a.shape {
             case .rect(let x, let y, let w, let h): values += [("x", x), ("y", y), ("w", w), ("h", h)]
             case .ellipse(let cx, let cy, let rx, let ry): values += [("cx", cx), ("cy", cy), ("rx", rx), ("ry", ry)]

@@ -136,13 +136,17 @@ public struct Area: Sendable, Equatable {
     public var border: String?
     /// Text drawn in the area (a text area's text).
     public var label: String
+    /// Where the label is centred (zone frame); the shape's centre when nil.
+    public var labelAt: Point?
     /// Standing places in all, and how many are still for sale.
     public var capacity: Int?
     public var available: Int?
     public var price: Decimal?
 
     public init(id: String, section: Int? = nil, shape: AreaShape, rotation: Double = 0, fill: String? = nil,
-                border: String? = nil, label: String = "", capacity: Int? = nil, available: Int? = nil, price: Decimal? = nil) {
+                border: String? = nil, label: String = "", labelAt: Point? = nil, capacity: Int? = nil, available: Int? = nil,
+                price: Decimal? = nil) {
+        self.labelAt = labelAt
         self.id = id
         self.section = section
         self.shape = shape

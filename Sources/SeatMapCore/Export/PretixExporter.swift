@@ -1,0 +1,181 @@
+import Foundation
+
+/// Writes a hall as a pretix seating plan that validates against pretix's
+/// newer schema (`shape` areas, `row_number_position`, seat `radius`) and
+/// that `PretixImporter` reads back to the same seats (labels, positions and
+/// categories).
+///
+/// What a plan cannot say is left out: statuses (pretix keeps them apart),
+/// standing capacities and prices (categories carry no prices), levels and
+/// zone rotation (each seat is written at its turned position), seat shapes
+/// (pretix seats are circles: a rect seat becomes the circle of half its
+/// smaller side) and aisles. Section (zone) positions are kept. Seats
+/// without a category get one per price, named "Price P". `seat_guid` is the
+/// seat's external id when it has one, else its SeatMap id. Numbers the
+/// schema wants whole (sizes, radii, text sizes) are rounded.
+public enum PretixExporter {
+    /// - Parameters:
+    ///   - pitch: a line row's spacing where it gives none, and the grid's column pitch (points).
+    ///   - rowPitch: the grid's row pitch (points).
+    ///   - seatSize: the seat size where a seat gives none (points).
+    public static func plan(_ hall: Hall, pitch: Double, rowPitch: Double, seatSize: (w: Double, h: Double)) -> JSONNode {
+        let resolved = VenueGeometry.seats(of: hall, pitch: pitch)
+        var categories = hall.categories
+        var byPrice: [Decimal: String] = [:]
+        func category(of seat: Seat, _ row: Row) -> String {
+            if let c = seat.category { return c }
+            let price = seat.price ?? row.price ?? 0
+            if let name = byPrice[price] { return name }
+            var name = "Price \(price.plainText)"
+            while categories.contains(where: { $0.name == name }) { name += "'" }
+            categories.append(SeatCategory(name: name, price: price))
+            byPrice[price] = name
+            return name
+        }
+        let zones = Dictionary(hall.sections.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var zoneIDs = Set(hall.rows.map(\.section))
+        for a in hall.areas { zoneIDs.insert(a.section ?? 1) }
+        var maxX = 1.0, maxY = 1.0
+        func grow(_ x: Double, _ y: Double) {
+            maxX = max(maxX, x)
+            maxY = max(maxY, y)
+        }
+        var zoneNodes: [JSONNode] = []
+        for id in zoneIDs.sorted() {
+            let section = zones[id]
+            let place = section?.place ?? ZonePlace()
+            let origin = Point(x: place.x, y: place.y)
+            var rowNodes: [JSONNode] = []
+            for (r, row) in hall.rows.enumerated() where row.section == id {
+                var seatNodes: [JSONNode] = []
+                for (j, seat) in row.seats.enumerated() where seat.isSeat {
+                    let centre: Point
+                    var radius = min(seatSize.w, seatSize.h) / 2
+                    if row.path != nil || seat.place != nil, j < resolved[r].count {
+                        let rs = resolved[r][j]
+                        centre = rs.centre
+                        switch rs.shape {
+                        case .circle(let rr): radius = rr
+                        case .rect(let w, let h): radius = min(w ?? seatSize.w, h ?? seatSize.h) / 2
+                        }
+                    } else {
+                        centre = place.apply(Point(x: Double(seat.column - 1) * pitch + seatSize.w / 2,
+                                                   y: Double(row.number - 1) * rowPitch + seatSize.h / 2))
+                    }
+                    grow(centre.x + radius, centre.y + radius)
+                    let id = SeatID(section: row.section, row: row.number, column: seat.column)
+                    seatNodes.append(.object([
+                        ("seat_guid", .string(seat.externalID ?? id.description)),
+                        ("seat_number", .string(seat.label)),
+                        ("position", point(centre.x - origin.x, centre.y - origin.y)),
+                        ("radius", .int(max(1, Int(radius.rounded())))),
+                        ("category", .string(category(of: seat, row))),
+                    ]))
+                }
+                let labels: JSONNode
+                switch row.path != nil || row.seats.contains(where: { $0.place != nil }) ? row.labelPosition : .start {
+                case .none: labels = .null
+                case let p: labels = .string(p.rawValue)
+                }
+                rowNodes.append(.object([
+                    ("row_number", .string(row.label)),
+                    ("position", point(0, 0)),
+                    ("row_number_position", labels),
+                    ("seats", .array(seatNodes)),
+                ]))
+            }
+            var areaNodes: [JSONNode] = []
+            for area in hall.areas where (area.section ?? 1) == id {
+                areaNodes.append(areaNode(area, place: place, origin: origin, grow: grow))
+            }
+            var zone: [(String, JSONNode)] = [("name", .string(section?.name ?? "Zone \(id)")), ("zone_id", .string(String(id)))]
+            zone.append(("position", point(origin.x, origin.y)))
+            zone.append(("rows", .array(rowNodes)))
+            zone.append(("areas", .array(areaNodes)))
+            zoneNodes.append(.object(zone))
+        }
+        let name = [hall.cinemaName, hall.hallName].filter { !$0.isEmpty }.joined(separator: " · ")
+        return .object([
+            ("name", .string(name.isEmpty ? "SeatMap hall" : name)),
+            ("categories", .array(categories.map { c in
+                var m: [(String, JSONNode)] = [("name", .string(c.name))]
+                if let color = c.color { m.append(("color", .string(color))) }
+                return .object(m)
+            })),
+            ("zones", .array(zoneNodes)),
+            ("size", .object([("width", .int(Int(maxX.rounded(.up)) + 10)), ("height", .int(Int(maxY.rounded(.up)) + 10))])),
+        ])
+    }
+
+    static func point(_ x: Double, _ y: Double) -> JSONNode {
+        .object([("x", HallFormat.num(x)), ("y", HallFormat.num(y))])
+    }
+
+    /// An area in pretix's newer form: `position` is a rectangle's top-left
+    /// corner (turned about it), a circle's or ellipse's centre, the origin
+    /// of polygon points and of text.
+    static func areaNode(_ area: Area, place: ZonePlace, origin: Point, grow: (Double, Double) -> Void) -> JSONNode {
+        // Positions relative to the zone's origin, with the zone's turn applied.
+        func rel(_ p: Point) -> Point {
+            let q = place.apply(p)
+            grow(q.x, q.y)
+            return Point(x: q.x - origin.x, y: q.y - origin.y)
+        }
+        let turn = area.rotation + place.rotation
+        var m: [(String, JSONNode)] = []
+        var pos = Point(x: 0, y: 0)
+        switch area.shape {
+        case .rect(let x, let y, let w, let h):
+            // Top-left corner P with P + R·(w/2, h/2) = the centre.
+            let c = rel(Point(x: x + w / 2, y: y + h / 2))
+            let a = turn * .pi / 180
+            pos = Point(x: c.x - (w / 2 * cos(a) - h / 2 * sin(a)), y: c.y - (w / 2 * sin(a) + h / 2 * cos(a)))
+            m.append(("shape", .string("rectangle")))
+            m.append(("rectangle", .object([("width", .int(max(1, Int(w.rounded())))), ("height", .int(max(1, Int(h.rounded()))))])))
+            if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
+        case .circle(let cx, let cy, let r):
+            pos = rel(Point(x: cx, y: cy))
+            m.append(("shape", .string("circle")))
+            m.append(("circle", .object([("radius", .int(max(1, Int(r.rounded()))))])))
+        case .ellipse(let cx, let cy, let rx, let ry):
+            pos = rel(Point(x: cx, y: cy))
+            m.append(("shape", .string("ellipse")))
+            m.append(("ellipse", .object([("radius", point(rx, ry))])))
+            if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
+        case .polygon(let ps):
+            let c = area.shape.centre
+            let turned = ps.map { rel(turnPoint($0, about: c, by: area.rotation)) }
+            pos = turned.first ?? Point(x: 0, y: 0)
+            m.append(("shape", .string("polygon")))
+            m.append(("polygon", .object([("points", .array(turned.map { point($0.x - pos.x, $0.y - pos.y) }))])))
+        case .text(let x, let y, let size):
+            pos = rel(Point(x: x, y: y))
+            var t: [(String, JSONNode)] = [("text", .string(area.label)), ("position", point(0, 0)), ("size", .int(max(1, Int(size.rounded()))))]
+            if let f = area.fill { t.append(("color", .string(f))) }
+            m.append(("shape", .string("text")))
+            m.append(("text", .object(t)))
+        }
+        if case .text = area.shape {} else {
+            if let f = area.fill { m.append(("color", .string(f))) }
+            if let b = area.border { m.append(("border_color", .string(b))) }
+            if !area.label.isEmpty {
+                // The label's place relative to `position`, in the area's unturned frame.
+                let at = rel(area.labelAt ?? turnPoint(area.shape.centre, about: area.shape.centre, by: 0))
+                let a = -turn * .pi / 180
+                let dx = at.x - pos.x, dy = at.y - pos.y
+                let local = Point(x: dx * cos(a) - dy * sin(a), y: dx * sin(a) + dy * cos(a))
+                m.append(("text", .object([("text", .string(area.label)), ("position", point(local.x, local.y))])))
+            }
+        }
+        m.insert(("uuid", .string(area.id)), at: 0)
+        m.append(("position", point(pos.x, pos.y)))
+        return .object(m)
+    }
+
+    static func turnPoint(_ p: Point, about c: Point, by degrees: Double) -> Point {
+        guard degrees != 0 else { return p }
+        let a = degrees * .pi / 180
+        let dx = p.x - c.x, dy = p.y - c.y
+        return Point(x: c.x + dx * cos(a) - dy * sin(a), y: c.y + dx * sin(a) + dy * cos(a))
+    }
+}
