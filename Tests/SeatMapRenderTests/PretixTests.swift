@@ -1,0 +1,323 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapTestSupport
+
+/// pretix's seating-plan schema (the newer form, with `shape` areas), its
+/// rules written as checks: every object's keys, required keys, types and
+/// enums. Returns one line per violation with its JSON path.
+enum PretixSchema {
+    static func problems(_ plan: JSONNode) -> [String] {
+        var out: [String] = []
+        func fail(_ path: String, _ what: String) { out.append("\(path): \(what)") }
+        func object(_ n: JSONNode?, _ path: String, allowed: Set<String>, required: [String]) -> JSONNode? {
+            guard let n else { return nil }
+            guard case .object(let members) = n.value else { fail(path, "not an object"); return nil }
+            for m in members where !allowed.contains(m.key) { fail(path + "." + m.key, "additional property") }
+            for k in required where n[k] == nil { fail(path, "missing \(k)") }
+            return n
+        }
+        func string(_ n: JSONNode?, _ path: String, nullable: Bool = false) {
+            guard let n else { return }
+            switch n.value {
+            case .string: return
+            case .null where nullable: return
+            default: fail(path, "not a string")
+            }
+        }
+        func number(_ n: JSONNode?, _ path: String) {
+            guard let n else { return }
+            guard case .number = n.value else { fail(path, "not a number"); return }
+        }
+        func integer(_ n: JSONNode?, _ path: String) {
+            guard let n else { return }
+            guard case .number(let t) = n.value, Int(t) != nil else { fail(path, "not an integer"); return }
+        }
+        func array(_ n: JSONNode?, _ path: String) -> [JSONNode] {
+            guard let n else { return [] }
+            guard case .array(let items) = n.value else { fail(path, "not an array"); return [] }
+            return items
+        }
+        func position(_ n: JSONNode?, _ path: String) {
+            guard let p = object(n, path, allowed: ["x", "y"], required: ["x", "y"]) else { return }
+            number(p["x"], path + ".x")
+            number(p["y"], path + ".y")
+        }
+        guard let root = object(plan, "", allowed: ["name", "zones", "categories", "size"],
+                                required: ["zones", "name", "categories", "size"]) else { return out }
+        string(root["name"], "name")
+        if let size = object(root["size"], "size", allowed: ["width", "height"], required: ["width", "height"]) {
+            integer(size["width"], "size.width")
+            integer(size["height"], "size.height")
+        }
+        for (i, c) in array(root["categories"], "categories").enumerated() {
+            let p = "categories[\(i)]"
+            guard let c = object(c, p, allowed: ["name", "color"], required: ["name"]) else { continue }
+            string(c["name"], p + ".name")
+            string(c["color"], p + ".color")
+        }
+        for (i, z) in array(root["zones"], "zones").enumerated() {
+            let zp = "zones[\(i)]"
+            guard let z = object(z, zp, allowed: ["name", "zone_id", "uuid", "position", "rows", "areas"], required: ["position", "rows"]) else { continue }
+            for k in ["name", "zone_id", "uuid"] { string(z[k], zp + "." + k) }
+            position(z["position"], zp + ".position")
+            for (r, row) in array(z["rows"], zp + ".rows").enumerated() {
+                let rp = "\(zp).rows[\(r)]"
+                guard let row = object(row, rp, allowed: ["row_number", "row_label", "seat_label", "uuid", "seats", "row_number_position", "position"],
+                                       required: ["seats", "row_number"]) else { continue }
+                string(row["row_number"], rp + ".row_number")
+                string(row["row_label"], rp + ".row_label", nullable: true)
+                string(row["seat_label"], rp + ".seat_label", nullable: true)
+                string(row["uuid"], rp + ".uuid")
+                if let n = row["row_number_position"] {
+                    switch n.value {
+                    case .null: break
+                    case .string(let s) where ["start", "end", "both"].contains(s): break
+                    default: fail(rp + ".row_number_position", "not one of start, end, both, null")
+                    }
+                }
+                position(row["position"], rp + ".position")
+                for (s, seat) in array(row["seats"], rp + ".seats").enumerated() {
+                    let sp = "\(rp).seats[\(s)]"
+                    guard let seat = object(seat, sp, allowed: ["seat_guid", "seat_number", "uuid", "start_direction", "radius", "position", "category"],
+                                            required: ["seat_guid", "seat_number", "position", "category"]) else { continue }
+                    for k in ["seat_guid", "seat_number", "uuid", "category"] { string(seat[k], sp + "." + k) }
+                    string(seat["start_direction"], sp + ".start_direction", nullable: true)
+                    integer(seat["radius"], sp + ".radius")
+                    position(seat["position"], sp + ".position")
+                }
+            }
+            for (a, area) in array(z["areas"], zp + ".areas").enumerated() {
+                let ap = "\(zp).areas[\(a)]"
+                guard let area = object(area, ap, allowed: ["color", "border_color", "rotation", "position", "uuid", "shape", "polygon", "rectangle",
+                                                            "ellipse", "circle", "text"], required: []) else { continue }
+                for k in ["color", "border_color", "uuid"] { string(area[k], ap + "." + k) }
+                number(area["rotation"], ap + ".rotation")
+                position(area["position"], ap + ".position")
+                if let n = area["shape"] {
+                    guard case .string(let s) = n.value, ["polygon", "rectangle", "ellipse", "circle", "text"].contains(s) else {
+                        fail(ap + ".shape", "not one of polygon, rectangle, ellipse, circle, text")
+                        continue
+                    }
+                }
+                if let pg = object(area["polygon"], ap + ".polygon", allowed: ["points"], required: ["points"]) {
+                    for (k, p) in array(pg["points"], ap + ".polygon.points").enumerated() { position(p, "\(ap).polygon.points[\(k)]") }
+                }
+                if let r = object(area["rectangle"], ap + ".rectangle", allowed: ["width", "height"], required: ["width", "height"]) {
+                    integer(r["width"], ap + ".rectangle.width")
+                    integer(r["height"], ap + ".rectangle.height")
+                }
+                if let e = object(area["ellipse"], ap + ".ellipse", allowed: ["radius"], required: ["radius"]) {
+                    position(e["radius"], ap + ".ellipse.radius")
+                }
+                if let c = object(area["circle"], ap + ".circle", allowed: ["radius"], required: ["radius"]) {
+                    integer(c["radius"], ap + ".circle.radius")
+                }
+                if let t = object(area["text"], ap + ".text", allowed: ["text", "color", "size", "position"], required: ["text", "position"]) {
+                    string(t["text"], ap + ".text.text")
+                    string(t["color"], ap + ".text.color")
+                    integer(t["size"], ap + ".text.size")
+                    position(t["position"], ap + ".text.position")
+                }
+            }
+        }
+        return out
+    }
+}
+
+@Suite("pretix import and export")
+struct PretixTests {
+    static func fixture(_ name: String) throws -> SourceText {
+        let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/\(name)").path
+        return SourceText(name: name, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    static func request(_ values: [String: String]) -> ImportRequest { ImportRequest(values: values) }
+
+    static func export(_ hall: Hall) -> JSONNode {
+        let s = LayoutStyle()
+        return PretixExporter.plan(hall, pitch: s.seatWidth + s.gapX, rowPitch: s.seatHeight + s.rowGap, seatSize: (s.seatWidth, s.seatHeight))
+    }
+
+    static func reimport(_ plan: JSONNode, _ values: [String: String]) throws -> ImportedHall {
+        try PretixImporter().importHall(SourceText(name: "export.json", bytes: Array(JSONWriter.write(plan).utf8)), request(values))
+    }
+
+    /// Seats in plan order: (label, centre, category, price, external id).
+    static func seats(_ hall: Hall) -> [(String, Point, String?, Decimal?, String?)] {
+        let resolved = VenueGeometry.seats(of: hall, pitch: 36)
+        var out: [(String, Point, String?, Decimal?, String?)] = []
+        for (r, row) in hall.rows.enumerated() {
+            for (j, seat) in row.seats.enumerated() where seat.isSeat {
+                out.append((seat.label, resolved[r][j].centre, seat.category, seat.price ?? row.price, seat.externalID))
+            }
+        }
+        return out
+    }
+
+    @Test("the pretix fixtures import, render, export to schema-valid plans and re-import to the same hall",
+          arguments: [("pretix-test-sample-plan.json", ["price": "12"], 2),
+                      ("pretix-screenshots-plan-en.json",
+                       ["prices": "Parkett vorne=45,Parkett mitte=38,Parkett hinten=30,Balkon vorne=28,Balkon hinten=22"], 1057)])
+    func fixtures(name: String, prices: [String: String], seats: Int) throws {
+        let imported = try PretixImporter().importHall(try PretixTests.fixture(name), PretixTests.request(prices))
+        let hall = imported.hall
+        #expect(HallSummary(hall).seats == seats)
+        #expect(hall.isFree)
+        // The fixture is itself valid against the schema's rules.
+        #expect(PretixSchema.problems(try JSONParser.parse(try PretixTests.fixture(name).bytes)).isEmpty)
+        // It renders: every seat is drawn where the layout says, in its category's colour.
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let image = try Renderer.raster(scene)
+        #expect(image.width == scene.layout.width && scene.layout.seats.count == seats)
+        for cell in scene.layout.seats.prefix(50) {
+            let tier = try #require(cell.tier)
+            guard let hex = scene.layout.tiers.colors[tier] else { continue }
+            let c = try #require(Color(hex: hex))
+            let p = try #require(image.pixel(Int(cell.seatRect.centerX), Int(cell.seatRect.centerY) - cell.seatRect.h / 3))
+            for (shift, v) in [(16, c.r), (8, c.g), (0, c.b)] {
+                #expect(abs(Int((p >> UInt32(shift)) & 0xFF) - Int((v * 255).rounded())) <= 2, "\(cell.id) drawn in its category colour")
+            }
+        }
+        // Export → schema-valid → import gives the same hall.
+        let plan = PretixTests.export(hall)
+        #expect(PretixSchema.problems(plan) == [])
+        let again = try PretixTests.reimport(plan, prices)
+        #expect(again.hall == hall)
+    }
+
+    @Test("duplicate seat_guids are imported, kept as external ids and warned about once each; split rows stay separate rows")
+    func duplicates() throws {
+        let imported = try PretixImporter().importHall(try PretixTests.fixture("pretix-screenshots-plan-en.json"),
+                                                       PretixTests.request(["price": "10"]))
+        let guids = PretixTests.seats(imported.hall).compactMap(\.4)
+        let repeated = Dictionary(grouping: guids, by: { $0 }).filter { $0.value.count > 1 }
+        #expect(!repeated.isEmpty)
+        let warned = imported.warnings.filter { $0.message.contains("seat_guid") }
+        #expect(warned.count == repeated.count)
+        // SeatMap's own ids are unique.
+        let ids = imported.hall.cells.map(\.id)
+        #expect(Set(ids).count == ids.count)
+    }
+
+    static let everyForm = """
+    {"name": "Every form", "size": {"width": 800, "height": 600},
+     "categories": [{"name": "A", "color": "#112233"}, {"name": "B", "color": "rebeccapurple"}],
+     "zones": [
+      {"zone_id": "main", "position": {"x": 100.5, "y": -20},
+       "rows": [
+        {"row_number": "3", "row_label": "Row %s", "seat_label": "Seat %s", "row_number_position": "both", "position": {"x": 10, "y": 50},
+         "seats": [{"seat_guid": "g1", "seat_number": "1", "position": {"x": -5.25, "y": 0}, "category": "A", "radius": 7},
+                   {"seat_guid": "g2", "seat_number": "2", "position": {"x": 20, "y": 1.5}, "category": ""},
+                   {"seat_guid": "g3", "seat_number": "3", "position": {"x": 45, "y": 0}, "category": "B", "start_direction": ">"}]},
+        {"row_number": "3", "row_number_position": null, "seats": [{"seat_guid": "g4", "seat_number": "9", "position": {"x": 300, "y": 50}, "category": "A"}]},
+        {"row_number": "4", "row_number_position": "end", "seats": [{"seat_guid": "g5", "seat_number": "1", "position": {"x": 0, "y": 90}, "category": "A"}]}
+       ],
+       "areas": [
+        {"color": "#eeeeee", "width": 100, "height": 40, "position": {"x": 0, "y": -60}, "text": "OLD STAGE"},
+        {"uuid": "r", "shape": "rectangle", "rectangle": {"width": 60, "height": 20}, "position": {"x": 200, "y": 0}, "rotation": 90,
+         "text": {"text": "BAR", "position": {"x": 30, "y": 10}}},
+        {"uuid": "e", "shape": "ellipse", "ellipse": {"radius": {"x": 30, "y": 10}}, "position": {"x": 300, "y": 100}, "rotation": 45, "border_color": "#000"},
+        {"uuid": "c", "shape": "circle", "circle": {"radius": 15}, "position": {"x": 350, "y": 150}, "color": "transparent"},
+        {"uuid": "p", "shape": "polygon", "polygon": {"points": [{"x": 0, "y": 0}, {"x": 40, "y": 0}, {"x": 20, "y": 30}]}, "position": {"x": 400, "y": 0}, "rotation": 180},
+        {"uuid": "t", "shape": "text", "text": {"text": "EXIT", "position": {"x": 5, "y": 5}, "size": 12, "color": "#ff0000"}, "position": {"x": 10, "y": 200}},
+        {"uuid": "bad", "shape": "polygon", "polygon": {"points": [{"x": 0, "y": 0}]}, "position": {"x": 0, "y": 0}}
+       ]},
+      {"position": {"x": 0, "y": 400}, "rows": []}
+     ]}
+    """
+
+    @Test("every area form and row and seat field the schema allows is read")
+    func everyForm() throws {
+        let imported = try PretixImporter().importHall(SourceText(name: "forms.json", bytes: Array(PretixTests.everyForm.utf8)),
+                                                       PretixTests.request(["price": "5", "prices": "A=20"]))
+        let hall = imported.hall
+        // Zones: named by zone_id, else "Zone k"; placed at their positions.
+        #expect(hall.sections.map(\.name) == ["main", "Zone 2"])
+        #expect(hall.sections[0].place == ZonePlace(x: 100.5, y: -20))
+        // Rows: numbered through the plan; labels from the template; a repeated row_number stays its own row.
+        #expect(hall.rows.map(\.number) == [1, 2, 3])
+        #expect(hall.rows.map(\.label) == ["Row 3", "3", "4"])
+        #expect(hall.rows.map(\.labelPosition) == [.both, .none, .end])
+        // Seats: zone + row + seat positions, radius (default 10), template labels, categories and prices.
+        let seats = PretixTests.seats(hall)
+        #expect(seats.map(\.0) == ["Seat 1", "Seat 2", "Seat 3", "9", "1"])
+        #expect(seats[0].1 == Point(x: 100.5 + 10 - 5.25, y: -20 + 50))
+        #expect(seats[1].1 == Point(x: 130.5, y: 31.5))
+        #expect(hall.rows[0].seats.map { $0.place?.shape } == [.circle(r: 7), .circle(r: 10), .circle(r: 10)])
+        #expect(seats.map(\.2) == ["A", nil, "B", "A", "A"])
+        #expect(seats.map(\.3) == [20, 5, 5, 20, 20])
+        // Categories: prices from --prices, else --price; an unreadable colour dropped with a warning.
+        #expect(hall.categories == [SeatCategory(name: "A", price: 20, color: "#112233"), SeatCategory(name: "B", price: 5)])
+        #expect(imported.warnings.contains { $0.message.contains("rebeccapurple") })
+        // Areas: both forms, each shape; the degenerate polygon skipped with a warning.
+        let areas = hall.areas
+        #expect(areas.map(\.id) == ["z1-a1", "r", "e", "c", "p", "t"])
+        #expect(imported.warnings.contains { $0.path.hasSuffix("areas[6]") && $0.message.contains("skipped") })
+        #expect(areas[0].shape == .rect(x: 0, y: -60, w: 100, h: 40) && areas[0].label == "OLD STAGE" && areas[0].fill == "#eeeeee")
+        // A rectangle turned 90° about its top-left corner (200, 0): its centre is at (190, 30).
+        guard case .rect(let x, let y, let w, let h) = areas[1].shape else { Issue.record("not a rect"); return }
+        #expect(abs(x + w / 2 - 190) < 1e-9 && abs(y + h / 2 - 30) < 1e-9 && areas[1].rotation == 90)
+        #expect(areas[1].labelAt == nil, "a label at the centre is the default")
+        #expect(areas[2].shape == .ellipse(cx: 300, cy: 100, rx: 30, ry: 10) && areas[2].rotation == 45 && areas[2].border == "#000")
+        #expect(areas[3].shape == .circle(cx: 350, cy: 150, r: 15) && areas[3].fill == "transparent")
+        // A polygon turned 180° about its position.
+        guard case .polygon(let pts) = areas[4].shape else { Issue.record("not a polygon"); return }
+        #expect(pts.map { Point(x: $0.x.rounded(), y: $0.y.rounded()) } == [Point(x: 400, y: 0), Point(x: 360, y: 0), Point(x: 380, y: -30)])
+        #expect(areas[5].shape == .text(x: 15, y: 205, size: 12) && areas[5].label == "EXIT" && areas[5].fill == "#ff0000")
+        // It draws, and exports to a valid plan that reads back to the same hall.
+        _ = try Renderer.raster(try Scene(hall: hall, theme: try Theme.load("dark"), zoom: 1.37, scale: 2))
+        let plan = PretixTests.export(hall)
+        #expect(PretixSchema.problems(plan) == [])
+        let again = try PretixTests.reimport(plan, ["price": "5", "prices": "A=20"]).hall
+        #expect(PretixTests.seats(again).map(\.0) == seats.map(\.0))
+        for (a, b) in zip(PretixTests.seats(again), seats) {
+            // A seat without a category is written with one per price ("Price 5": the schema requires one).
+            let category = a.2 == b.2 || (b.2 == nil && a.2 == "Price \(b.3?.plainText ?? "")")
+            #expect(abs(a.1.x - b.1.x) < 1e-9 && abs(a.1.y - b.1.y) < 1e-9 && category && a.3 == b.3, "\(a.0)")
+        }
+        #expect(again.areas.count == areas.count)
+    }
+
+    @Test("the free examples export to schema-valid plans that import back to the same seats, positions and categories",
+          arguments: Fixtures.freeExampleNames)
+    func examples(name: String) throws {
+        let hall = try Fixtures.example(name)
+        let plan = PretixTests.export(hall)
+        #expect(PretixSchema.problems(plan) == [])
+        let prices = Set(PretixTests.seats(hall).compactMap(\.3)).map { "Price \($0.plainText)=\($0.plainText)" }.joined(separator: ",")
+        let again = try PretixTests.reimport(plan, ["prices": prices]).hall
+        let before = PretixTests.seats(hall), after = PretixTests.seats(again)
+        #expect(before.count == after.count)
+        for (a, b) in zip(before, after) {
+            #expect(a.0 == b.0 && abs(a.1.x - b.1.x) < 1e-9 && abs(a.1.y - b.1.y) < 1e-9 && a.3 == b.3, "\(name): \(a.0)")
+        }
+        #expect(again.areas.count == hall.areas.count)
+    }
+
+    @Test("a category without a price, or a price for a category the plan lacks, is an error naming it")
+    func priceErrors() throws {
+        let source = try PretixTests.fixture("pretix-screenshots-plan-en.json")
+        do {
+            _ = try PretixImporter().importHall(source, PretixTests.request(["prices": "Parkett vorne=45"]))
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("no price for category \"Parkett mitte\""))
+        }
+        do {
+            _ = try PretixImporter().importHall(source, PretixTests.request(["prices": "Gallery=10", "price": "5"]))
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("\"Gallery\""))
+        }
+        let bad = SourceText(name: "bad.json", bytes: Array(#"{"name": "x", "categories": [], "zones": [{"position": {"x": "a", "y": 0}, "rows": 3}]}"#.utf8))
+        do {
+            _ = try PretixImporter().importHall(bad, PretixTests.request(["price": "5"]))
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains("zones[0].position.x") && error.description.contains("zones[0].rows"))
+        }
+    }
+}
