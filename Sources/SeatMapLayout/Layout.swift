@@ -400,6 +400,17 @@ public struct Layout: Sendable {
         }
     }
 
+    /// The box a seat's marks (check, cross, hatching, wheelchair) are drawn
+    /// in: its own box, or for a turned or round seat the square inside its
+    /// shape, so no mark reaches past the shape (and a tap on a mark is a tap
+    /// on the seat).
+    public func markBox(of cell: LaidOutCell) -> PixelRect {
+        let own = cell.seatRect
+        if case .box = cell.outline { return own }
+        let side = max(1, Int((Double(min(own.w, own.h)) * 0.65).rounded(.down)))
+        return PixelRect(x: own.x + (own.w - side) / 2, y: own.y + (own.h - side) / 2, w: side, h: side)
+    }
+
     /// Where a seat's number goes, or nil when seats are too small for numbers.
     public func numberText(of cell: LaidOutCell) -> TextPlacement? {
         guard Double(seatWidth) >= style.seatNumberMinPixels else { return nil }

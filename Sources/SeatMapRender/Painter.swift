@@ -92,11 +92,14 @@ struct Painter {
             } else if area.isStanding {
                 fill = area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
             } else {
-                fill = theme.rowLabelBackground
+                // A stage, bar or table: the theme's screen colour.
+                fill = theme.screen
             }
             if let fill { canvas.fill(a.path, fill) }
-            if let border = area.border.flatMap(Color.init(hex:)) {
-                canvas.stroke(a.path, border, width: max(1, layout.scale), dash: [])
+            // The given border; else a stage-like area is outlined as the screen is.
+            let outline = area.border.flatMap(Color.init(hex:)) ?? (area.isStanding || fill == nil ? nil : theme.centerLine)
+            if let outline {
+                canvas.stroke(a.path, outline, width: max(1, layout.scale), dash: [])
             }
         }
         if let t = a.text {
@@ -178,14 +181,16 @@ struct Painter {
         if canvas.wantsSeatTags { canvas.beginSeat(tag(cell)) }
         canvas.fill(layout.shape(of: cell), fillColor(cell))
         let glyph: Glyph?
+        let box = layout.markBox(of: cell)
+        let shape = box == cell.seatRect ? cell.rect : box
         if isSelected(cell) {
-            glyph = .check(in: cell.seatRect)
-        } else if cell.status == .sold, let m = mark(theme.soldMark, shape: cell.rect, own: cell.seatRect) {
+            glyph = .check(in: box)
+        } else if cell.status == .sold, let m = mark(theme.soldMark, shape: shape, own: box) {
             glyph = m
-        } else if cell.status == .locked, let m = mark(theme.lockedMark, shape: cell.rect, own: cell.seatRect) {
+        } else if cell.status == .locked, let m = mark(theme.lockedMark, shape: shape, own: box) {
             glyph = m
         } else if cell.type == .wheelchair {
-            glyph = .wheelchair(in: cell.seatRect)
+            glyph = .wheelchair(in: box)
         } else {
             glyph = nil
         }
