@@ -3,7 +3,7 @@ import SeatMapCore
 
 /// The benchmark's halls, generated deterministically (same seed, same hall).
 public enum BenchScenes {
-    public static let all = ["cinema-200", "imax-600", "arena-10k", "stadium-100k"]
+    public static let all = ["cinema-200", "imax-600", "arena-10k", "stadium-100k", "arena-free-10k", "arena-free-100k"]
     public static let quick = ["cinema-200", "imax-600"]
 
     struct Random {
@@ -26,8 +26,36 @@ public enum BenchScenes {
         case "imax-600": return try imax()
         case "arena-10k": return try grid(rows: 100, seats: 100, aisleEvery: 10, sold: 0.3, seed: 3, name: name)
         case "stadium-100k": return try grid(rows: 250, seats: 400, aisleEvery: 0, sold: 0.3, seed: 4, name: name)
+        case "arena-free-10k": return try freeBlocks(columns: 5, rows: 2, seed: 5, name: name)
+        case "arena-free-100k": return try freeBlocks(columns: 10, rows: 10, seed: 6, name: name)
         default: return nil
         }
+    }
+
+    /// A free venue: `columns × rows` blocks (zones) of 25 curved rows of
+    /// 40 seats, each block turned ±12°: 1,000 seats a block.
+    static func freeBlocks(columns: Int, rows: Int, seed: UInt64, name: String) throws(SeatMapError) -> Hall {
+        var rng = Random(state: seed)
+        var sections: [Section] = []
+        var out: [Row] = []
+        for b in 0..<(columns * rows) {
+            let id = b + 1
+            let turn = b % 2 == 0 ? 12.0 : -12.0
+            sections.append(Section(id: id, name: "Block \(id)",
+                                    place: ZonePlace(x: Double(b % columns) * 1800, y: Double(b / columns) * 1300, rotation: turn)))
+            for r in 0..<25 {
+                let radius = 2500 + 38 * Double(r)
+                let span = 40 * 36 / radius * 180 / .pi
+                var seats: [Seat] = []
+                for c in 1...40 {
+                    let status: SeatStatus = rng.chance(0.3) ? .sold : (rng.chance(0.03) ? .locked : .available)
+                    seats.append(Seat(column: c, status: status, place: SeatPlace(x: 0, y: 0)))
+                }
+                out.append(Row(number: out.count + 1, label: String(r + 1), section: id, price: r < 8 ? 80 : 50, seats: seats,
+                               path: .arc(cx: 0, cy: -2500, radius: radius, start: 90 + span / 2, end: 90 - span / 2, facing: true)))
+            }
+        }
+        return try Hall(cinemaName: "Bench", hallName: name, movieStartTime: "2025-01-01 20:00", sections: sections, rows: out)
     }
 
     /// `rows` rows of `seats` seats with an aisle cell after every

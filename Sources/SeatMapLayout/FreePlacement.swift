@@ -393,18 +393,59 @@ public struct FreePlacement: Placement {
 /// One hit-testable shape of a free layout, in pixels.
 struct HitShape: Sendable {
     static let roundedRect: UInt8 = 0, circle: UInt8 = 1, ellipse: UInt8 = 2, polygon: UInt8 = 3
-    var kind: UInt8
+    var cx: Double, cy: Double
+    // Sizes and the turn in single precision (48 bytes a shape, so more of
+    // the index stays in cache): half-pixel sizes are exact, a turn is good
+    // to about 1e-5 pixel across a seat.
+    private var hw32: Float, hh32: Float, cos32: Float, sin32: Float, radius32: Float
     /// A seat's index in `Layout.cells`, or an area's in `Layout.areas`.
     var target: Int32
-    var cx: Double, cy: Double, hw: Double, hh: Double, cos: Double, sin: Double, radius: Double
     /// A polygon's points in `FreeIndex.polygonPoints` (pairs).
-    var first: Int32, count: Int32
+    var first: Int32
+    var count: UInt16
+    var kind: UInt8
+
+    init(kind: UInt8, target: Int32, cx: Double, cy: Double, hw: Double, hh: Double, cos: Double, sin: Double, radius: Double,
+         first: Int32, count: Int32) {
+        self.kind = kind
+        self.target = target
+        self.cx = cx
+        self.cy = cy
+        hw32 = Float(hw)
+        hh32 = Float(hh)
+        cos32 = Float(cos)
+        sin32 = Float(sin)
+        radius32 = Float(radius)
+        self.first = first
+        self.count = UInt16(clamping: count)
+    }
+
+    var hw: Double { Double(hw32) }
+    var hh: Double { Double(hh32) }
+    var cos: Double {
+        get { Double(cos32) }
+        set { cos32 = Float(newValue) }
+    }
+    var sin: Double {
+        get { Double(sin32) }
+        set { sin32 = Float(newValue) }
+    }
+    var radius: Double {
+        get { Double(radius32) }
+        set { radius32 = Float(newValue) }
+    }
 
     var isArea: Bool { kind == HitShape.ellipse || kind == HitShape.polygon }
 
     /// Whether a point (continuous pixels) is inside the shape as drawn.
     @inline(__always)
     func contains(_ x: Double, _ y: Double, _ points: [Double]) -> Bool {
+        kind == HitShape.polygon ? polygonContains(x, y, points) : contains(x, y)
+    }
+
+    /// `contains` for every kind but polygons.
+    @inline(__always)
+    func contains(_ x: Double, _ y: Double) -> Bool {
         let dx = x - cx, dy = y - cy
         switch kind {
         case HitShape.roundedRect:
@@ -418,7 +459,13 @@ struct HitShape: Sendable {
             let u = (dx * cos + dy * sin) / hw, v = (-dx * sin + dy * cos) / hh
             return u * u + v * v < 1
         default:
-            // Non-zero winding, as Cairo and SVG fill.
+            return false
+        }
+    }
+
+    /// Non-zero winding, as Cairo and SVG fill.
+    func polygonContains(_ x: Double, _ y: Double, _ points: [Double]) -> Bool {
+        do {
             var winding = 0
             let n = Int(count), base = Int(first) * 2
             var px = points[base + 2 * (n - 1)], py = points[base + 2 * (n - 1) + 1]
@@ -437,14 +484,27 @@ struct HitShape: Sendable {
     }
 }
 
+/// One shape's entry in one bucket: its centre relative to the bucket's
+/// corner and the square of the radius it reaches, so that a query rejects
+/// far shapes from the bucket's own run of 16-byte entries and reads a
+/// shape's exact data only when the pixel is within its reach.
+struct HitEntry: Sendable {
+    var x: Float, y: Float, reach2: Float
+    /// The shape's index in `FreeIndex.shapes`.
+    var shape: Int32
+}
+
 /// The free placement's index: uniform square buckets over the placed box,
 /// each listing the shapes that may cover it in drawing order; a query tests
-/// the bucket's shapes from the last drawn: O(1) expected.
-public struct FreeIndex: Sendable {
+/// the bucket's shapes from the last drawn: O(1) expected. A class, so a
+/// query retains one reference rather than each of its arrays.
+public final class FreeIndex: Sendable {
     let originX: Int, originY: Int, width: Int, height: Int
-    let bucket: Int, columns: Int, rows: Int
+    let bucket: Int, shift: Int, columns: Int, rows: Int
     let starts: [Int32]
-    let items: [Int32]
+    /// Each bucket's shapes, in drawing order, with what the test needs
+    /// inline (so a query reads one bucket's run, not shapes all over memory).
+    let entries: [HitEntry]
     let shapes: [HitShape]
     let polygonPoints: [Double]
     /// Cell index by (row, column).
@@ -456,8 +516,12 @@ public struct FreeIndex: Sendable {
         self.originY = originY
         self.width = width
         self.height = height
-        var b = wanted
-        while (width / b + 1) * (height / b + 1) > 4_000_000 { b *= 2 }
+        // A power of two (a query shifts instead of dividing), at most `wanted`.
+        var shift = 3
+        while 1 << (shift + 1) <= wanted { shift += 1 }
+        while (width >> shift + 1) * (height >> shift + 1) > 4_000_000 { shift += 1 }
+        let b = 1 << shift
+        self.shift = shift
         bucket = b
         let columns = width / b + 1, rows = height / b + 1
         self.columns = columns
@@ -497,31 +561,50 @@ public struct FreeIndex: Sendable {
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var fill = counts
-        var items = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        var entries = [HitEntry](repeating: HitEntry(x: 0, y: 0, reach2: 0, shape: 0), count: Int(counts[counts.count - 1]))
         for (k, (c0, c1, r0, r1)) in ranges.enumerated() {
+            let sh = shapes[k]
+            // Polygons are tested whenever their bucket is (infinite reach).
+            let reach: Double
+            switch sh.kind {
+            case HitShape.circle: reach = sh.radius
+            case HitShape.polygon: reach = .infinity
+            default: reach = (sh.hw * sh.hw + sh.hh * sh.hh).squareRoot()
+            }
+            // One pixel to spare: single precision never rejects a pixel the shape holds.
+            let reach2 = Float((reach + 1) * (reach + 1))
             for r in r0...r1 {
                 for c in c0...c1 {
                     let slot = r * columns + c
-                    items[Int(fill[slot])] = Int32(k)
+                    entries[Int(fill[slot])] = HitEntry(x: Float(sh.cx - Double(originX + c * b)), y: Float(sh.cy - Double(originY + r * b)),
+                                                        reach2: reach2, shape: Int32(k))
                     fill[slot] += 1
                 }
             }
         }
         starts = counts
-        self.items = items
+        self.entries = entries
     }
 
     @inline(__always)
     func cell(at i: Int, _ j: Int) -> CellHit {
         let dx = i - originX, dy = j - originY
         guard dx >= 0, dy >= 0, dx < width, dy < height else { return .outside }
-        let slot = (dy / bucket) * columns + dx / bucket
+        let bx = dx >> shift, by = dy >> shift
+        let slot = by * columns + bx
         var k = Int(starts[slot + 1]) - 1
         let lo = Int(starts[slot])
+        // The pixel centre relative to the bucket's corner.
+        let lx = Float(dx - bx * bucket) + 0.5, ly = Float(dy - by * bucket) + 0.5
         let x = Double(i) + 0.5, y = Double(j) + 0.5
         while k >= lo {
-            let sh = shapes[Int(items[k])]
-            if sh.contains(x, y, polygonPoints) { return sh.isArea ? .area(Int(sh.target)) : .seat(Int(sh.target)) }
+            let e = entries[k]
+            let ex = lx - e.x, ey = ly - e.y
+            if ex * ex + ey * ey < e.reach2 {
+                let n = Int(e.shape)
+                let hit = shapes[n].kind == HitShape.polygon ? shapes[n].polygonContains(x, y, polygonPoints) : shapes[n].contains(x, y)
+                if hit { return shapes[n].isArea ? .area(Int(shapes[n].target)) : .seat(Int(shapes[n].target)) }
+            }
             k -= 1
         }
         return .gap
@@ -537,7 +620,7 @@ public struct FreeIndex: Sendable {
             for c in c0...c1 {
                 let slot = r * columns + c
                 for k in Int(starts[slot])..<Int(starts[slot + 1]) {
-                    let sh = shapes[Int(items[k])]
+                    let sh = shapes[Int(entries[k].shape)]
                     guard !sh.isArea else { continue }
                     let t = Int(sh.target)
                     if cells[t].rect.intersects(area) { out.insert(t) }

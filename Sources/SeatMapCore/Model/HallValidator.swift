@@ -6,7 +6,8 @@ import Foundation
 /// own input; nothing else decides whether a hall is valid.
 ///
 /// The rules: `maxSelectCount` ≥ 1; section ids ≥ 1 and declared once;
-/// rows and columns within 1…`maxGridSide`; a row number used once; a row's
+/// rows and columns within 1…`maxGridSide` (a free venue's row numbers up
+/// to `maxSeats`); a row number used once; a row's
 /// section declared (when any section is declared); prices not negative; a row
 /// priced unless every seat has its own price; one cell per column; aisles
 /// are never couple halves; every couple half has its other half in the
@@ -114,8 +115,10 @@ public enum HallValidator {
         var seatCount = 0
         for (i, row) in rows.enumerated() where readable(.row(i, nil)) {
             checkText(row.label, .row(i, "label"))
+            // Grid rows are grid lines (at most maxGridSide); a free venue's
+            // row numbers only name rows.
             let numberOK = readable(.row(i, "row"))
-                && check(row.number, 1...maxGridSide, "row", .row(i, "row"), &out)
+                && check(row.number, 1...(free ? maxSeats : maxGridSide), "row", .row(i, "row"), &out)
             if readable(.row(i, "section")), check(row.section, 1...Int.max, "section", .row(i, "section"), &out),
                let declared, !declared.contains(row.section) {
                 report(.row(i, "section"), "section \(row.section) is not declared in \"sections\"")
@@ -236,6 +239,7 @@ public enum HallValidator {
             case .circle(let cx, let cy, let r): values += [("cx", cx), ("cy", cy), ("r", r)]
             case .polygon(let ps):
                 if ps.count < 3 { report(.area(i, "points"), "a polygon needs at least 3 points, found \(ps.count)") }
+                if ps.count > maxPolygonPoints { report(.area(i, "points"), "a polygon has at most \(maxPolygonPoints) points, found \(ps.count)") }
                 for p in ps { values += [("x", p.x), ("y", p.y)] }
             case .text(let x, let y, let size):
                 values += [("x", x), ("y", y), ("size", size)]
@@ -285,6 +289,9 @@ public enum HallValidator {
             }
         }
     }
+
+    /// Most points a polygon area may have.
+    public static let maxPolygonPoints = 10_000
 
     /// Largest coordinate or size, in points.
     public static let maxCoordinate: Double = 100_000
