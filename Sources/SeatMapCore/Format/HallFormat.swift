@@ -10,9 +10,9 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus", "categories"]
+                                        "areas", "focus", "categories", "groups"]
     static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName"]
-    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels"]
+    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group"]
     static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category"]
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
@@ -95,6 +95,33 @@ public enum HallFormat {
             }
         }
         let rows = SeatCategory.resolvePrices(rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }, categories)
+        var groupNodes: [JSONNode] = []
+        var groups: [SeatGroup] = []
+        if let n = top["groups"], let items = ctx.array(n, "groups") {
+            groupNodes = items
+            for (i, item) in items.enumerated() {
+                let path = "groups[\(i)]"
+                guard let m = ctx.object(item, path, known: ["id", "seats"]) else { continue }
+                let id = ctx.required(m, "id", in: item, path).flatMap { ctx.label($0, path + ".id") } ?? ""
+                var seats: [SeatID] = []
+                if let sn = ctx.required(m, "seats", in: item, path), let list = ctx.array(sn, path + ".seats") {
+                    for (k, s) in list.enumerated() {
+                        guard let text = ctx.string(s, "\(path).seats[\(k)]") else { continue }
+                        if let sid = SeatID(text) { seats.append(sid) } else {
+                            ctx.error(s, "\(path).seats[\(k)]", "\"\(text)\" is not a seat id (SECTION-ROW-COLUMN)")
+                        }
+                    }
+                }
+                groups.append(SeatGroup(id: id, seats: seats))
+            }
+        }
+        // A row marked "group": true is booked whole: a group named by its label.
+        for (i, node) in rowNodes.enumerated() {
+            guard let flag = node["group"], ctx.bool(flag, "rows[\(i)].group") == true, i < rows.count else { continue }
+            let row = rows[i]
+            groups.append(SeatGroup(id: row.label, seats: row.seats.filter(\.isSeat).map { SeatID(section: row.section, row: row.number, column: $0.column) }))
+            groupNodes.append(node)
+        }
         var areaNodes: [JSONNode] = []
         var areas: [Area] = []
         if let n = top["areas"], let items = ctx.array(n, "areas") {
@@ -109,7 +136,7 @@ public enum HallFormat {
         }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
-                                              areas: areas, focus: focus, categories: categories, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
+                                              areas: areas, focus: focus, categories: categories, groups: groups, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
         /// The JSON node a validator place names (the field, else its object).
         func node(_ place: HallValidator.Place) -> JSONNode? {
             func member(_ object: JSONNode?, _ key: String?) -> JSONNode? {
@@ -123,6 +150,7 @@ public enum HallFormat {
                 return key == "rows" ? rowsNode : member(root, key)
             case .area(let i, let key): return member(areaNodes.indices.contains(i) ? areaNodes[i] : nil, key)
             case .category(let i, let key): return member(categoryNodes.indices.contains(i) ? categoryNodes[i] : nil, key)
+            case .group(let i, let key): return member(groupNodes.indices.contains(i) ? groupNodes[i] : nil, key)
             case .section(let i, let key): return member(sectionNodes.indices.contains(i) ? sectionNodes[i] : nil, key)
             case .row(let i, let key): return member(rowNodes.indices.contains(i) ? rowNodes[i] : nil, key)
             case .seat(let i, let j, let key):
@@ -137,7 +165,7 @@ public enum HallFormat {
         guard ctx.errors.isEmpty else { return nil }
         return Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                     maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
-                    areas: areas, focus: focus, categories: categories)
+                    areas: areas, focus: focus, categories: categories, groups: groups)
     }
 
     /// The optional number `key` of an object.
@@ -375,6 +403,11 @@ public enum HallFormat {
         }
         top.append(("rows", .array(hall.rows.map(encodeRow))))
         if !hall.areas.isEmpty { top.append(("areas", .array(hall.areas.map(encodeArea)))) }
+        if !hall.groups.isEmpty {
+            top.append(("groups", .array(hall.groups.map {
+                .object([("id", .string($0.id)), ("seats", .array($0.seats.map { .string($0.description) }))])
+            })))
+        }
         return .object(top)
     }
 

@@ -255,7 +255,7 @@ public struct MaoyanImporter: HallImporter {
         /// The payload node and path a place of the built hall came from.
         func origin(_ place: HallValidator.Place) -> (JSONNode, String) {
             switch place {
-            case .hall, .section, .area, .category: return root
+            case .hall, .section, .area, .category, .group: return root
             case .row(let i, _): return rowOrigins.indices.contains(i) ? (rowOrigins[i].node, rowOrigins[i].path) : root
             case .seat(let i, let j, _):
                 if cellOrigins.indices.contains(i), cellOrigins[i].indices.contains(j), let cell = cellOrigins[i][j] {

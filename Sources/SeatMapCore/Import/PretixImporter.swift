@@ -216,6 +216,7 @@ public struct PretixImporter: HallImporter {
                 return origin(.row(i, nil))
             case .area(let i, _): return origins.areas.indices.contains(i) ? origins.areas[i] : (root, "zones")
             case .category(let i, _): return categoryNodes.indices.contains(i) ? categoryNodes[i] : (root, "categories")
+            case .group: return (root, "")
             case .section(let i, _): return (root, "zones[\(i)]")
             case .hall: return (root, "")
             }

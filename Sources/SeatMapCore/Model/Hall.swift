@@ -28,6 +28,9 @@ public struct Hall: Sendable, Equatable {
     /// Seat categories by name (pretix plans); their colours colour their
     /// price tiers.
     public private(set) var categories: [SeatCategory]
+    /// Seats booked together (boxes, tables), by id.
+    public private(set) var groups: [SeatGroup]
+    private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
 
     public static let defaultMaxSelectCount = 4
@@ -40,25 +43,29 @@ public struct Hall: Sendable, Equatable {
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
-        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = []
+        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = []
     ) throws(SeatMapError) {
         let rows = SeatCategory.resolvePrices(rows, categories)
         let problems = HallValidator.problems(
             texts: [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)],
-            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories)
+            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories, groups: groups)
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }
         self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                   maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
-                  areas: areas, focus: focus, categories: categories)
+                  areas: areas, focus: focus, categories: categories, groups: groups)
     }
 
     /// Builds a hall whose parts `HallValidator` found no problem with.
     init(validatedCinemaName cinemaName: String, hallName: String, movieStartTime: String, maxSelectCount: Int,
          screenLabel: String, sections: [Section], rows: [Row], areas: [Area] = [], focus: Point? = nil,
-         categories: [SeatCategory] = []) {
+         categories: [SeatCategory] = [], groups: [SeatGroup] = []) {
         self.categories = categories
+        self.groups = groups
+        var groupOf: [SeatID: Int] = [:]
+        for (k, g) in groups.enumerated() { for id in g.seats { groupOf[id] = k } }
+        self.groupOf = groupOf
         self.areas = areas
         self.focus = focus
         self.cinemaName = cinemaName
@@ -85,7 +92,7 @@ public struct Hall: Sendable, Equatable {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
-            && a.categories == b.categories
+            && a.categories == b.categories && a.groups == b.groups
     }
 
     /// Largest row number (the grid's height in rows).
@@ -120,6 +127,17 @@ public struct Hall: Sendable, Equatable {
               let s = rows[r].seats.firstIndex(where: { $0.column == column }) else { return nil }
         return HallCell(row: rows[r], seat: rows[r].seats[s])
     }
+
+    /// The seats booked together with this one, itself included, sorted: its
+    /// group's, its couple pair, or just itself.
+    public func members(of id: SeatID) -> [SeatID] {
+        if let k = groupOf[id] { return groups[k].seats.sorted() }
+        if let partner = cell(id: id)?.partnerID { return [id, partner].sorted() }
+        return [id]
+    }
+
+    /// The group a seat belongs to, if any.
+    public func group(of id: SeatID) -> SeatGroup? { groupOf[id].map { groups[$0] } }
 
     /// Sets the sale status of the seat with this id; false when there is
     /// no such seat (aisles have no status).

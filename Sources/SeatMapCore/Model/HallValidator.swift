@@ -28,6 +28,7 @@ public enum HallValidator {
         case seat(Int, Int, String?)
         case area(Int, String?)
         case category(Int, String?)
+        case group(Int, String?)
 
         /// `rows[3].seats[5].column`.
         public var path: String {
@@ -38,6 +39,7 @@ public enum HallValidator {
             case .seat(let i, let j, let key): return "rows[\(i)].seats[\(j)]" + (key.map { ".\($0)" } ?? "")
             case .area(let i, let key): return "areas[\(i)]" + (key.map { ".\($0)" } ?? "")
             case .category(let i, let key): return "categories[\(i)]" + (key.map { ".\($0)" } ?? "")
+            case .group(let i, let key): return "groups[\(i)]" + (key.map { ".\($0)" } ?? "")
             }
         }
     }
@@ -61,7 +63,7 @@ public enum HallValidator {
     /// `texts` are the hall's own names by key (`cinemaName`, `hallName`,
     /// `movieStartTime`, `screenLabel`).
     public static func problems(texts: [(String, String)] = [], maxSelectCount: Int, sections: [Section]?, rows: [Row],
-                                areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], unreadable: Set<Place> = [], othersFailed: Bool = false,
+                                areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = [], unreadable: Set<Place> = [], othersFailed: Bool = false,
                                 describe: (Place) -> String = { $0.path }) -> [Problem] {
         var out: [Problem] = []
         func report(_ place: Place, _ message: String) { out.append(Problem(place: place, message: message)) }
@@ -198,6 +200,32 @@ public enum HallValidator {
             seatCount += rowSeats
         }
         seatCount += areaProblems(areas, declared: declared, report: report, describe: describe)
+        // Groups: named once each, of two or more seats the hall has, no seat in two groups or also a couple half.
+        if !groups.isEmpty {
+            var kinds: [SeatID: SeatType?] = [:]
+            for row in rows { for seat in row.seats { kinds[SeatID(section: row.section, row: row.number, column: seat.column)] = seat.isSeat ? seat.type : nil } }
+            var ids: [String: String] = [:]
+            var member: [SeatID: String] = [:]
+            for (i, g) in groups.enumerated() {
+                if g.id.isEmpty { report(.group(i, "id"), "a group needs a non-empty id") }
+                else if let first = ids[g.id] { report(.group(i, "id"), "group \"\(g.id)\" is declared twice (first at \(first))") }
+                else { ids[g.id] = describe(.group(i, nil)) }
+                if g.seats.count < 2 { report(.group(i, "seats"), "a group needs at least 2 seats, found \(g.seats.count)") }
+                for id in g.seats {
+                    guard let kind = kinds[id] else {
+                        report(.group(i, "seats"), "no such seat \(id)")
+                        continue
+                    }
+                    guard let type = kind else {
+                        report(.group(i, "seats"), "\(id) is an aisle, not a seat")
+                        continue
+                    }
+                    if type.isCoupleHalf { report(.group(i, "seats"), "\(id) is a couple half (a couple is already booked together)") }
+                    if let other = member[id] { report(.group(i, "seats"), "\(id) is already in group \"\(other)\"") }
+                    member[id] = g.id
+                }
+            }
+        }
         if out.isEmpty && !othersFailed && seatCount == 0 {
             report(.hall("rows"), "the hall has no seats (every hall needs at least one seat with status 0, 1 or 2)")
         }
@@ -281,6 +309,7 @@ public enum HallValidator {
             case .seat(let i, let j, _): at = .seat(i, j, key)
             case .area(let i, _): at = .area(i, key)
             case .category(let i, _): at = .category(i, key)
+            case .group(let i, _): at = .group(i, key)
             }
             if !v.isFinite || abs(v) > maxCoordinate {
                 out.append(Problem(place: at, message: "\(key) \(v) is outside ±\(Int(maxCoordinate))"))

@@ -165,6 +165,19 @@ public struct Area: Sendable, Equatable {
     public var remaining: Int { available ?? capacity ?? 0 }
 }
 
+/// Seats booked together (a box, a whole table): selecting or selling one
+/// selects or sells all. Couples are two-seat groups of their own (their
+/// `coupleLeft`/`coupleRight` types), not listed here.
+public struct SeatGroup: Sendable, Equatable {
+    public var id: String
+    public var seats: [SeatID]
+
+    public init(id: String, seats: [SeatID]) {
+        self.id = id
+        self.seats = seats
+    }
+}
+
 /// A seat category (a pretix category): a name seats refer to, an optional
 /// price (seats of the category without a price of their own take it) and an
 /// optional colour for its price tier (the theme's where absent).

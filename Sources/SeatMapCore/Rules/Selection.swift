@@ -34,10 +34,9 @@ public struct Selection: Sendable, Equatable {
     public var count: Int { ids.count }
     public var isEmpty: Bool { ids.isEmpty }
 
-    /// The seat and, for a couple half, its partner.
+    /// The seat and the seats booked with it (its couple partner, its group).
     static func group(of cell: HallCell, in hall: Hall) -> [HallCell] {
-        guard let partner = cell.partnerID.flatMap({ hall.cell(id: $0) }) else { return [cell] }
-        return [cell, partner]
+        hall.members(of: cell.id).compactMap { hall.cell(id: $0) }
     }
 
     public mutating func toggle(row: Int, column: Int, in hall: Hall) -> ToggleResult {
@@ -97,20 +96,24 @@ public enum SingleSeatRule {
 
     public static func violations(selected: Set<SeatID>, in hall: Hall) -> [SeatID] {
         var out: [SeatID] = []
-        for row in hall.rows {
-            var byColumn: [Int: Seat] = [:]
-            for s in row.seats { byColumn[s.column] = s }
-            func id(_ c: Int) -> SeatID { SeatID(section: row.section, row: row.number, column: c) }
-            /// Whether the place at column c is taken (for the seat beside it).
-            func taken(_ c: Int, countingSelection: Bool) -> Bool {
-                guard let s = byColumn[c], s.status == .available else { return true }
-                return countingSelection && selected.contains(id(c))
+        let links = RowNeighbours.links(hall)
+        for (r, row) in hall.rows.enumerated() {
+            let seats = row.seats
+            func id(_ j: Int) -> SeatID { SeatID(section: row.section, row: row.number, column: seats[j].column) }
+            /// Whether the neighbour of seat j on side `step` (±1) is taken:
+            /// no neighbour (row end, aisle gap, empty floor), not available,
+            /// or (counting the selection) selected.
+            func taken(_ j: Int, _ step: Int, countingSelection: Bool) -> Bool {
+                let k = j + step
+                let linked = step < 0 ? (k >= 0 && links[r][k]) : (k < seats.count && links[r][j])
+                guard linked, seats[k].status == .available else { return true }
+                return countingSelection && selected.contains(id(k))
             }
-            for s in row.seats where s.status == .available && !selected.contains(id(s.column)) {
-                let after = taken(s.column - 1, countingSelection: true) && taken(s.column + 1, countingSelection: true)
+            for j in seats.indices where seats[j].status == .available && !selected.contains(id(j)) {
+                let after = taken(j, -1, countingSelection: true) && taken(j, 1, countingSelection: true)
                 guard after else { continue }
-                let before = taken(s.column - 1, countingSelection: false) && taken(s.column + 1, countingSelection: false)
-                if !before { out.append(id(s.column)) }
+                let before = taken(j, -1, countingSelection: false) && taken(j, 1, countingSelection: false)
+                if !before { out.append(id(j)) }
             }
         }
         return out

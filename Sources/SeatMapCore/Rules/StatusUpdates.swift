@@ -115,11 +115,14 @@ public struct StatusSync: Sendable {
             }
             updates.append((id, change.status))
         }
-        // Couple halves are sold together: a change to one half applies to
-        // its partner too, unless the batch sets the partner itself.
-        let named = Set(updates.map(\.id))
+        // Couple halves and groups are sold together: a change to one seat
+        // applies to the others too, unless the batch sets them itself.
+        var named = Set(updates.map(\.id))
         for (id, status) in updates {
-            if let partner = hall.cell(id: id)?.partnerID, !named.contains(partner) { updates.append((partner, status)) }
+            for other in hall.members(of: id) where !named.contains(other) {
+                updates.append((other, status))
+                named.insert(other)
+            }
         }
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map {
@@ -145,9 +148,9 @@ public struct StatusSync: Sendable {
             leaving.insert(id)
             dropped.append("\(cell.chineseDescription) was just \(cell.seat.status == .sold ? "sold" : "locked")")
         }
-        // A couple half leaving takes its partner with it.
+        // A seat leaving takes its couple partner or group with it.
         for id in leaving {
-            if let partner = next.cell(id: id)?.partnerID, selection.contains(partner) { leaving.insert(partner) }
+            for other in next.members(of: id) where selection.contains(other) { leaving.insert(other) }
         }
         selection.remove(leaving)
         hall = next

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Which seats of a row sit side by side, for the rules (no single empty
+/// seat, recommendations).
+///
+/// A grid row's cells are neighbours when their columns are consecutive (a
+/// missing column is empty floor). A free row's seats are neighbours when
+/// they are consecutive in the row's order and their centres are at most
+/// 1.5 seat pitches apart, the row's seat pitch being the median distance
+/// between consecutive seats: a wider gap is an aisle and breaks the row.
+public enum RowNeighbours {
+    /// For each row (in `hall.rows` order), `links[j]` says whether seat j
+    /// and seat j + 1 are neighbours.
+    public static func links(_ hall: Hall) -> [[Bool]] {
+        let free = hall.isFree
+        // Line rows without a spacing scale alike, so any pitch gives the same links.
+        let resolved = free ? VenueGeometry.seats(of: hall, pitch: 1) : []
+        return hall.rows.enumerated().map { r, row in
+            guard row.seats.count > 1 else { return [] }
+            guard free, r < resolved.count, resolved[r].count == row.seats.count else {
+                return (0..<(row.seats.count - 1)).map { row.seats[$0 + 1].column == row.seats[$0].column + 1 }
+            }
+            let centres = resolved[r].map(\.centre)
+            let gaps = (0..<(centres.count - 1)).map { j -> Double in
+                let dx = centres[j + 1].x - centres[j].x, dy = centres[j + 1].y - centres[j].y
+                return (dx * dx + dy * dy).squareRoot()
+            }
+            let pitch = gaps.sorted()[gaps.count / 2]
+            return gaps.map { $0 <= 1.5 * pitch }
+        }
+    }
+}
