@@ -8,10 +8,11 @@ import SeatMapStore
 extension SeatMapCLI {
     static let selectCommand = Command(
         spec: CommandSpec(
-            name: "select", usage: "select FILE --toggle ID,ID,... [--store DB --show SHOW [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]  |  select FILE --store DB --show SHOW --order-succeeded",
+            name: "select", usage: "select FILE [--toggle ID,ID,...] [--area AREA=N ...] [--store DB --show SHOW [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]  |  select FILE --store DB --show SHOW --order-succeeded",
             summary: "Toggle seats in order; print each result, the total, the seats and any single-seat violations.",
             options: [
                 .value("toggle", "ID,...", "Seat ids to toggle, in order."),
+                .values("area", "AREA=N", "Take N places in a standing area (0 gives them back); repeat for several."),
                 .value("store", "DB", "The selection store (SQLite): start from the show's held selection and hold the new one."),
                 .value("show", "SHOW", "The show id in the store."),
                 .value("hold-ttl", "SECONDS", "How long the held selection lasts without another select (default 600)."),
@@ -20,7 +21,8 @@ extension SeatMapCLI {
                 .flag("json", "Print {results, selected, total, descriptions, violations}."),
             ],
             details: """
-            Results: selected, deselected, notAvailable, noSuchSeat, reachLimit. Couple halves go together.
+            Results: selected, deselected, notAvailable, noSuchSeat, noSuchArea, reachLimit. Couple halves and
+            groups (boxes, tables) go together. Standing places count towards maxSelectCount and the total.
             Violations list available seats the selection leaves alone in their row (不能留空座).
             With --store, the show's pending selection is a hold that expires --hold-ttl seconds after the
             last select; each command reads and writes it in one transaction, so concurrent commands on
@@ -34,7 +36,7 @@ extension SeatMapCLI {
                 guard let path = args.value("store"), let show = args.value("show") else {
                     throw UsageError(message: "--order-succeeded needs --store PATH --show SHOW")
                 }
-                if args.value("toggle") != nil { throw UsageError(message: "--order-succeeded takes no --toggle") }
+                if args.value("toggle") != nil || args.values["area"] != nil { throw UsageError(message: "--order-succeeded takes no --toggle or --area") }
                 _ = try Files.readHall(file)
                 let store = try SeatStore(path: path)
                 for note in store.notes { console.err(note) }
@@ -42,7 +44,17 @@ extension SeatMapCLI {
                 console.out("\(show): pending selection cleared")
                 return 0
             }
-            guard let toggles = args.value("toggle") else { throw UsageError(message: "missing --toggle ID,...") }
+            var areaRequests: [(String, Int)] = []
+            for text in args.values["area"] ?? [] {
+                for part in text.split(separator: ",") {
+                    guard let eq = part.lastIndex(of: "="), let n = Int(part[part.index(after: eq)...]), n >= 0, eq != part.startIndex else {
+                        throw UsageError(message: "--area expects AREA=N with a whole number N ≥ 0, got \"\(part)\"")
+                    }
+                    areaRequests.append((String(part[..<eq]), n))
+                }
+            }
+            let toggles = args.value("toggle") ?? ""
+            if args.value("toggle") == nil && areaRequests.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
             let ttl = try args.double("hold-ttl", default: SeatStore.defaultHoldSeconds, in: 1...31_536_000)
             let hall = try Files.readHall(file)
@@ -53,6 +65,9 @@ extension SeatMapCLI {
                 for id in toggles.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
                     results.append((id, SeatID(id).map { selection.toggle($0, in: hall) } ?? .noSuchSeat))
                 }
+                for (area, n) in areaRequests {
+                    results.append(("area:\(area)=\(n)", selection.setQuantity(n, ofArea: area, in: hall)))
+                }
             }
             if let path = args.value("store"), let show = args.value("show") {
                 let store = try SeatStore(path: path)
@@ -62,9 +77,17 @@ extension SeatMapCLI {
                     let now = Date()
                     let held = try store.heldSeats(show: show, now: now)
                     selection = Selection(ids: held.compactMap(SeatID.init), in: hall)
-                    let kept = Set(selection.ids.map(\.description))
+                    // Standing places are held as "area:ID=N" beside the seat ids.
+                    for h in held where h.hasPrefix("area:") {
+                        if let eq = h.lastIndex(of: "="), let n = Int(h[h.index(after: eq)...]) {
+                            _ = selection.setQuantity(n, ofArea: String(h[h.index(h.startIndex, offsetBy: 5)..<eq]), in: hall)
+                        }
+                    }
+                    let kept = Set(selection.ids.map(\.description) + selection.standing.map { "area:\($0.key)=\($0.value)" })
                     toggleAll()
-                    try store.hold(show: show, seats: selection.ids.map(\.description), until: now.addingTimeInterval(ttl))
+                    try store.hold(show: show, seats: selection.ids.map(\.description) + selection.standing.keys.sorted().map {
+                        "area:\($0)=\(selection.standing[$0] ?? 0)"
+                    }, until: now.addingTimeInterval(ttl))
                     return held.filter { !kept.contains($0) }
                 }
                 for id in dropped {
@@ -80,12 +103,14 @@ extension SeatMapCLI {
                     ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
                     ("selected", .array(selection.ids.map { .string($0.description) })),
                     ("total", .string(total)),
-                    ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
+                    ("descriptions", .array((selection.descriptions(in: hall) + selection.standingDescriptions(in: hall)).map { .string($0) })),
                     ("violations", .array(violations.map { .string($0.description) })),
-                ]), pretty: false))
+                ] + (selection.standing.isEmpty ? [] : [("standing", .object(selection.standing.keys.sorted().map {
+                    ($0, .int(selection.standing[$0] ?? 0))
+                }))])), pretty: false))
             } else {
                 var lines = results.map { "\($0.0): \($0.1.rawValue)" }
-                lines.append("selected: \(selection.descriptions(in: hall).joined(separator: " "))")
+                lines.append("selected: \((selection.descriptions(in: hall) + selection.standingDescriptions(in: hall)).joined(separator: " "))")
                 lines.append("total: \(total)")
                 for v in violations {
                     lines.append("violation: \(hall.cell(id: v)?.chineseDescription ?? v.description) (\(v)) would be left as a single empty seat")
@@ -197,6 +222,7 @@ extension SeatMapCLI {
         var appliedBatches: [StatusBatch] = []
         var selection = Selection()
         var changedAll: [SeatID] = []
+        var changedAreas: [String] = []
         var lines: [String] = []
         var reports: [JSONNode] = []
         // Dirty rects are in the layout the geometry flags give (statuses
@@ -218,13 +244,19 @@ extension SeatMapCLI {
             case .applied(let changed, let dropped):
                 appliedBatches.append(batch)
                 changedAll += changed
-                lines.append("\(batch.batchId): \(changed.isEmpty ? "no change" : changed.map(\.description).joined(separator: " "))")
+                changedAreas += sync.changedAreas
+                let names = changed.map(\.description) + sync.changedAreas.map { "area:\($0)" }
+                lines.append("\(batch.batchId): \(names.isEmpty ? "no change" : names.joined(separator: " "))")
                 lines += dropped.map { "  \($0)" }
-                let dirty: [JSONNode] = changed.compactMap { id in
+                var dirty: [JSONNode] = changed.compactMap { id in
                     layout.cell(id: id).map { .object([("id", .string(id.description))] + rectMembers($0.rect)) }
+                }
+                for id in sync.changedAreas {
+                    if let a = layout.areas.first(where: { $0.id == id }) { dirty.append(.object([("id", .string("area:\(id)"))] + rectMembers(a.rect))) }
                 }
                 report += [("outcome", .string("applied")), ("changed", .array(changed.map { .string($0.description) })),
                            ("dirty", .array(dirty)), ("dropped", .array(dropped.map { .string($0) }))]
+                if !sync.changedAreas.isEmpty { report.append(("areas", .array(sync.changedAreas.map { .string($0) }))) }
             case .duplicate:
                 lines.append("\(batch.batchId): already applied (no-op)")
                 report += [("outcome", .string("duplicate")), ("changed", .array([])), ("dirty", .array([])), ("dropped", .array([]))]
@@ -253,6 +285,7 @@ extension SeatMapCLI {
                 throw SeatMapError(file: old, diagnostics: error.diagnostics)
             }
             let dirty = changedAll.compactMap { scene.layout.cell(id: $0)?.rect }
+                + changedAreas.compactMap { id in scene.layout.areas.first(where: { $0.id == id })?.rect }
             do {
                 try Renderer.redraw(raster, scene: scene, dirty: dirty)
             } catch {

@@ -208,8 +208,7 @@ public struct FreePlacement: Placement {
 
     static func turn(_ p: Point, about c: Point, by degrees: Double) -> Point {
         guard degrees != 0 else { return p }
-        let a = degrees * .pi / 180
-        let co = cos(a), si = sin(a)
+        let (co, si) = VenueGeometry.cosSin(degrees)
         let dx = p.x - c.x, dy = p.y - c.y
         return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
     }

@@ -128,8 +128,8 @@ public enum PretixExporter {
         case .rect(let x, let y, let w, let h):
             // Top-left corner P with P + R·(w/2, h/2) = the centre.
             let c = rel(Point(x: x + w / 2, y: y + h / 2))
-            let a = turn * .pi / 180
-            pos = Point(x: c.x - (w / 2 * cos(a) - h / 2 * sin(a)), y: c.y - (w / 2 * sin(a) + h / 2 * cos(a)))
+            let (co, si) = VenueGeometry.cosSin(turn)
+            pos = Point(x: c.x - (w / 2 * co - h / 2 * si), y: c.y - (w / 2 * si + h / 2 * co))
             m.append(("shape", .string("rectangle")))
             m.append(("rectangle", .object([("width", .int(max(1, Int(w.rounded())))), ("height", .int(max(1, Int(h.rounded()))))])))
             if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
@@ -161,9 +161,9 @@ public enum PretixExporter {
             if !area.label.isEmpty {
                 // The label's place relative to `position`, in the area's unturned frame.
                 let at = rel(area.labelAt ?? turnPoint(area.shape.centre, about: area.shape.centre, by: 0))
-                let a = -turn * .pi / 180
+                let (co, si) = VenueGeometry.cosSin(-turn)
                 let dx = at.x - pos.x, dy = at.y - pos.y
-                let local = Point(x: dx * cos(a) - dy * sin(a), y: dx * sin(a) + dy * cos(a))
+                let local = Point(x: dx * co - dy * si, y: dx * si + dy * co)
                 m.append(("text", .object([("text", .string(area.label)), ("position", point(local.x, local.y))])))
             }
         }
@@ -174,8 +174,8 @@ public enum PretixExporter {
 
     static func turnPoint(_ p: Point, about c: Point, by degrees: Double) -> Point {
         guard degrees != 0 else { return p }
-        let a = degrees * .pi / 180
+        let (co, si) = VenueGeometry.cosSin(degrees)
         let dx = p.x - c.x, dy = p.y - c.y
-        return Point(x: c.x + dx * cos(a) - dy * sin(a), y: c.y + dx * sin(a) + dy * cos(a))
+        return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
     }
 }

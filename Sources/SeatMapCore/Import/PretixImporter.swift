@@ -285,8 +285,8 @@ public struct PretixImporter: HallImporter {
         }
         func turned(_ q: Point) -> Point {
             guard theta != 0 else { return Point(x: p.x + q.x, y: p.y + q.y) }
-            let a = theta * .pi / 180
-            return Point(x: p.x + q.x * cos(a) - q.y * sin(a), y: p.y + q.x * sin(a) + q.y * cos(a))
+            let (c, s) = VenueGeometry.cosSin(theta)
+            return Point(x: p.x + q.x * c - q.y * s, y: p.y + q.x * s + q.y * c)
         }
         var shapeName = m["shape"].flatMap { ctx.string($0, path + ".shape") }
         if shapeName == nil, m["width"] != nil || m["height"] != nil { shapeName = "rectangle" }

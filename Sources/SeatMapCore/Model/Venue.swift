@@ -82,8 +82,7 @@ public struct ZonePlace: Sendable, Equatable {
     /// A point given in the zone's frame, in the hall's frame.
     public func apply(_ p: Point) -> Point {
         guard rotation != 0 else { return Point(x: p.x + x, y: p.y + y) }
-        let a = rotation * .pi / 180
-        let c = cos(a), s = sin(a)
+        let (c, s) = VenueGeometry.cosSin(rotation)
         return Point(x: x + p.x * c - p.y * s, y: y + p.x * s + p.y * c)
     }
 }
@@ -239,13 +238,13 @@ public enum VenueGeometry {
                 switch row.path {
                 case .arc(let cx, let cy, let r, let a0, let a1, let facing)?:
                     let a = n <= 1 ? (a0 + a1) / 2 : a0 + (a1 - a0) * Double(j) / Double(n - 1)
-                    let rad = a * .pi / 180
-                    local = Point(x: cx + r * cos(rad), y: cy + r * sin(rad))
+                    let (c, s) = cosSin(a)
+                    local = Point(x: cx + r * c, y: cy + r * s)
                     if facing { turn += a - 90 }
                 case .line(let x, let y, let angle, let spacing)?:
-                    let rad = angle * .pi / 180
+                    let (c, s) = cosSin(angle)
                     let d = (spacing ?? pitch) * Double(j)
-                    local = Point(x: x + d * cos(rad), y: y + d * sin(rad))
+                    local = Point(x: x + d * c, y: y + d * s)
                 case nil:
                     guard let p = seat.place else { return nil }
                     local = Point(x: p.x, y: p.y)
@@ -253,6 +252,22 @@ public enum VenueGeometry {
                 return ResolvedSeat(centre: zone.apply(local), shape: shape, rotation: turn + zone.rotation)
             }
         }
+    }
+
+    /// Cosine and sine of an angle in degrees, exact at multiples of 90° (so
+    /// a row or zone turned a quarter keeps whole-number positions).
+    public static func cosSin(_ degrees: Double) -> (Double, Double) {
+        let q = degrees / 90
+        if q == q.rounded(), abs(q) < 1e9 {
+            switch ((Int(q) % 4) + 4) % 4 {
+            case 0: return (1, 0)
+            case 1: return (0, 1)
+            case 2: return (-1, 0)
+            default: return (0, -1)
+            }
+        }
+        let a = degrees * .pi / 180
+        return (cos(a), sin(a))
     }
 
     /// The zone an area is placed in.

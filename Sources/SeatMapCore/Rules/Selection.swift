@@ -15,10 +15,14 @@ public struct Selection: Sendable, Equatable {
         case noSuchSeat
         /// Selecting would exceed the hall's `maxSelectCount`.
         case reachLimit
+        /// No standing area with that id.
+        case noSuchArea
     }
 
     /// Selected seat ids, sorted by row, then column.
     public private(set) var ids: [SeatID] = []
+    /// Places taken in standing areas, by area id (never 0).
+    public private(set) var standing: [String: Int] = [:]
 
     public init() {}
 
@@ -31,8 +35,38 @@ public struct Selection: Sendable, Equatable {
     }
 
     public func contains(_ id: SeatID) -> Bool { ids.contains(id) }
-    public var count: Int { ids.count }
-    public var isEmpty: Bool { ids.isEmpty }
+    /// Seats and standing places: what `maxSelectCount` limits.
+    public var count: Int { ids.count + standing.values.reduce(0, +) }
+    public var isEmpty: Bool { ids.isEmpty && standing.isEmpty }
+
+    /// Takes `quantity` places in a standing area (0 gives them back).
+    /// `.selected` / `.deselected`, `.noSuchArea`, `.notAvailable` (more than
+    /// it has left), `.reachLimit` (over `maxSelectCount` with the rest).
+    public mutating func setQuantity(_ quantity: Int, ofArea id: String, in hall: Hall) -> ToggleResult {
+        guard let area = hall.area(id: id), area.isStanding else { return .noSuchArea }
+        guard quantity > 0 else {
+            standing[id] = nil
+            return .deselected
+        }
+        guard quantity <= area.remaining else { return .notAvailable }
+        guard count - (standing[id] ?? 0) + quantity <= hall.maxSelectCount else { return .reachLimit }
+        standing[id] = quantity
+        return .selected
+    }
+
+    /// Gives back standing places an area no longer has (after a status
+    /// batch); returns the areas whose quantity went down.
+    public mutating func fit(to hall: Hall) -> [String] {
+        var changed: [String] = []
+        for (id, n) in standing.sorted(by: { $0.key < $1.key }) {
+            let left = hall.area(id: id)?.remaining ?? 0
+            if n > left {
+                standing[id] = left > 0 ? left : nil
+                changed.append(id)
+            }
+        }
+        return changed
+    }
 
     /// The seat and the seats booked with it (its couple partner, its group).
     static func group(of cell: HallCell, in hall: Hall) -> [HallCell] {
@@ -69,7 +103,17 @@ public struct Selection: Sendable, Equatable {
 
     /// The exact total of the selected seats' prices.
     public func total(in hall: Hall) -> Decimal {
-        ids.compactMap { hall.cell(id: $0)?.price }.reduce(Decimal(0), +)
+        var total = ids.compactMap { hall.cell(id: $0)?.price }.reduce(Decimal(0), +)
+        for (id, n) in standing { if let p = hall.area(id: id)?.price { total += p * Decimal(n) } }
+        return total
+    }
+
+    /// "Floor × 2" for each standing area taken, by area id.
+    public func standingDescriptions(in hall: Hall) -> [String] {
+        standing.keys.sorted().compactMap { id in
+            guard let n = standing[id], let a = hall.area(id: id) else { return nil }
+            return "\(a.label.isEmpty ? id : a.label) × \(n)"
+        }
     }
 
     /// "3排5座" for each seat, sorted by row, then column.

@@ -8,6 +8,9 @@ public struct StatusBatch: Sendable, Equatable {
         /// can be named in the error); see `seat`.
         public var id: String
         public var status: SeatStatus
+        /// For a standing area (`{"id": AREA_ID, "available": N}`): its places
+        /// still for sale; `status` is then unused.
+        public var available: Int?
         /// The seat id, when `id` is well-formed.
         public var seat: SeatID? { SeatID(id) }
         public init(seat: SeatID, status: SeatStatus) {
@@ -16,6 +19,12 @@ public struct StatusBatch: Sendable, Equatable {
         public init(id: String, status: SeatStatus) {
             self.id = id
             self.status = status
+        }
+        /// A standing area's remaining places.
+        public init(area: String, available: Int) {
+            id = area
+            status = .available
+            self.available = available
         }
     }
     public var batchId: String
@@ -54,8 +63,13 @@ public struct StatusBatch: Sendable, Equatable {
         if let n = ctx.required(m, "changes", in: node, path), let items = ctx.array(n, DecodeContext.join(path, "changes")) {
             for (j, item) in items.enumerated() {
                 let p = DecodeContext.join(path, "changes[\(j)]")
-                guard let c = ctx.object(item, p, known: ["id", "status"]) else { continue }
+                guard let c = ctx.object(item, p, known: ["id", "status", "available"]) else { continue }
                 let id = ctx.required(c, "id", in: item, p).flatMap { ctx.string($0, p + ".id") }
+                if let n = c["available"] {
+                    if c["status"] != nil { ctx.error(n, p, "a change sets a seat's \"status\" or an area's \"available\", not both") }
+                    if let v = ctx.int(n, p + ".available", in: 0...1_000_000, what: "available"), let id { changes.append(Change(area: id, available: v)) }
+                    continue
+                }
                 var status: SeatStatus? = nil
                 if let s = ctx.required(c, "status", in: item, p), let code = ctx.int(s, p + ".status") {
                     if let st = SeatStatus(rawValue: code) {
@@ -78,6 +92,8 @@ public struct StatusSync: Sendable {
     public private(set) var hall: Hall
     public private(set) var appliedBatchIds: Set<String> = []
     public private(set) var lastSequence: Int? = nil
+    /// The standing areas whose remaining places the last applied batch changed.
+    public private(set) var changedAreas: [String] = []
 
     /// A sync that has already applied `appliedBatchIds`, the last with
     /// `lastSequence` (as a store remembers them between runs).
@@ -105,7 +121,19 @@ public struct StatusSync: Sendable {
         // it would be skipped as a duplicate or stale one.
         var problems: [Diagnostic] = []
         var updates: [(id: SeatID, status: SeatStatus)] = []
+        var areaUpdates: [(id: String, available: Int)] = []
         for (j, change) in batch.changes.enumerated() {
+            if let n = change.available {
+                guard let area = hall.area(id: change.id), let cap = area.capacity else {
+                    problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such standing area \"\(change.id)\""))
+                    continue
+                }
+                if n > cap {
+                    problems.append(Diagnostic(path: "changes[\(j)].available", message: "\(n) places left in \"\(change.id)\", which holds \(cap)"))
+                }
+                areaUpdates.append((change.id, n))
+                continue
+            }
             guard let id = change.seat, let cell = hall.cell(id: id) else {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such seat \"\(change.id)\""))
                 continue
@@ -141,6 +169,11 @@ public struct StatusSync: Sendable {
         }
         // A seat that went back to its original status within the batch did not change.
         changed = changed.filter { next.cell(id: $0)?.seat.status != hall.cell(id: $0)?.seat.status }
+        var changedAreas: [String] = []
+        for (id, n) in areaUpdates where next.area(id: id)?.remaining != n {
+            next.setAvailable(n, ofArea: id)
+            changedAreas.append(id)
+        }
         var dropped: [String] = []
         var leaving = Set<SeatID>()
         for id in selection.ids {
@@ -153,6 +186,11 @@ public struct StatusSync: Sendable {
             for other in next.members(of: id) where selection.contains(other) { leaving.insert(other) }
         }
         selection.remove(leaving)
+        for id in selection.fit(to: next) {
+            let left = next.area(id: id)?.remaining ?? 0
+            dropped.append("\(next.area(id: id)?.label ?? id) has \(left) place\(left == 1 ? "" : "s") left; the selection now takes \(left)")
+        }
+        self.changedAreas = changedAreas.sorted()
         hall = next
         appliedBatchIds.insert(batch.batchId)
         lastSequence = batch.sequence
