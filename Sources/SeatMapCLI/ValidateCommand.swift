@@ -1,4 +1,5 @@
 import SeatMapCore
+import SeatMapLayout
 
 extension SeatMapCLI {
     static let validateCommand = Command(
@@ -6,7 +7,10 @@ extension SeatMapCLI {
             name: "validate", usage: "validate FILE... [--strict]",
             summary: "Check hall files; list every problem with its JSON path and line:column.",
             options: [.flag("strict", "Also report unknown keys, and fail on them.")],
-            details: "Exit status: 0 all valid, 1 any invalid, 2 usage error. Problems go to stderr as FILE: PATH: message."),
+            details: """
+            Exit status: 0 all valid, 1 any invalid, 2 usage error. Problems go to stderr as FILE: PATH: message.
+            A free venue whose seats overlap when drawn at zoom 1 (default seat size) gets a warning per pair (not an error).
+            """),
         run: { args, console in
             guard !args.positionals.isEmpty else { throw UsageError(message: "missing FILE") }
             let strict = args.flag("strict")
@@ -15,6 +19,13 @@ extension SeatMapCLI {
                 do {
                     let decoded = try HallFormat.decode(Files.read(path), strict: strict)
                     let s = HallSummary(decoded.hall)
+                    if decoded.hall.isFree {
+                        let overlaps = try Layout(hall: decoded.hall, zoom: 1, scale: 1).overlappingSeats()
+                        for (a, b) in overlaps.prefix(20) {
+                            console.err("\(path): warning: seats \(a) and \(b) overlap when drawn at zoom 1")
+                        }
+                        if overlaps.count > 20 { console.err("\(path): warning: … and \(overlaps.count - 20) more overlapping pairs") }
+                    }
                     console.out("\(path): ok (\(s.seats) seats in \(s.rows) rows)")
                 } catch {
                     console.err((error as? SeatMapError)?.message ?? "\(error)")

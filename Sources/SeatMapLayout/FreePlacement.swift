@@ -203,14 +203,7 @@ public struct FreePlacement: Placement {
             let half = Double(max(1, area.label.count)) * size * 0.35
             local = [Point(x: x - half, y: y - size * 0.6), Point(x: x + half, y: y + size * 0.6)]
         }
-        return local.map { zone.apply(turn($0, about: c, by: area.rotation)) }
-    }
-
-    static func turn(_ p: Point, about c: Point, by degrees: Double) -> Point {
-        guard degrees != 0 else { return p }
-        let (co, si) = VenueGeometry.cosSin(degrees)
-        let dx = p.x - c.x, dy = p.y - c.y
-        return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
+        return local.map { zone.apply(VenueGeometry.turn($0, about: c, by: area.rotation)) }
     }
 
     public func rowBands(originY y: Int) -> [RowBand] { [] }
@@ -238,7 +231,7 @@ public struct FreePlacement: Placement {
             guard let b = band(ofSection: area.section) else { continue }
             let zone = VenueGeometry.zone(of: area, in: hall)
             let c = area.shape.centre
-            let turnAll = { (p: Point) -> (Double, Double) in px(zone.apply(FreePlacement.turn(p, about: c, by: area.rotation)), b) }
+            let turnAll = { (p: Point) -> (Double, Double) in px(zone.apply(VenueGeometry.turn(p, about: c, by: area.rotation)), b) }
             var path = Path()
             var hit: HitShape? = nil
             var xs: [Double] = [], ys: [Double] = []
@@ -632,6 +625,42 @@ public final class FreeIndex: Sendable {
 
     func cellIndex(row: Int, column: Int) -> Int? {
         byPosition[row << 32 | column].map { Int($0) }
+    }
+
+    /// Pairs of seats (cell indexes, lower first) whose drawn shapes share a
+    /// pixel centre, in cell order.
+    func overlappingSeats(cells: [LaidOutCell]) -> [(Int, Int)] {
+        var pairs = Set<Int>()
+        var out: [(Int, Int)] = []
+        for slot in 0..<(columns * rows) {
+            let run = Int(starts[slot])..<Int(starts[slot + 1])
+            guard run.count > 1 else { continue }
+            for a in run {
+                let sa = shapes[Int(entries[a].shape)]
+                guard !sa.isArea else { continue }
+                for b in run where b > a {
+                    let sb = shapes[Int(entries[b].shape)]
+                    guard !sb.isArea else { continue }
+                    let (i, j) = (min(Int(sa.target), Int(sb.target)), max(Int(sa.target), Int(sb.target)))
+                    let key = i << 32 | j
+                    guard !pairs.contains(key) else { continue }
+                    let box = cells[i].rect.intersection(cells[j].rect)
+                    guard !box.isEmpty else { continue }
+                    var shared = false
+                    for y in box.y..<box.maxY where !shared {
+                        for x in box.x..<box.maxX where sa.contains(Double(x) + 0.5, Double(y) + 0.5) && sb.contains(Double(x) + 0.5, Double(y) + 0.5) {
+                            shared = true
+                            break
+                        }
+                    }
+                    if shared {
+                        pairs.insert(key)
+                        out.append((i, j))
+                    }
+                }
+            }
+        }
+        return out.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     }
 
     func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {

@@ -502,6 +502,13 @@ public struct Layout: Sendable {
         index.cellIndexes(intersecting: area, cells: cells)
     }
 
+    /// Seats whose drawn shapes overlap (free venues; grid seats never do),
+    /// as id pairs in seat order: `validate` warns about them at zoom 1.
+    public func overlappingSeats() -> [(SeatID, SeatID)] {
+        guard case .free(let f) = index else { return [] }
+        return f.overlappingSeats(cells: cells).map { (cells[$0.0].id, cells[$0.1].id) }
+    }
+
     /// The content rect of everything (the whole image).
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, w: width, h: height) }
 }

@@ -144,7 +144,7 @@ public enum PretixExporter {
             if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
         case .polygon(let ps):
             let c = area.shape.centre
-            let turned = ps.map { rel(turnPoint($0, about: c, by: area.rotation)) }
+            let turned = ps.map { rel(VenueGeometry.turn($0, about: c, by: area.rotation)) }
             pos = turned.first ?? Point(x: 0, y: 0)
             m.append(("shape", .string("polygon")))
             m.append(("polygon", .object([("points", .array(turned.map { point($0.x - pos.x, $0.y - pos.y) }))])))
@@ -160,7 +160,7 @@ public enum PretixExporter {
             if let b = area.border { m.append(("border_color", .string(b))) }
             if !area.label.isEmpty {
                 // The label's place relative to `position`, in the area's unturned frame.
-                let at = rel(area.labelAt ?? turnPoint(area.shape.centre, about: area.shape.centre, by: 0))
+                let at = rel(area.labelAt ?? area.shape.centre)
                 let (co, si) = VenueGeometry.cosSin(-turn)
                 let dx = at.x - pos.x, dy = at.y - pos.y
                 let local = Point(x: dx * co - dy * si, y: dx * si + dy * co)
@@ -170,12 +170,5 @@ public enum PretixExporter {
         m.insert(("uuid", .string(area.id)), at: 0)
         m.append(("position", point(pos.x, pos.y)))
         return .object(m)
-    }
-
-    static func turnPoint(_ p: Point, about c: Point, by degrees: Double) -> Point {
-        guard degrees != 0 else { return p }
-        let (co, si) = VenueGeometry.cosSin(degrees)
-        let dx = p.x - c.x, dy = p.y - c.y
-        return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
     }
 }

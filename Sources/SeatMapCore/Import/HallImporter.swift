@@ -24,6 +24,14 @@ public struct ImportOption: Sendable, Equatable {
     }
 }
 
+extension ImportOption {
+    /// The price options every importer that needs prices takes (one text,
+    /// so `import --help` lists them once).
+    public static let price = ImportOption(name: "price", valueName: "P", help: "One price for every seat (pretix: for categories without their own).")
+    public static let prices = ImportOption(name: "prices", valueName: "MAP",
+                                            help: "Prices by section number, e.g. 1=45,2=60 (pretix: by category, e.g. Stalls=45,Balcony=30).")
+}
+
 /// The options given to an importer: values by name, and flags.
 public struct ImportRequest: Sendable {
     public var values: [String: String]

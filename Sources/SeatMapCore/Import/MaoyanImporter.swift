@@ -34,8 +34,8 @@ public struct MaoyanImporter: HallImporter {
     public let name = "maoyan"
     public let summary = "a Maoyan seat payload (camelCase or snake_case, detected)"
     public let options = [
-        ImportOption(name: "price", valueName: "P", help: "One price for every seat (pretix: for categories without their own)."),
-        ImportOption(name: "prices", valueName: "MAP", help: "Prices by section number, e.g. 1=45,2=60 (pretix: by category, e.g. Stalls=45,Balcony=30)."),
+        ImportOption.price,
+        ImportOption.prices,
         ImportOption(name: "lenient", valueName: nil, help: "Import unknown seat codes as locked, with a warning per seat."),
     ]
 

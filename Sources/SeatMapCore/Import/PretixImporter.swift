@@ -36,8 +36,8 @@ public struct PretixImporter: HallImporter {
     public let name = "pretix"
     public let summary = "a pretix seating plan (zones, rows, seats, areas in either form)"
     public let options = [
-        ImportOption(name: "price", valueName: "P", help: "One price for every seat (pretix: for categories without their own)."),
-        ImportOption(name: "prices", valueName: "MAP", help: "Prices by section number, e.g. 1=45,2=60 (pretix: by category, e.g. Stalls=45,Balcony=30)."),
+        ImportOption.price,
+        ImportOption.prices,
     ]
 
     public func usageProblem(_ request: ImportRequest) -> String? {

@@ -270,6 +270,14 @@ public enum VenueGeometry {
         return (cos(a), sin(a))
     }
 
+    /// A point turned `degrees` clockwise about `c`.
+    public static func turn(_ p: Point, about c: Point, by degrees: Double) -> Point {
+        guard degrees != 0 else { return p }
+        let (co, si) = cosSin(degrees)
+        let dx = p.x - c.x, dy = p.y - c.y
+        return Point(x: c.x + dx * co - dy * si, y: c.y + dx * si + dy * co)
+    }
+
     /// The zone an area is placed in.
     public static func zone(of area: Area, in hall: Hall) -> ZonePlace {
         guard let id = area.section else { return ZonePlace() }
