@@ -256,6 +256,11 @@ struct Painter {
     func drawMinimap(visible: PixelRect) {
         guard let m = layout.minimap(visible: visible) else { return }
         canvas.fill(.roundedRect(m.box, radius: m.cornerRadius), theme.minimapBackground)
+        for a in layout.areas where a.isHittable && a.area.fill != "transparent" {
+            let fill = a.area.fill.flatMap(Color.init(hex:))
+                ?? (a.isStanding ? tierColor(layout.tiers.tier(of: a.area.price)) : theme.screen)
+            canvas.fill(m.shape(of: a.path), fill)
+        }
         for cell in layout.cells where cell.isSeat {
             canvas.fill(m.shape(of: cell.rect), fillColor(cell))
         }

@@ -18,6 +18,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     /// Viewport (points) and offset, for the phone-viewport case.
     var viewport: (w: Double, h: Double, x: Double, y: Double)? = nil
     var minimap = false
+    /// A free venue's single level (`render --level N`).
+    var level: Int? = nil
 
     var name: String {
         let z = zoom == zoom.rounded() ? String(Int(zoom)) : String(zoom)
@@ -48,6 +50,20 @@ let goldenCases: [GoldenCase] = {
                             selected: ["2-5-12"], viewport: (375, 300, 300, 160), minimap: true))
     cases.append(GoldenCase(hall: "imax-3-sections", theme: "print", zoom: 1.37, scale: 2, variant: "ticket",
                             highlighted: ["2-9-12", "2-9-13"]))
+    // Free venues (curved rows, turned blocks, round tables, areas, standing,
+    // levels) at a second, non-integer zoom in every theme, one level alone,
+    // a selection with an e-ticket outline, and a phone viewport with minimap.
+    for file in Fixtures.freeExampleNames {
+        for theme in Theme.shippedNames {
+            cases.append(GoldenCase(hall: String(file.dropLast(5)), theme: theme, zoom: 0.75, scale: 1))
+        }
+    }
+    cases.append(GoldenCase(hall: "theatre-curved", theme: "light", zoom: 1, scale: 2, variant: "level1", level: 1))
+    cases.append(GoldenCase(hall: "arena-blocks", theme: "dark", zoom: 1, scale: 1, variant: "selected",
+                            selected: ["1-2-4", "1-2-5", "3-14-6"], highlighted: ["2-9-2", "2-9-3"]))
+    cases.append(GoldenCase(hall: "dinner-tables", theme: "light", zoom: 2, scale: 2, variant: "viewport-minimap",
+                            selected: ["1-6-1", "1-6-2", "1-6-3", "1-6-4", "1-6-5", "1-6-6", "1-6-7", "1-6-8"],
+                            viewport: (375, 300, 443, 740), minimap: true))
     return cases
 }()
 
@@ -59,8 +75,10 @@ struct GoldenTests {
     @Test("renderings match their reference images", arguments: goldenCases)
     func matches(_ c: GoldenCase) throws {
         let theme = try Theme.load(c.theme)
-        let scene = try Scene(hall: try Fixtures.example(c.hall + ".json"), theme: theme, zoom: c.zoom, scale: c.scale,
-                              selected: c.selected, highlighted: c.highlighted)
+        var style = theme.style
+        style.level = c.level
+        let scene = try Scene(layout: Layout(hall: try Fixtures.example(c.hall + ".json"), style: style, zoom: c.zoom, scale: c.scale),
+                              theme: theme, selected: c.selected, highlighted: c.highlighted)
         let viewport = c.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
         }
