@@ -28,6 +28,11 @@ demo: build
 	@$(SEATMAP) render $(EXAMPLES) --out-dir out/pdf --format pdf --page a4 || exit 1
 	@$(SEATMAP) render Examples/imax-3-sections.json -o out/imax-phone.png --zoom 2 --scale 3 \
 	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-13,2-5-14 || exit 1
+	@$(SEATMAP) render Examples/theatre-curved.json -o out/theatre-balcony.png --level 1 --scale 2 || exit 1
+	@$(SEATMAP) import pretix Tests/Fixtures/pretix/pretix-screenshots-plan-en.json -o out/pretix-theatre.json \
+	  --prices "Parkett vorne=45,Parkett mitte=38,Parkett hinten=30,Balkon vorne=28,Balkon hinten=22" 2>/dev/null || exit 1
+	@$(SEATMAP) render out/pretix-theatre.json -o out/pretix-theatre.png --scale 2 || exit 1
+	@$(SEATMAP) export pretix Examples/arena-blocks.json -o out/arena-blocks.pretix.json || exit 1
 	@echo "Rendered into out/"
 
 # SeatMap's own tests, then the consumer package's (Examples/Consumer depends

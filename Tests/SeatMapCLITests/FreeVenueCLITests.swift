@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapTestSupport
+
+@Suite("CLI: free venues")
+struct FreeVenueCLITests {
+    static func json(_ text: String) throws -> JSONNode { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test("hit names an area with its standing places, and a turned seat by its centre")
+    func hitAreas() throws {
+        let file = Fixtures.examplePath("arena-blocks.json")
+        let layout = try FreeVenueCLITests.json(seatmap("layout", file, "--json", "--zoom", "1.37", "--scale", "3").out)
+        guard case .array(let areas)? = layout["areas"]?.value,
+              let floor = areas.first(where: { $0["id"] == .string("floor") }),
+              case .number(let x)? = floor["x"]?.value, case .number(let y)? = floor["y"]?.value,
+              case .number(let w)? = floor["w"]?.value, case .number(let h)? = floor["h"]?.value,
+              let fx = Double(x), let fy = Double(y), let fw = Double(w), let fh = Double(h) else {
+            Issue.record("no floor area in layout --json")
+            return
+        }
+        let point = "\((fx + fw / 2) / 3),\((fy + fh / 2) / 3)"
+        let run = seatmap("hit", file, "--zoom", "1.37", "--scale", "3", "--point", point, "--json")
+        #expect(run.code == 0)
+        let hit = try FreeVenueCLITests.json(run.out)
+        guard case .array(let results) = hit.value, let first = results.first else { Issue.record("no result"); return }
+        #expect(first["kind"] == .string("area") && first["id"] == .string("floor"))
+        #expect(first["capacity"] == .int(800) && first["available"] == .int(312) && first["price"] == .string("380"))
+        // A turned seat: its box's centre hits it.
+        guard case .array(let seats)? = layout["seats"]?.value,
+              let seat = seats.first(where: { $0["rotation"] != nil }),
+              case .string(let id)? = seat["id"]?.value,
+              case .object? = seat["box"]?.value, let box = seat["box"],
+              case .number(let bx)? = box["x"]?.value, case .number(let by)? = box["y"]?.value,
+              case .number(let bw)? = box["w"]?.value, case .number(let bh)? = box["h"]?.value,
+              let x0 = Double(bx), let y0 = Double(by), let w0 = Double(bw), let h0 = Double(bh) else {
+            Issue.record("no turned seat in layout --json")
+            return
+        }
+        let centre = "\((x0 + w0 / 2) / 3),\((y0 + h0 / 2) / 3)"
+        #expect(seatmap("hit", file, "--zoom", "1.37", "--scale", "3", "--point", centre).out.hasPrefix("\(centre) -> \(id) "))
+    }
+
+    @Test("select --area takes standing places within what is left and maxSelectCount; bad --area is a usage error")
+    func selectArea() throws {
+        let file = Fixtures.examplePath("arena-blocks.json")
+        let run = seatmap("select", file, "--area", "floor=3", "--toggle", "2-7-1", "--json")
+        #expect(run.code == 0, "\(run.err)")
+        let out = try FreeVenueCLITests.json(run.out)
+        #expect(out["total"] == .string("1420"))  // 3 × 380 + 280
+        #expect(out["standing"] == .object([("floor", .int(3))]))
+        #expect(seatmap("select", file, "--area", "floor=9").out.contains("floor=9: reachLimit"))
+        #expect(seatmap("select", file, "--area", "floor=313").out.contains("notAvailable"))
+        #expect(seatmap("select", file, "--area", "stage=1").out.contains("noSuchArea"))
+        #expect(seatmap("select", file, "--area", "floor").code == 2)
+    }
+
+    @Test("a status batch sets a standing area's places; render --level draws one level; validate warns about overlaps")
+    func batchesLevelsOverlaps() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"floor","available":0}]}"#, to: "u.json", in: dir)
+        let out = dir.appendingPathComponent("new.json").path
+        let apply = seatmap("apply", Fixtures.examplePath("arena-blocks.json"), updates, "-o", out, "--json")
+        #expect(apply.code == 0, "\(apply.err)")
+        #expect(apply.out.contains(#""areas":["floor"]"#))
+        let hall = try Files.readHall(out)
+        #expect(hall.area(id: "floor")?.remaining == 0)
+        let bad = try Fixtures.write(#"{"batchId":"b","sequence":2,"changes":[{"id":"floor","available":900}]}"#, to: "b.json", in: dir)
+        let rejected = seatmap("apply", Fixtures.examplePath("arena-blocks.json"), bad, "-o", out)
+        #expect(rejected.code == 1 && rejected.err.contains("which holds 800"))
+
+        let theatre = Fixtures.examplePath("theatre-curved.json")
+        let all = try FreeVenueCLITests.json(seatmap("layout", theatre, "--json").out)
+        let balcony = try FreeVenueCLITests.json(seatmap("layout", theatre, "--json", "--level", "1").out)
+        guard case .array(let allSeats)? = all["seats"]?.value, case .array(let balconySeats)? = balcony["seats"]?.value else {
+            Issue.record("no seats")
+            return
+        }
+        #expect(balconySeats.count == 42 && allSeats.count == 132)
+        let missing = seatmap("render", theatre, "-o", dir.appendingPathComponent("x.png").path, "--level", "3")
+        #expect(missing.code == 1 && missing.err.contains("no level 3"))
+
+        let overlapping = try Fixtures.write(#"{"rows":[{"row":1,"price":1,"seats":[{"x":0,"y":0,"status":0},{"x":20,"y":0,"status":0},{"x":90,"y":0,"status":0}]}]}"#,
+                                             to: "o.json", in: dir)
+        let v = seatmap("validate", overlapping)
+        #expect(v.code == 0 && v.err.contains("seats 1-1-1 and 1-1-2 overlap when drawn at zoom 1") && !v.err.contains("1-1-3"))
+        #expect(!seatmap("validate", theatre).err.contains("overlap"))
+    }
+
+    @Test("import pretix and export pretix from the command line")
+    func pretixCLI() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/pretix-test-sample-plan.json").path
+        let hall = dir.appendingPathComponent("h.json").path
+        let run = seatmap("import", "pretix", plan, "-o", hall, "--price", "12.5")
+        #expect(run.code == 0, "\(run.err)")
+        #expect(seatmap("validate", hall).code == 0)
+        let out = dir.appendingPathComponent("p.json").path
+        #expect(seatmap("export", "pretix", hall, "-o", out).code == 0)
+        let back = dir.appendingPathComponent("h2.json").path
+        #expect(seatmap("import", "pretix", out, "-o", back, "--price", "12.5").code == 0)
+        #expect(try Files.readHall(back) == (try Files.readHall(hall)))
+        #expect(seatmap("export", "seatsio", hall, "-o", out).code == 2)
+        // No price for the plan's category: an error naming it (exit 1).
+        let noPrice = seatmap("import", "pretix", plan, "-o", back)
+        #expect(noPrice.code == 1 && noPrice.err.contains("Stalls"))
+    }
+}
