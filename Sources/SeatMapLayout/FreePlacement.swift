@@ -547,9 +547,30 @@ public final class FreeIndex: Sendable {
             return (c0, c1, r0, r1)
         }
         let ranges = shapes.map { range($0, polygonPoints, originX, originY) }
+        /// Whether a shape may cover bucket (c, r): a seat's turned rect or
+        /// circle is tested against the bucket's square (separating axes);
+        /// areas by their boxes.
+        func meets(_ sh: HitShape, _ c: Int, _ r: Int) -> Bool {
+            let x0 = Double(originX + c * b), y0 = Double(originY + r * b), x1 = x0 + Double(b), y1 = y0 + Double(b)
+            switch sh.kind {
+            case HitShape.circle:
+                let dx = max(x0 - sh.cx, 0, sh.cx - x1), dy = max(y0 - sh.cy, 0, sh.cy - y1)
+                return dx * dx + dy * dy <= sh.radius * sh.radius
+            case HitShape.roundedRect:
+                // The square's half size and centre, projected on the rect's axes.
+                let h = Double(b) / 2, mx = x0 + h - sh.cx, my = y0 + h - sh.cy
+                let co = sh.cos, si = sh.sin
+                let squareOnU = h * (abs(co) + abs(si))
+                if abs(mx * co + my * si) > sh.hw + squareOnU { return false }
+                if abs(-mx * si + my * co) > sh.hh + squareOnU { return false }
+                return true
+            default:
+                return true
+            }
+        }
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
-        for (c0, c1, r0, r1) in ranges {
-            for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
+        for (k, (c0, c1, r0, r1)) in ranges.enumerated() {
+            for r in r0...r1 { for c in c0...c1 where meets(shapes[k], c, r) { counts[r * columns + c + 1] += 1 } }
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var fill = counts
@@ -566,7 +587,7 @@ public final class FreeIndex: Sendable {
             // One pixel to spare: single precision never rejects a pixel the shape holds.
             let reach2 = Float((reach + 1) * (reach + 1))
             for r in r0...r1 {
-                for c in c0...c1 {
+                for c in c0...c1 where meets(sh, c, r) {
                     let slot = r * columns + c
                     entries[Int(fill[slot])] = HitEntry(x: Float(sh.cx - Double(originX + c * b)), y: Float(sh.cy - Double(originY + r * b)),
                                                         reach2: reach2, shape: Int32(k))

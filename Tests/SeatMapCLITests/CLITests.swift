@@ -79,8 +79,8 @@ struct ValidateInfoCLITests {
         #expect(OutputFormat.all.allSatisfy { render.contains("  \($0.name)  \($0.summary)") })
         let importHelp = seatmap("import", "--help").out
         #expect(HallImporters.all.flatMap(\.options).allSatisfy { importHelp.contains("--\($0.name)") })
-        let unknown = seatmap("import", "pretix", "x.json", "-o", "y.json")
-        #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"pretix\" (expected maoyan)"))
+        let unknown = seatmap("import", "seatsio", "x.json", "-o", "y.json")
+        #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"seatsio\" (expected maoyan, pretix)"))
         let dir = try Fixtures.tempFolder()
         let badFormat = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("x.gif").path)
         #expect(badFormat.code == 2 && badFormat.err.contains("use a .png, .svg or .pdf name"))
