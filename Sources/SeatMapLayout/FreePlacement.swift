@@ -476,14 +476,35 @@ struct HitShape: Sendable {
     }
 }
 
-/// One shape's entry in one bucket: its centre relative to the bucket's
-/// corner and the square of the radius it reaches, so that a query rejects
-/// far shapes from the bucket's own run of 16-byte entries and reads a
-/// shape's exact data only when the pixel is within its reach.
+/// One shape's entry in one bucket, with everything its test needs inline
+/// (so a query reads its bucket's run of 32-byte entries and nothing else):
+/// the centre relative to the bucket's corner and the sizes and turn in single
+/// precision (good to about 1e-5 pixel across a seat); `code` is the kind in
+/// the top bits and the target (a seat's or ellipse area's index, or a
+/// polygon's index in `FreeIndex.shapes`).
 struct HitEntry: Sendable {
-    var x: Float, y: Float, reach2: Float
-    /// The shape's index in `FreeIndex.shapes`.
-    var shape: Int32
+    static let kindShift: Int32 = 28
+    static let valueMask: Int32 = (1 << 28) - 1
+    var x: Float, y: Float, hw: Float, hh: Float, cos: Float, sin: Float, radius: Float
+    var code: Int32
+
+    /// Whether the point (relative to the bucket's corner) is inside a rounded
+    /// rect, circle or ellipse entry.
+    @inline(__always)
+    func contains(_ px: Float, _ py: Float, _ kind: Int32) -> Bool {
+        let dx = px - x, dy = py - y
+        if kind == Int32(HitShape.circle) { return dx * dx + dy * dy < radius * radius }
+        let u = abs(dx * cos + dy * sin), v = abs(-dx * sin + dy * cos)
+        if kind == Int32(HitShape.ellipse) {
+            let a = u / hw, b = v / hh
+            return a * a + b * b < 1
+        }
+        // Without branches: random taps make every branch here a coin toss.
+        let cu = max(u - (hw - radius), 0), cv = max(v - (hh - radius), 0)
+        let inBox = (u < hw ? 1 : 0) & (v < hh ? 1 : 0)
+        let inCorner = cu * cu + cv * cv < radius * radius ? 1 : 0
+        return inBox & inCorner != 0
+    }
 }
 
 /// The free placement's index: uniform square buckets over the placed box,
@@ -574,23 +595,17 @@ public final class FreeIndex: Sendable {
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var fill = counts
-        var entries = [HitEntry](repeating: HitEntry(x: 0, y: 0, reach2: 0, shape: 0), count: Int(counts[counts.count - 1]))
+        var entries = [HitEntry](repeating: HitEntry(x: 0, y: 0, hw: 0, hh: 0, cos: 1, sin: 0, radius: 0, code: 0),
+                                 count: Int(counts[counts.count - 1]))
         for (k, (c0, c1, r0, r1)) in ranges.enumerated() {
             let sh = shapes[k]
-            // Polygons are tested whenever their bucket is (infinite reach).
-            let reach: Double
-            switch sh.kind {
-            case HitShape.circle: reach = sh.radius
-            case HitShape.polygon: reach = .infinity
-            default: reach = (sh.hw * sh.hw + sh.hh * sh.hh).squareRoot()
-            }
-            // One pixel to spare: single precision never rejects a pixel the shape holds.
-            let reach2 = Float((reach + 1) * (reach + 1))
+            let code = Int32(sh.kind) << HitEntry.kindShift | (sh.kind == HitShape.polygon ? Int32(k) : sh.target)
             for r in r0...r1 {
                 for c in c0...c1 where meets(sh, c, r) {
                     let slot = r * columns + c
-                    entries[Int(fill[slot])] = HitEntry(x: Float(sh.cx - Double(originX + c * b)), y: Float(sh.cy - Double(originY + r * b)),
-                                                        reach2: reach2, shape: Int32(k))
+                    entries[Int(fill[slot])] = HitEntry(
+                        x: Float(sh.cx - Double(originX + c * b)), y: Float(sh.cy - Double(originY + r * b)),
+                        hw: Float(sh.hw), hh: Float(sh.hh), cos: Float(sh.cos), sin: Float(sh.sin), radius: Float(sh.radius), code: code)
                     fill[slot] += 1
                 }
             }
@@ -609,14 +624,15 @@ public final class FreeIndex: Sendable {
         let lo = Int(starts[slot])
         // The pixel centre relative to the bucket's corner.
         let lx = Float(dx - bx * bucket) + 0.5, ly = Float(dy - by * bucket) + 0.5
-        let x = Double(i) + 0.5, y = Double(j) + 0.5
         while k >= lo {
             let e = entries[k]
-            let ex = lx - e.x, ey = ly - e.y
-            if ex * ex + ey * ey < e.reach2 {
-                let n = Int(e.shape)
-                let hit = shapes[n].kind == HitShape.polygon ? shapes[n].polygonContains(x, y, polygonPoints) : shapes[n].contains(x, y)
-                if hit { return shapes[n].isArea ? .area(Int(shapes[n].target)) : .seat(Int(shapes[n].target)) }
+            let kind = e.code >> HitEntry.kindShift
+            if kind == Int32(HitShape.polygon) {
+                let sh = shapes[Int(e.code & HitEntry.valueMask)]
+                if sh.polygonContains(Double(i) + 0.5, Double(j) + 0.5, polygonPoints) { return .area(Int(sh.target)) }
+            } else if e.contains(lx, ly, kind) {
+                let target = Int(e.code & HitEntry.valueMask)
+                return kind == Int32(HitShape.ellipse) ? .area(target) : .seat(target)
             }
             k -= 1
         }
@@ -633,9 +649,9 @@ public final class FreeIndex: Sendable {
             for c in c0...c1 {
                 let slot = r * columns + c
                 for k in Int(starts[slot])..<Int(starts[slot + 1]) {
-                    let sh = shapes[Int(entries[k].shape)]
-                    guard !sh.isArea else { continue }
-                    let t = Int(sh.target)
+                    let kind = entries[k].code >> HitEntry.kindShift
+                    guard kind == Int32(HitShape.roundedRect) || kind == Int32(HitShape.circle) else { continue }
+                    let t = Int(entries[k].code & HitEntry.valueMask)
                     if cells[t].rect.intersects(area) { out.insert(t) }
                 }
             }
@@ -651,17 +667,21 @@ public final class FreeIndex: Sendable {
     /// Pairs of seats (cell indexes, lower first) whose drawn shapes share a
     /// pixel centre, in cell order.
     func overlappingSeats(cells: [LaidOutCell]) -> [(Int, Int)] {
+        var seatShape = [Int](repeating: 0, count: cells.count)
+        for (k, sh) in shapes.enumerated() where !sh.isArea { seatShape[Int(sh.target)] = k }
         var pairs = Set<Int>()
         var out: [(Int, Int)] = []
         for slot in 0..<(columns * rows) {
             let run = Int(starts[slot])..<Int(starts[slot + 1])
             guard run.count > 1 else { continue }
-            for a in run {
-                let sa = shapes[Int(entries[a].shape)]
-                guard !sa.isArea else { continue }
-                for b in run where b > a {
-                    let sb = shapes[Int(entries[b].shape)]
-                    guard !sb.isArea else { continue }
+            let seatsHere = run.filter {
+                let kind = entries[$0].code >> HitEntry.kindShift
+                return kind == Int32(HitShape.roundedRect) || kind == Int32(HitShape.circle)
+            }.map { seatShape[Int(entries[$0].code & HitEntry.valueMask)] }
+            for (n, ka) in seatsHere.enumerated() {
+                let sa = shapes[ka]
+                for kb in seatsHere[(n + 1)...] {
+                    let sb = shapes[kb]
                     let (i, j) = (min(Int(sa.target), Int(sb.target)), max(Int(sa.target), Int(sb.target)))
                     let key = i << 32 | j
                     guard !pairs.contains(key) else { continue }
