@@ -113,8 +113,9 @@ public struct Minimap: Sendable, Equatable {
 /// The painter draws this value's items, the hit-tester queries its index,
 /// and dirty rects are its items' rects: one geometry, so a tap lands on the
 /// seat drawn under it. Every length is `ceil(points × zoom × scale)`; the
-/// cells come from a `Placement` (the cinema grid today) and the layout
-/// places the header, screen, row labels and legend around them. The image
+/// cells come from a `Placement` (the cinema grid, or a free venue's
+/// positions, areas and levels) and the layout places the header, screen
+/// (grid only), row labels and legend around them. The image
 /// is exactly `width × height`, and image pixels are layout pixels.
 public struct Layout: Sendable {
     public static let zoomRange: ClosedRange<Double> = 0.25...8
@@ -301,9 +302,8 @@ public struct Layout: Sendable {
 
     // MARK: Items
 
-    /// The placement that lays out this hall's cells: the cinema grid (the
-    /// only kind of hall so far; free positions, arcs and areas will each be
-    /// one more `Placement`).
+    /// The placement that lays out this hall's cells: a free venue's (seats
+    /// at positions, row paths, areas) or the cinema grid.
     static func placement(for hall: Hall, sizes: PixelSizes, style: LayoutStyle, zoom: Double, scale: Double) -> any Placement {
         hall.isFree ? FreePlacement(hall: hall, sizes: sizes, style: style, zoom: zoom, scale: scale) : GridPlacement(hall: hall, sizes: sizes)
     }
