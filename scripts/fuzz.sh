@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 OUT=.build/fuzz
-TARGETS=(hall-json maoyan status-batch points theme png)
+TARGETS=(hall-json maoyan pretix status-batch points theme png)
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
 MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap)
@@ -30,13 +30,17 @@ build() {
   [ "${1:-}" = "--targets-only" ] || {
   module SeatMapCore
   module SeatMapLayout
-  module SeatMapRender "${MAPS[@]}" "${INC[@]}"
+  # The shipped themes, as the EmbedThemes build plugin writes them for SwiftPM.
+  "$SWIFTC" -O Sources/seatmap-embed-themes/main.swift -o "$OUT/embed-themes"
+  "$OUT/embed-themes" "$OUT/EmbeddedThemes.swift" Themes/*.json
+  module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
   }
   for t in "${TARGETS[@]}"; do
     case $t in
       theme) imports=(SeatMapCore SeatMapLayout SeatMapRender) ;;
       png) imports=(SeatMapCore SeatMapGolden) ;;
+      hall-json) imports=(SeatMapCore SeatMapLayout) ;;
       *) imports=(SeatMapCore) ;;
     esac
     src="$OUT/$t-main.swift"

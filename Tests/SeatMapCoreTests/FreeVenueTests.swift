@@ -159,11 +159,14 @@ struct FreeVenueTests {
         #expect(Recommender.recommend(count: 2, in: front) == ["1-1-1", "1-1-2"])
     }
 
-    @Test("every free example decodes, encodes and decodes to the same hall")
+    @Test("every free example, and a hall of every free part, decodes, encodes and decodes to the same hall")
     func roundTrip() throws {
         for name in Fixtures.freeExampleNames {
             let hall = try Fixtures.example(name)
             #expect(try HallFormat.decode(HallFormat.encodeText(hall)) == hall, "\(name)")
         }
+        // The fuzzer's seed: count rows on paths, a path row with a round seat, a group row, categories, levels.
+        let seed = try Files.readHall(Fixtures.root.appendingPathComponent("Tests/Fuzz/corpus/hall-json/free.json").path)
+        #expect(try HallFormat.decode(HallFormat.encodeText(seed)) == seed)
     }
 }

@@ -324,7 +324,9 @@ public enum HallFormat {
         if onPath, let n = m["x"] ?? m["y"] {
             ctx.error(n, path, "a seat in a row with an arc or a line takes its position from the row (remove x and y)")
         }
-        if positioned || onPath || m["w"] != nil || m["h"] != nil || m["r"] != nil || m["rotation"] != nil {
+        // A seat of a path row has a place only when it sets its own shape or
+        // turn (its position comes from the row either way).
+        if positioned || m["w"] != nil || m["h"] != nil || m["r"] != nil || m["rotation"] != nil {
             let x = onPath ? 0 : requiredNumber(m, "x", in: node, path, &ctx) ?? 0
             let y = onPath ? 0 : requiredNumber(m, "y", in: node, path, &ctx) ?? 0
             var shape = SeatShape.rect(w: number(m, "w", path, &ctx), h: number(m, "h", path, &ctx))
@@ -337,7 +339,7 @@ public enum HallFormat {
         let externalID = m["id"].flatMap { ctx.label($0, path + ".id") }
         let category = m["category"].flatMap { ctx.label($0, path + ".category") }
         var column = j + 1
-        if place != nil, m["column"] == nil {
+        if place != nil || onPath, m["column"] == nil {
             // The order in the row.
         } else if let n = ctx.required(m, "column", in: node, path), let v = ctx.int(n, path + ".column") {
             column = v
