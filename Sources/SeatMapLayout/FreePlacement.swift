@@ -197,12 +197,15 @@ public struct FreePlacement: Placement {
         case .ellipse(let cx, let cy, let rx, let ry):
             local = [Point(x: cx - rx, y: cy - ry), Point(x: cx + rx, y: cy - ry), Point(x: cx + rx, y: cy + ry), Point(x: cx - rx, y: cy + ry)]
         case .circle(let cx, let cy, let r):
-            local = [Point(x: cx - r, y: cy - r), Point(x: cx + r, y: cy + r)]
+            // The square around it: turned by a zone, it still holds the circle.
+            local = [Point(x: cx - r, y: cy - r), Point(x: cx + r, y: cy - r), Point(x: cx + r, y: cy + r), Point(x: cx - r, y: cy + r)]
         case .polygon(let ps): local = ps
         case .text(let x, let y, let size):
             let half = Double(max(1, area.label.count)) * size * 0.35
             local = [Point(x: x - half, y: y - size * 0.6), Point(x: x + half, y: y + size * 0.6)]
         }
+        // Text is drawn upright: only shapes turn.
+        if case .text = area.shape { return local.map { zone.apply($0) } }
         return local.map { zone.apply(VenueGeometry.turn($0, about: c, by: area.rotation)) }
     }
 
@@ -666,7 +669,9 @@ public final class FreeIndex: Sendable {
 
     /// Pairs of seats (cell indexes, lower first) whose drawn shapes share a
     /// pixel centre, in cell order.
-    func overlappingSeats(cells: [LaidOutCell]) -> [(Int, Int)] {
+    /// Stops after `limit` pairs; each pair is checked on at most about 4,096
+    /// pixel centres of the boxes' overlap (evenly spread).
+    func overlappingSeats(cells: [LaidOutCell], limit: Int = Int.max) -> [(Int, Int)] {
         var seatShape = [Int](repeating: 0, count: cells.count)
         for (k, sh) in shapes.enumerated() where !sh.isArea { seatShape[Int(sh.target)] = k }
         var pairs = Set<Int>()
@@ -688,8 +693,10 @@ public final class FreeIndex: Sendable {
                     let box = cells[i].rect.intersection(cells[j].rect)
                     guard !box.isEmpty else { continue }
                     var shared = false
-                    for y in box.y..<box.maxY where !shared {
-                        for x in box.x..<box.maxX where sa.contains(Double(x) + 0.5, Double(y) + 0.5) && sb.contains(Double(x) + 0.5, Double(y) + 0.5) {
+                    let step = max(1, Int((Double(box.w) * Double(box.h) / 4096).squareRoot().rounded(.up)))
+                    for y in stride(from: box.y, to: box.maxY, by: step) where !shared {
+                        for x in stride(from: box.x, to: box.maxX, by: step)
+                        where sa.contains(Double(x) + 0.5, Double(y) + 0.5) && sb.contains(Double(x) + 0.5, Double(y) + 0.5) {
                             shared = true
                             break
                         }
@@ -697,6 +704,7 @@ public final class FreeIndex: Sendable {
                     if shared {
                         pairs.insert(key)
                         out.append((i, j))
+                        if out.count >= limit { return out.sorted { ($0.0, $0.1) < ($1.0, $1.1) } }
                     }
                 }
             }

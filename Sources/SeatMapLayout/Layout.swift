@@ -520,9 +520,10 @@ public struct Layout: Sendable {
 
     /// Seats whose drawn shapes overlap (free venues; grid seats never do),
     /// as id pairs in seat order: `validate` warns about them at zoom 1.
-    public func overlappingSeats() -> [(SeatID, SeatID)] {
+    /// At most `limit` pairs (the first found, in seat order).
+    public func overlappingSeats(limit: Int = Int.max) -> [(SeatID, SeatID)] {
         guard case .free(let f) = index else { return [] }
-        return f.overlappingSeats(cells: cells).map { (cells[$0.0].id, cells[$0.1].id) }
+        return f.overlappingSeats(cells: cells, limit: limit).map { (cells[$0.0].id, cells[$0.1].id) }
     }
 
     /// The content rect of everything (the whole image).

@@ -137,11 +137,15 @@ public struct TextPlacement: Sendable, Equatable {
     public var align: TextAlign
     public var size: Double
 
+    /// The largest text size drawn, in pixels: FreeType refuses glyphs far
+    /// beyond it, and Cairo then keeps the font in an error state.
+    public static let maxSize: Double = 2048
+
     public init(x: Double, y: Double, align: TextAlign = .center, size: Double) {
         self.x = x
         self.y = y
         self.align = align
-        self.size = size
+        self.size = min(size, TextPlacement.maxSize)
     }
 }
 

@@ -26,7 +26,8 @@ struct Painter {
         if let header = layout.header, let text = layout.headerText, header.intersects(area) {
             drawText(scene.title, text, theme.text)
         }
-        if layout.screen.intersects(area) { drawScreen() }
+        // A free venue has no screen band (a stage is an area).
+        if !layout.isFree && layout.screen.intersects(area) { drawScreen() }
         for dash in layout.centerLine where dash.intersects(area) { canvas.fill(.rect(dash), theme.centerLine) }
         for title in layout.titles { drawText(title.text, title.placement, theme.text) }
         for a in layout.areas where a.rect.intersects(area) { drawArea(a) }

@@ -54,6 +54,8 @@ public final class RasterImage {
     /// Decodes a PNG (through Cairo) to redraw it in place.
     public convenience init(png bytes: [UInt8]) throws(SeatMapError) {
         let source = ByteSource(bytes)
+        // Cairo reads through the pointer: `source` must outlive every read.
+        defer { withExtendedLifetime(source) {} }
         let closure = Unmanaged.passUnretained(source).toOpaque()
         let created = cairo_image_surface_create_from_png_stream({ closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
@@ -269,6 +271,10 @@ public enum Renderer {
         let (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)
         let onPage = l.placement(of: visible, onPage: pageW, pageH, margin: page.margin)
         let sink = ByteSink()
+        // Cairo writes through the pointer until the surface is destroyed,
+        // also when drawing fails and the surface goes on the error path:
+        // `sink` must outlive it (a use after free otherwise).
+        defer { withExtendedLifetime(sink) {} }
         let unmanaged = Unmanaged.passUnretained(sink).toOpaque()
         let created = cairo_pdf_surface_create_for_stream({ closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }

@@ -88,6 +88,23 @@ struct FreeVenueCLITests {
         #expect(!seatmap("validate", theatre).err.contains("overlap"))
     }
 
+    @Test("found by a hostile run: huge text draws (clamped), no crash; overlap warnings stop after 20 pairs")
+    func hostile() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A text area at the largest size drew a glyph FreeType refuses, and the
+        // PDF writer then used freed memory: text is now drawn at most 2048 px high.
+        let text = try Fixtures.write(#"{"rows":[{"row":1,"price":1,"seats":[{"x":0,"y":0,"status":0}]}],"areas":[{"id":"t","shape":"text","x":0,"y":0,"size":100000,"label":"X"}]}"#,
+                                      to: "t.json", in: dir)
+        let pdf = seatmap("render", text, "-o", dir.appendingPathComponent("t.pdf").path)
+        #expect(pdf.code == 0, "\(pdf.err)")
+        // 2,000 seats on one spot: every pair overlaps; validate names 20 and stops.
+        let seats = (0..<2000).map { _ in #"{"x":0,"y":0,"status":0}"# }.joined(separator: ",")
+        let stacked = try Fixtures.write(#"{"rows":[{"row":1,"price":1,"seats":[\#(seats)]}]}"#, to: "s.json", in: dir)
+        let v = seatmap("validate", stacked)
+        #expect(v.code == 0 && v.err.components(separatedBy: "overlap when drawn").count == 21 && v.err.contains("and more"))
+    }
+
     @Test("import pretix and export pretix from the command line")
     func pretixCLI() throws {
         let dir = try Fixtures.tempFolder()

@@ -126,6 +126,13 @@ struct FreeVenueTests {
         _ = try sync.apply(StatusBatch(batchId: "a", sequence: 1, changes: [.init(seat: "1-2-3", status: .sold)]), selection: &s)
         #expect(sync.hall.cell(id: "1-2-4")?.seat.status == .sold)
         #expect(s.isEmpty)
+        // A batch may not split a group between statuses.
+        var sync2 = StatusSync(hall: h)
+        var none = Selection()
+        #expect(throws: SeatMapError.self) {
+            try sync2.apply(StatusBatch(batchId: "s", sequence: 1, changes: [.init(seat: "1-1-1", status: .sold), .init(seat: "1-1-2", status: .locked)]),
+                            selection: &none)
+        }
         // A recommendation takes a table whole or not at all.
         #expect(Recommender.recommend(count: 4, in: h)?.count == 4)
         #expect(Recommender.recommend(count: 3, in: h).map { Set($0.map(\.row)) } != [1])

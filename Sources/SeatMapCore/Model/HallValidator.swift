@@ -320,7 +320,7 @@ public enum HallValidator {
     }
 
     /// Most points a polygon area may have.
-    public static let maxPolygonPoints = 10_000
+    public static let maxPolygonPoints = 1_000
 
     /// Largest coordinate or size, in points.
     public static let maxCoordinate: Double = 100_000

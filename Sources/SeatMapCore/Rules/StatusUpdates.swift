@@ -143,6 +143,18 @@ public struct StatusSync: Sendable {
             }
             updates.append((id, change.status))
         }
+        // A batch may not split a couple or group between two statuses.
+        var given: [SeatID: SeatStatus] = [:]
+        for (id, status) in updates { given[id] = status }
+        var reported = Set<SeatID>()
+        for (id, status) in updates {
+            let members = hall.members(of: id)
+            guard members.count > 1, let first = members.first, !reported.contains(first),
+                  members.contains(where: { given[$0] != nil && given[$0] != status }) else { continue }
+            reported.insert(first)
+            let name = hall.group(of: id).map { "group \"\($0.id)\"" } ?? "the couple \(members.map(\.description).joined(separator: "+"))"
+            problems.append(Diagnostic(path: "changes", message: "\(name) is booked together: its seats cannot get different statuses in one batch"))
+        }
         // Couple halves and groups are sold together: a change to one seat
         // applies to the others too, unless the batch sets them itself.
         var named = Set(updates.map(\.id))
