@@ -712,13 +712,30 @@ public final class FreeIndex: Sendable {
         return out.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     }
 
+    /// Distance from a point to a free seat's shape (0 inside): to the circle
+    /// of a round seat, to the turned box of a turned one.
+    static func distance(from x: Double, _ y: Double, to cell: LaidOutCell) -> Double {
+        let own = cell.seatRect
+        let dx = x - own.centerX, dy = y - own.centerY
+        switch cell.outline {
+        case .circle:
+            return max(0, (dx * dx + dy * dy).squareRoot() - Double(own.w) / 2)
+        case .rotated(let a):
+            let u = abs(dx * cos(a) + dy * sin(a)) - Double(own.w) / 2, v = abs(-dx * sin(a) + dy * cos(a)) - Double(own.h) / 2
+            let eu = max(u, 0), ev = max(v, 0)
+            return (eu * eu + ev * ev).squareRoot()
+        case .box:
+            return own.distance(toX: x, y: y)
+        }
+    }
+
     func nearestSeat(_ x: Double, _ y: Double, within slop: Double, cells: [LaidOutCell]) -> Int? {
         let reach = Int(slop.rounded(.up)) + 1
         let area = PixelRect(x: Int(x.rounded(.down)) - reach, y: Int(y.rounded(.down)) - reach, w: 2 * reach + 1, h: 2 * reach + 1)
         var best: (d: Double, centre: Double, index: Int)? = nil
         for k in cellIndexes(intersecting: area, cells: cells) where cells[k].isSeat {
             let cell = cells[k]
-            let d = cell.rect.distance(toX: x, y: y)
+            let d = FreeIndex.distance(from: x, y, to: cell)
             guard d <= slop else { continue }
             let cx = cell.seatRect.centerX - x, cy = cell.seatRect.centerY - y
             let centre = cx * cx + cy * cy

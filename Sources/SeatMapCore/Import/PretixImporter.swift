@@ -105,6 +105,13 @@ public struct PretixImporter: HallImporter {
                 categoryNodes.append((item, path))
             }
         }
+        // Tiers are by price: categories sharing a price share the first one's colour.
+        for (k, c) in categories.enumerated() {
+            guard let price = c.price, let colour = c.color,
+                  let first = categories[..<k].first(where: { $0.price == price && $0.color != nil }), first.color != colour else { continue }
+            ctx.warning(categoryNodes[k].0, categoryNodes[k].1 + ".color",
+                        "category \"\(c.name)\" has the price of \"\(first.name)\" (\(price.plainText)): their seats are drawn in one tier colour, \"\(first.name)\"'s")
+        }
         let known = Set(categories.map(\.name))
         if let unknown = priceMap.keys.filter({ !known.contains($0) }).sorted().first {
             throw SeatMapError("--prices names category \"\(unknown)\", which the plan does not have (categories: \(categories.map(\.name).joined(separator: ", ")))")
