@@ -105,6 +105,26 @@ struct FreeVenueCLITests {
         #expect(v.code == 0 && v.err.components(separatedBy: "overlap when drawn").count == 21 && v.err.contains("and more"))
     }
 
+    @Test("--slop reaches a round seat by its circle, not its box")
+    func slopRound() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A big round seat and a small square one; the tap is 2.5 pt from the square and ~18 pt from the circle.
+        let hall = try Fixtures.write(#"{"rows":[{"row":1,"price":10,"seats":[{"x":100,"y":100,"r":50,"status":0},{"x":210,"y":160,"w":10,"h":10,"status":0}]}]}"#,
+                                      to: "h.json", in: dir)
+        let layout = try FreeVenueCLITests.json(seatmap("layout", hall, "--json", "--scale", "1", "--no-header", "--no-legend").out)
+        guard case .array(let seats)? = layout["seats"]?.value, seats.count == 2,
+              case .number(let bx)? = seats[1]["x"]?.value, case .number(let by)? = seats[1]["y"]?.value,
+              let x = Double(bx), let y = Double(by) else { Issue.record("no layout"); return }
+        // Just left of the small seat's box, level with its top.
+        let tap = "\(x - 2.5),\(y + 2)"
+        #expect(seatmap("hit", hall, "--scale", "1", "--no-header", "--no-legend", "--slop", "5", "--point", tap).out.contains("-> 1-1-2 "))
+        // The circle's box corner is within 1 pt of a tap; the circle is not.
+        guard case .number(let cx)? = seats[0]["x"]?.value, let x0 = Double(cx), case .number(let cy)? = seats[0]["y"]?.value, let y0 = Double(cy) else { return }
+        let corner = "\(x0 - 0.5),\(y0 - 0.5)"
+        #expect(seatmap("hit", hall, "--scale", "1", "--no-header", "--no-legend", "--slop", "1", "--point", corner).out.contains("-> gap"))
+    }
+
     @Test("import pretix and export pretix from the command line")
     func pretixCLI() throws {
         let dir = try Fixtures.tempFolder()
