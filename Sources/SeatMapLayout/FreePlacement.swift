@@ -222,7 +222,6 @@ public struct FreePlacement: Placement {
         var shapes: [HitShape] = []
         var polygonPoints: [Double] = []
         var areas: [LaidOutArea] = []
-        let zones = Dictionary(hall.sections.map { ($0.id, $0.place ?? ZonePlace()) }, uniquingKeysWith: { a, _ in a })
 
         /// Pixel position of a point of a level (continuous).
         func px(_ p: Point, _ b: LevelBand) -> (Double, Double) {
@@ -377,7 +376,6 @@ public struct FreePlacement: Placement {
                 : nil
             zoneMarks.append(ZoneMark(section: section.id, outline: outline, name: name))
         }
-        _ = zones
         let index = FreeIndex(originX: ox, originY: oy, width: size.w, height: size.h, cells: cells, shapes: shapes,
                               polygonPoints: polygonPoints, areaCount: areas.count,
                               bucket: max(8, max(sw, sh)))
@@ -432,13 +430,8 @@ struct HitShape: Sendable {
 
     var isArea: Bool { kind == HitShape.ellipse || kind == HitShape.polygon }
 
-    /// Whether a point (continuous pixels) is inside the shape as drawn.
-    @inline(__always)
-    func contains(_ x: Double, _ y: Double, _ points: [Double]) -> Bool {
-        kind == HitShape.polygon ? polygonContains(x, y, points) : contains(x, y)
-    }
-
-    /// `contains` for every kind but polygons.
+    /// Whether a point (continuous pixels) is inside the shape as drawn, for
+    /// every kind but polygons (`polygonContains`).
     @inline(__always)
     func contains(_ x: Double, _ y: Double) -> Bool {
         let dx = x - cx, dy = y - cy
@@ -567,7 +560,6 @@ public final class FreeIndex: Sendable {
             let c1 = max(0, min(columns - 1, (Int(x1.rounded(.up)) - originX) / b))
             let r0 = max(0, min(rows - 1, (Int(y0.rounded(.down)) - originY) / b))
             let r1 = max(0, min(rows - 1, (Int(y1.rounded(.up)) - originY) / b))
-            _ = polygonPoints
             return (c0, c1, r0, r1)
         }
         let ranges = shapes.map { range($0, polygonPoints, originX, originY) }
