@@ -156,28 +156,17 @@ public struct FreePlacement: Placement {
     /// first seat and/or after its last, along the row.
     static func labelPoints(_ row: Row, _ seats: [ResolvedSeat], pitch: Double) -> [Point] {
         guard let first = seats.first, let last = seats.last, row.labelPosition != .none else { return [] }
-        var dx = 1.0, dy = 0.0
-        if seats.count >= 2 {
-            let a = seats[seats.count - 2].centre
-            let ex = last.centre.x - a.x, ey = last.centre.y - a.y
-            let b = seats[1].centre
-            let sx = b.x - first.centre.x, sy = b.y - first.centre.y
-            let ls = (sx * sx + sy * sy).squareRoot(), le = (ex * ex + ey * ey).squareRoot()
-            if ls > 0 { dx = sx / ls; dy = sy / ls }
-            let start = Point(x: first.centre.x - dx * pitch, y: first.centre.y - dy * pitch)
-            let end = le > 0 ? Point(x: last.centre.x + ex / le * pitch, y: last.centre.y + ey / le * pitch)
-                : Point(x: last.centre.x + dx * pitch, y: last.centre.y + dy * pitch)
-            switch row.labelPosition {
-            case .start: return [start]
-            case .end: return [end]
-            case .both: return [start, end]
-            case .none: return []
-            }
+        /// The unit step from seat a to seat b, or nil when they coincide.
+        func step(_ a: Point, _ b: Point) -> (Double, Double)? {
+            let x = b.x - a.x, y = b.y - a.y, l = (x * x + y * y).squareRoot()
+            return l > 0 ? (x / l, y / l) : nil
         }
-        let rad = first.rotation * .pi / 180
-        dx = cos(rad); dy = sin(rad)
-        let start = Point(x: first.centre.x - dx * pitch, y: first.centre.y - dy * pitch)
-        let end = Point(x: last.centre.x + dx * pitch, y: last.centre.y + dy * pitch)
+        // Along the row at each end (a lone seat: along its own turn).
+        let (c, s) = VenueGeometry.cosSin(first.rotation)
+        let along = seats.count >= 2 ? step(first.centre, seats[1].centre) ?? (c, s) : (c, s)
+        let alongEnd = seats.count >= 2 ? step(seats[seats.count - 2].centre, last.centre) ?? along : along
+        let start = Point(x: first.centre.x - along.0 * pitch, y: first.centre.y - along.1 * pitch)
+        let end = Point(x: last.centre.x + alongEnd.0 * pitch, y: last.centre.y + alongEnd.1 * pitch)
         switch row.labelPosition {
         case .start: return [start]
         case .end: return [end]
