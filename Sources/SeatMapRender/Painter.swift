@@ -84,18 +84,8 @@ struct Painter {
     func drawArea(_ a: LaidOutArea) {
         let area = a.area
         if canvas.wantsSeatTags { canvas.beginArea(areaTag(a)) }
-        var fill: Color? = nil
+        let fill = a.isHittable ? areaFill(area) : nil
         if a.isHittable {
-            if let given = area.fill.flatMap(Color.init(hex:)) {
-                fill = given
-            } else if area.fill == "transparent" {
-                fill = nil
-            } else if area.isStanding {
-                fill = area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
-            } else {
-                // A stage, bar or table: the theme's screen colour.
-                fill = theme.screen
-            }
             if let fill { canvas.fill(a.path, fill) }
             // The given border; else a stage-like area is outlined as the screen is.
             let outline = area.border.flatMap(Color.init(hex:)) ?? (area.isStanding || fill == nil ? nil : theme.centerLine)
@@ -116,6 +106,16 @@ struct Painter {
             drawText(areaText(area), t, color)
         }
         if canvas.wantsSeatTags { canvas.endSeat() }
+    }
+
+    /// An area's fill (nil: transparent): its own colour; a standing area's
+    /// tier colour, or the sold colour once full; else, for a stage, bar or
+    /// table, the theme's screen colour. The map and the minimap both use it.
+    func areaFill(_ area: Area) -> Color? {
+        if let given = area.fill.flatMap(Color.init(hex:)) { return given }
+        if area.fill == "transparent" { return nil }
+        if area.isStanding { return area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price)) }
+        return theme.screen
     }
 
     /// An area's label; a standing area adds its remaining places.
@@ -257,10 +257,8 @@ struct Painter {
     func drawMinimap(visible: PixelRect) {
         guard let m = layout.minimap(visible: visible) else { return }
         canvas.fill(.roundedRect(m.box, radius: m.cornerRadius), theme.minimapBackground)
-        for a in layout.areas where a.isHittable && a.area.fill != "transparent" {
-            let fill = a.area.fill.flatMap(Color.init(hex:))
-                ?? (a.isStanding ? tierColor(layout.tiers.tier(of: a.area.price)) : theme.screen)
-            canvas.fill(m.shape(of: a.path), fill)
+        for a in layout.areas where a.isHittable {
+            if let fill = areaFill(a.area) { canvas.fill(m.shape(of: a.path), fill) }
         }
         for cell in layout.cells where cell.isSeat {
             canvas.fill(m.shape(of: cell.rect), fillColor(cell))
