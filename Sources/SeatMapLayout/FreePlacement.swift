@@ -461,29 +461,38 @@ struct HitShape: Sendable {
     }
 }
 
-/// One shape's entry in one bucket, with everything its test needs inline
-/// (so a query reads its bucket's run of 32-byte entries and nothing else):
-/// the centre relative to the bucket's corner and the sizes and turn in single
-/// precision (good to about 1e-5 pixel across a seat); `code` is the kind in
-/// the top bits and the target (a seat's or ellipse area's index, or a
-/// polygon's index in `FreeIndex.shapes`).
+/// One shape's entry in one bucket, 16 bytes, so that a query reads its
+/// bucket's short run and a small size table and nothing else: the centre in
+/// half pixels from the bucket's corner (seat boxes are whole pixels, so a
+/// centre is a half-pixel multiple: exact), the turn in single precision
+/// (good to about 1e-5 pixel across a seat), and `code`: a size class (the
+/// top 8 bits, an index in `FreeIndex.sizes`) and the seat's index in
+/// `Layout.cells` (the low 24 bits). Class `wide` is any other shape (areas,
+/// a seat beyond these ranges): the low bits index `FreeIndex.shapes`, tested
+/// in double precision.
 struct HitEntry: Sendable {
-    static let kindShift: Int32 = 28
-    static let valueMask: Int32 = (1 << 28) - 1
-    var x: Float, y: Float, hw: Float, hh: Float, cos: Float, sin: Float, radius: Float
-    var code: Int32
+    static let classShift: UInt32 = 24
+    static let valueMask: UInt32 = (1 << 24) - 1
+    static let wide: UInt32 = 255
+    var x: Int16, y: Int16
+    var cos: Float, sin: Float
+    var code: UInt32
 
-    /// Whether the point (relative to the bucket's corner) is inside a rounded
-    /// rect, circle or ellipse entry.
+    var sizeClass: UInt32 { code >> HitEntry.classShift }
+    var value: Int { Int(code & HitEntry.valueMask) }
+}
+
+/// A seat size shared by entries: half sizes and corner radius (pixels),
+/// single precision (half pixels are exact), or a circle of `radius`.
+struct HitSize: Sendable, Hashable {
+    var hw: Float, hh: Float, radius: Float
+    var circle: Bool
+
+    /// Whether a point relative to the seat's centre is inside.
     @inline(__always)
-    func contains(_ px: Float, _ py: Float, _ kind: Int32) -> Bool {
-        let dx = px - x, dy = py - y
-        if kind == Int32(HitShape.circle) { return dx * dx + dy * dy < radius * radius }
+    func contains(_ dx: Float, _ dy: Float, _ cos: Float, _ sin: Float) -> Bool {
+        if circle { return dx * dx + dy * dy < radius * radius }
         let u = abs(dx * cos + dy * sin), v = abs(-dx * sin + dy * cos)
-        if kind == Int32(HitShape.ellipse) {
-            let a = u / hw, b = v / hh
-            return a * a + b * b < 1
-        }
         // Without branches: random taps make every branch here a coin toss.
         let cu = max(u - (hw - radius), 0), cv = max(v - (hh - radius), 0)
         let inBox = (u < hw ? 1 : 0) & (v < hh ? 1 : 0)
@@ -503,6 +512,9 @@ public final class FreeIndex: Sendable {
     /// Each bucket's shapes, in drawing order, with what the test needs
     /// inline (so a query reads one bucket's run, not shapes all over memory).
     let entries: [HitEntry]
+    /// Size classes of seat entries (at most 255).
+    let sizes: [HitSize]
+
     let shapes: [HitShape]
     let polygonPoints: [Double]
     /// Cell index by (row, column).
@@ -579,23 +591,40 @@ public final class FreeIndex: Sendable {
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var fill = counts
-        var entries = [HitEntry](repeating: HitEntry(x: 0, y: 0, hw: 0, hh: 0, cos: 1, sin: 0, radius: 0, code: 0),
-                                 count: Int(counts[counts.count - 1]))
+        var entries = [HitEntry](repeating: HitEntry(x: 0, y: 0, cos: 1, sin: 0, code: 0), count: Int(counts[counts.count - 1]))
+        var sizes: [HitSize] = []
+        var sizeClass: [HitSize: UInt32] = [:]
         for (k, (c0, c1, r0, r1)) in ranges.enumerated() {
             let sh = shapes[k]
-            let code = Int32(sh.kind) << HitEntry.kindShift | (sh.kind == HitShape.polygon ? Int32(k) : sh.target)
+            // A seat gets a size class when its sizes and index fit one.
+            var cls = HitEntry.wide
+            if !sh.isArea && Int(sh.target) <= Int(HitEntry.valueMask) {
+                let size = HitSize(hw: Float(sh.hw), hh: Float(sh.hh), radius: Float(sh.radius), circle: sh.kind == HitShape.circle)
+                if let known = sizeClass[size] {
+                    cls = known
+                } else if sizes.count < Int(HitEntry.wide) {
+                    cls = UInt32(sizes.count)
+                    sizeClass[size] = cls
+                    sizes.append(size)
+                }
+            }
             for r in r0...r1 {
                 for c in c0...c1 where meets(sh, c, r) {
                     let slot = r * columns + c
+                    // The centre in half pixels from the bucket's corner.
+                    let hx = 2 * (sh.cx - Double(originX + c * b)), hy = 2 * (sh.cy - Double(originY + r * b))
+                    let exact = hx == hx.rounded() && hy == hy.rounded() && abs(hx) <= Double(Int16.max) && abs(hy) <= Double(Int16.max)
+                    let own = cls != HitEntry.wide && exact
                     entries[Int(fill[slot])] = HitEntry(
-                        x: Float(sh.cx - Double(originX + c * b)), y: Float(sh.cy - Double(originY + r * b)),
-                        hw: Float(sh.hw), hh: Float(sh.hh), cos: Float(sh.cos), sin: Float(sh.sin), radius: Float(sh.radius), code: code)
+                        x: own ? Int16(hx) : 0, y: own ? Int16(hy) : 0, cos: Float(sh.cos), sin: Float(sh.sin),
+                        code: own ? cls << HitEntry.classShift | UInt32(sh.target) : HitEntry.wide << HitEntry.classShift | UInt32(k))
                     fill[slot] += 1
                 }
             }
         }
         starts = counts
         self.entries = entries
+        self.sizes = sizes
     }
 
     @inline(__always)
@@ -610,17 +639,30 @@ public final class FreeIndex: Sendable {
         let lx = Float(dx - bx * bucket) + 0.5, ly = Float(dy - by * bucket) + 0.5
         while k >= lo {
             let e = entries[k]
-            let kind = e.code >> HitEntry.kindShift
-            if kind == Int32(HitShape.polygon) {
-                let sh = shapes[Int(e.code & HitEntry.valueMask)]
-                if sh.polygonContains(Double(i) + 0.5, Double(j) + 0.5, polygonPoints) { return .area(Int(sh.target)) }
-            } else if e.contains(lx, ly, kind) {
-                let target = Int(e.code & HitEntry.valueMask)
-                return kind == Int32(HitShape.ellipse) ? .area(target) : .seat(target)
+            let cls = Int(e.sizeClass)
+            if cls < sizes.count {
+                if sizes[cls].contains(lx - Float(e.x) * 0.5, ly - Float(e.y) * 0.5, e.cos, e.sin) { return .seat(e.value) }
+            } else if let hit = wideHit(e.value, i, j) {
+                return hit
             }
             k -= 1
         }
         return .gap
+    }
+
+    /// A wide entry's answer for pixel (i, j), or nil when it misses.
+    func wideHit(_ shape: Int, _ i: Int, _ j: Int) -> CellHit? {
+        let sh = shapes[shape], x = Double(i) + 0.5, y = Double(j) + 0.5
+        let inside = sh.kind == HitShape.polygon ? sh.polygonContains(x, y, polygonPoints) : sh.contains(x, y)
+        guard inside else { return nil }
+        return sh.isArea ? .area(Int(sh.target)) : .seat(Int(sh.target))
+    }
+
+    /// The seat (its index in `Layout.cells`) an entry stands for, or nil for an area.
+    func seat(of e: HitEntry) -> Int? {
+        if Int(e.sizeClass) < sizes.count { return e.value }
+        let sh = shapes[e.value]
+        return sh.isArea ? nil : Int(sh.target)
     }
 
     func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
@@ -633,9 +675,7 @@ public final class FreeIndex: Sendable {
             for c in c0...c1 {
                 let slot = r * columns + c
                 for k in Int(starts[slot])..<Int(starts[slot + 1]) {
-                    let kind = entries[k].code >> HitEntry.kindShift
-                    guard kind == Int32(HitShape.roundedRect) || kind == Int32(HitShape.circle) else { continue }
-                    let t = Int(entries[k].code & HitEntry.valueMask)
+                    guard let t = seat(of: entries[k]) else { continue }
                     if cells[t].rect.intersects(area) { out.insert(t) }
                 }
             }
@@ -660,10 +700,7 @@ public final class FreeIndex: Sendable {
         for slot in 0..<(columns * rows) {
             let run = Int(starts[slot])..<Int(starts[slot + 1])
             guard run.count > 1 else { continue }
-            let seatsHere = run.filter {
-                let kind = entries[$0].code >> HitEntry.kindShift
-                return kind == Int32(HitShape.roundedRect) || kind == Int32(HitShape.circle)
-            }.map { seatShape[Int(entries[$0].code & HitEntry.valueMask)] }
+            let seatsHere = run.compactMap { seat(of: entries[$0]).map { seatShape[$0] } }
             for (n, ka) in seatsHere.enumerated() {
                 let sa = shapes[ka]
                 for kb in seatsHere[(n + 1)...] {

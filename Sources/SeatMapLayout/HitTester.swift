@@ -46,7 +46,14 @@ public struct HitTester: Sendable {
         try t.check(layout)
         let c = t.contentPixel(of: p)
         guard c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 else { return .outside }
-        return index.cell(at: Int(c.x.rounded(.down)), Int(c.y.rounded(.down)))
+        return index.cell(at: HitTester.floor(c.x), HitTester.floor(c.y))
+    }
+
+    /// `Int(x.rounded(.down))` for |x| < 1e12, without a call into libm.
+    @inline(__always)
+    static func floor(_ x: Double) -> Int {
+        let t = Int(x)
+        return Double(t) > x ? t - 1 : t
     }
 
     /// The cell under a view point. `slop` (points): a tap on a gap or just
