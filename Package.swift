@@ -17,8 +17,9 @@ let package = Package(
         // MARK: System libraries (C stays inside the modules that import these)
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"])]
+            // Cairo and Pango (pangocairo's flags include Cairo's).
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
 
         .systemLibrary(

@@ -9,12 +9,14 @@ public enum CairoLibrary {
     /// The version of the linked Cairo, e.g. "1.16.0".
     public static var version: String { String(cString: cairo_version_string()) }
     /// The versions of the C libraries rendering uses, as loaded at run
-    /// time: Cairo, libpng, fontconfig, and Cairo's own pixman and FreeType
+    /// time: Cairo, libpng, fontconfig, Pango, HarfBuzz, and Cairo's own pixman and FreeType
     /// (found in the process, as Cairo loaded them).
     public static var linkedVersions: [(String, String)] {
         let fc = Int(FcGetVersion())
         var out = [("cairo", version), ("libpng", png_get_libpng_ver(nil).map { String(cString: $0) } ?? "?"),
-                   ("fontconfig", "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)")]
+                   ("fontconfig", "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)"),
+                   ("pango", String(cString: pango_version_string())),
+                   ("harfbuzz", String(cString: hb_version_string()))]
         typealias VersionString = @convention(c) () -> UnsafePointer<CChar>?
         if let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pixman_version_string"),
            let text = unsafeBitCast(f, to: VersionString.self)() {
@@ -109,20 +111,15 @@ final class CairoContext {
     }
 }
 
-/// Draws on a Cairo context (image or PDF surface).
+/// Draws on a Cairo context (image or PDF surface); text through Pango.
 final class CairoCanvas: Canvas {
     let context: CairoContext
     private var cr: OpaquePointer { context.cr }
-    private let fontFace: OpaquePointer?
+    private let pango: PangoText
 
-    init(_ context: CairoContext, font: ResolvedFont) {
+    init(_ context: CairoContext, text: PangoText) {
         self.context = context
-        fontFace = cairo_toy_font_face_create(font.family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        if let fontFace { cairo_set_font_face(context.cr, fontFace) }
-    }
-
-    deinit {
-        if let fontFace { cairo_font_face_destroy(fontFace) }
+        pango = text
     }
 
     private func setColor(_ c: Color) {
@@ -160,21 +157,22 @@ final class CairoCanvas: Canvas {
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty, style.size > 0 else { return }
-        cairo_set_font_size(cr, style.size)
-        var fe = cairo_font_extents_t()
-        cairo_font_extents(cr, &fe)
-        var te = cairo_text_extents_t()
-        cairo_text_extents(cr, string, &te)
-        let width = te.x_advance
+        pango.update(for: cr)
+        guard let layout = pango.layout(string, size: style.size, what: style.what) else { return }
+        let width = PangoText.width(of: layout)
         let left: Double
         switch align {
         case .left: left = x
         case .center: left = x - width / 2
         case .right: left = x - width
         }
-        cairo_move_to(cr, left, y + (fe.ascent - fe.descent) / 2)
+        // The line's baseline where the primary font's ascent and descent
+        // centre it on `y`.
+        let m = pango.lineMetrics(size: style.size)
+        let baseline = y + (m.ascent - m.descent) / 2
+        cairo_move_to(cr, left, baseline - Double(pango_layout_get_baseline(layout)) / PangoText.unit)
         setColor(style.color)
-        cairo_show_text(cr, string)
+        pango_cairo_show_layout(cr, layout)
         cairo_new_path(cr)
     }
 

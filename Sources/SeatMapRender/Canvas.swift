@@ -4,6 +4,8 @@ import SeatMapLayout
 public struct TextStyle: Sendable, Equatable {
     public var size: Double
     public var color: Color
+    /// What the text is, for messages ("the header", "row label 3", …).
+    public var what: String = "the text"
 }
 
 /// Semantic information about one seat, for canvases that can tag elements

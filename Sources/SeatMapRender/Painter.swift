@@ -24,12 +24,12 @@ struct Painter {
         if clipped { canvas.pushClip(area) }
         canvas.fill(.rect(area), theme.background)
         if let header = layout.header, let text = layout.headerText, header.intersects(area) {
-            drawText(scene.title, text, theme.text)
+            drawText(scene.title, text, theme.text, what: "the header")
         }
         // A free venue has no screen band (a stage is an area).
         if !layout.isFree && layout.screen.intersects(area) { drawScreen() }
         for dash in layout.centerLine where dash.intersects(area) { canvas.fill(.rect(dash), theme.centerLine) }
-        for title in layout.titles { drawText(title.text, title.placement, theme.text) }
+        for title in layout.titles { drawText(title.text, title.placement, theme.text, what: "a level title") }
         for a in layout.areas where a.rect.intersects(area) { drawArea(a) }
         for zone in layout.zones { drawZone(zone) }
         for label in layout.rowLabels where label.rect.intersects(area) { drawRowLabel(label) }
@@ -43,8 +43,9 @@ struct Painter {
         if clipped { canvas.popClip() }
     }
 
-    func drawText(_ string: String, _ p: TextPlacement, _ color: Color) {
-        canvas.text(string, x: p.x, y: p.y, align: p.align, style: TextStyle(size: p.size, color: color))
+    /// `what` names the text in errors ("the header", "row label 3", …).
+    func drawText(_ string: String, _ p: TextPlacement, _ color: Color, what: String) {
+        canvas.text(string, x: p.x, y: p.y, align: p.align, style: TextStyle(size: p.size, color: color, what: what))
     }
 
     func drawGlyph(_ glyph: Glyph, _ color: Color) {
@@ -62,12 +63,12 @@ struct Painter {
     func drawScreen() {
         canvas.fill(layout.screenOutline, theme.centerLine)
         canvas.fill(layout.screenFace, theme.screen)
-        drawText(scene.screenLabel, layout.screenText, theme.screenText)
+        drawText(scene.screenLabel, layout.screenText, theme.screenText, what: "the screen label")
     }
 
     func drawRowLabel(_ label: RowLabelBox) {
         canvas.fill(.roundedRect(label.pill, radius: label.pillRadius), theme.rowLabelBackground)
-        drawText(label.label, label.text, theme.rowLabel)
+        drawText(label.label, label.text, theme.rowLabel, what: "a row label")
     }
 
     /// A price tier's fill: the hall's category colour for it, else the theme's.
@@ -103,7 +104,7 @@ struct Painter {
             } else {
                 color = theme.text
             }
-            drawText(areaText(area), t, color)
+            drawText(areaText(area), t, color, what: "area \"\(area.id)\"")
         }
         if canvas.wantsSeatTags { canvas.endSeat() }
     }
@@ -136,7 +137,7 @@ struct Painter {
 
     func drawZone(_ zone: ZoneMark) {
         if let o = zone.outline { canvas.stroke(o.path, theme.centerLine, width: o.width, dash: []) }
-        if let n = zone.name { drawText(n.text, n.placement, theme.text) }
+        if let n = zone.name { drawText(n.text, n.placement, theme.text, what: "a zone name") }
     }
 
     // MARK: Seats
@@ -198,7 +199,7 @@ struct Painter {
         if let glyph {
             drawGlyph(glyph, theme.seatText)
         } else if let number = layout.numberText(of: cell) {
-            drawText(cell.seatLabel, number, theme.seatText)
+            drawText(cell.seatLabel, number, theme.seatText, what: "a seat label")
         }
         if isHighlighted(cell) {
             for (ring, color) in zip(layout.highlightRings(of: cell), [theme.highlight, theme.background]) {
@@ -247,7 +248,7 @@ struct Painter {
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
         if let glyph { drawGlyph(glyph, theme.seatText) }
-        drawText(legendText(item.kind), item.text, theme.text)
+        drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
     }
 
     // MARK: Minimap

@@ -149,25 +149,27 @@ public enum Renderer {
     /// Draws the whole scene, or what a viewport shows of it (the viewport
     /// image is exactly that region of the full image), into a raster image.
     public static func raster(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> RasterImage {
-        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let text = try PangoText(scene.theme)
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
         let image: RasterImage
         if viewport == nil {
             image = try RasterImage(width: visible.w, height: visible.h)
             let context = try CairoContext(image.surface)
-            Painter(scene: scene, canvas: CairoCanvas(context, font: font)).draw()
+            Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
             try context.check("drawing the seat map")
+            try text.check()
         } else {
             image = try RasterImage(width: visible.w, height: visible.h)
-            try drawRegion(scene, visible, font: font, into: image, at: 0, 0)
+            try drawRegion(scene, visible, text: text, into: image, at: 0, 0)
         }
         if minimap {
             let context = try CairoContext(image.surface)
-            let canvas = CairoCanvas(context, font: font)
+            let canvas = CairoCanvas(context, text: text)
             canvas.translate(Double(-visible.x), Double(-visible.y))
             Painter(scene: scene, canvas: canvas).drawMinimap(visible: visible)
             try context.check("drawing the minimap")
+            try text.check()
         }
         return image
     }
@@ -190,16 +192,17 @@ public enum Renderer {
 
     /// Draws `region` of the scene exactly as a full render would and copies
     /// it into `target` at (x, y).
-    static func drawRegion(_ scene: Scene, _ region: PixelRect, font: ResolvedFont, into target: RasterImage,
+    static func drawRegion(_ scene: Scene, _ region: PixelRect, text: PangoText, into target: RasterImage,
                            at x: Int, _ y: Int) throws(SeatMapError) {
         let pad = scene.layout.regionPadding
         let padded = PixelRect(x: region.x - pad, y: region.y - pad, w: region.w + 2 * pad, h: region.h + 2 * pad)
         let scratch = try CairoSurface(width: padded.w, height: padded.h)
         let context = try CairoContext(scratch)
-        let canvas = CairoCanvas(context, font: font)
+        let canvas = CairoCanvas(context, text: text)
         canvas.translate(Double(-padded.x), Double(-padded.y))
         Painter(scene: scene, canvas: canvas).draw(region: padded)
         try context.check("drawing the seat map")
+            try text.check()
         cairo_surface_flush(scratch.pointer)
         let copy = try CairoContext(target.surface)
         cairo_set_operator(copy.cr, CAIRO_OPERATOR_SOURCE)
@@ -216,7 +219,7 @@ public enum Renderer {
         guard image.width == scene.layout.width, image.height == scene.layout.height else {
             throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
         }
-        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let text = try PangoText(scene.theme)
         let regions = dirty.map { $0.intersection(scene.layout.bounds) }.filter { !$0.isEmpty }
         // When the padded regions would cover half the image, one full
         // redraw is cheaper than many small ones (and gives the same pixels).
@@ -228,11 +231,12 @@ public enum Renderer {
             cairo_set_source_rgba(context.cr, 0, 0, 0, 0)
             cairo_paint(context.cr)
             cairo_set_operator(context.cr, CAIRO_OPERATOR_OVER)
-            Painter(scene: scene, canvas: CairoCanvas(context, font: font)).draw()
+            Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
             try context.check("redrawing the seat map")
+            try text.check()
             return
         }
-        for r in regions { try drawRegion(scene, r, font: font, into: image, at: r.x, r.y) }
+        for r in regions { try drawRegion(scene, r, text: text, into: image, at: r.x, r.y) }
     }
 
     static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {
@@ -251,7 +255,7 @@ public enum Renderer {
     /// Semantic SVG (see `SVGCanvas`).
     public static func svg(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> String {
         let visible = try visibleRect(scene, viewport)
-        let canvas = SVGCanvas(fontFamily: scene.theme.fontFamily)
+        let canvas = SVGCanvas(fontFamilies: [scene.theme.fontFamily] + scene.theme.fontFallbacks)
         let painter = Painter(scene: scene, canvas: canvas)
         painter.draw(region: viewport == nil ? nil : visible)
         if minimap { painter.drawMinimap(visible: visible) }
@@ -265,7 +269,7 @@ public enum Renderer {
     /// it), and `minimap` adds the thumbnail, as for PNG and SVG.
     public static func pdf(_ scene: Scene, page: PageSize = .fit, viewport: ViewTransform? = nil,
                            minimap: Bool = false) throws(SeatMapError) -> [UInt8] {
-        let font = try FontResolver.resolve(family: scene.theme.fontFamily, package: scene.theme.fontPackage)
+        let text = try PangoText(scene.theme)
         let l = scene.layout
         let visible = try visibleRect(scene, viewport)
         let (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)
@@ -288,7 +292,7 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, scene.title)
             cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATOR, "SeatMap")
             let context = try CairoContext(surface)
-            let canvas = CairoCanvas(context, font: font)
+            let canvas = CairoCanvas(context, text: text)
             canvas.translate(onPage.x, onPage.y)
             canvas.scale(onPage.scale)
             let painter = Painter(scene: scene, canvas: canvas)
@@ -300,6 +304,7 @@ public enum Renderer {
             }
             if minimap { painter.drawMinimap(visible: visible) }
             try context.check("drawing the PDF")
+            try text.check()
             cairo_surface_finish(surface.pointer)
             try surface.check("writing the PDF")
         }

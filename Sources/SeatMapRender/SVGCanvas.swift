@@ -11,8 +11,10 @@ final class SVGCanvas: Canvas {
     private var openClips = 0
     private let fontFamily: String
 
-    init(fontFamily: String) {
-        self.fontFamily = fontFamily
+    /// The theme's families, then the generic `sans-serif` (a browser
+    /// without them falls back to a sans face, not a serif one).
+    init(fontFamilies: [String]) {
+        fontFamily = (fontFamilies.map { "'\($0.replacingOccurrences(of: "'", with: ""))'" } + ["sans-serif"]).joined(separator: ", ")
     }
 
     /// The finished document showing `viewBox` (content pixels).

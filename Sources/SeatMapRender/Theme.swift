@@ -35,6 +35,10 @@ public struct Theme: Sendable, Equatable {
     public var centerLine: Color
     public var minimapBackground: Color
     public var fontFamily: String
+    /// Families tried, in order, for characters `fontFamily` lacks, before
+    /// fontconfig's own fallback (`fontFamily` may be given in the theme as
+    /// a list: its first family is this one, the rest these).
+    public var fontFallbacks: [String] = []
     /// The Debian package that provides `fontFamily` (named in the error when it is missing).
     public var fontPackage: String
     /// Every size and switch that affects a position. Commands build their
@@ -107,7 +111,16 @@ extension Theme {
         let soldMark = mark("soldMark", &ctx)
         let lockedMark = mark("lockedMark", &ctx)
         var font = ""
-        if let n = ctx.required(m, "fontFamily", in: root, ""), let s = ctx.string(n, "fontFamily") { font = s }
+        var fallbacks: [String] = []
+        if let n = ctx.required(m, "fontFamily", in: root, "") {
+            if case .array(let items) = n.value {
+                let names = items.enumerated().compactMap { ctx.string($0.element, "fontFamily[\($0.offset)]") }
+                if let first = names.first { font = first } else { ctx.error(n, "fontFamily", "expected at least one font family") }
+                fallbacks = Array(names.dropFirst())
+            } else if let s = ctx.string(n, "fontFamily") {
+                font = s
+            }
+        }
         var package = "a package providing the font"
         if let n = m["fontPackage"], let s = ctx.string(n, "fontPackage") { package = s }
         var style = LayoutStyle()
@@ -145,8 +158,8 @@ extension Theme {
         return Theme(name: name, background: bg, tierPalette: palette, locked: locked, sold: sold, selected: selected,
                      highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
                      rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
-                     centerLine: centerLine, minimapBackground: minimap, fontFamily: font, fontPackage: package,
-                     style: style)
+                     centerLine: centerLine, minimapBackground: minimap, fontFamily: font, fontFallbacks: fallbacks,
+                     fontPackage: package, style: style)
     }
 
     /// The shipped themes (`Themes/*.json`, compiled into the library at
