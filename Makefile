@@ -63,7 +63,7 @@ fuzz-smoke: deps
 	bash scripts/fuzz.sh run 10000
 
 # A release build with the Swift runtime linked in, so the installed binary
-# needs only Debian's runtime libraries (cairo, libpng, sqlite, fontconfig)
+# needs only Debian's runtime libraries (cairo, pango, libpng, sqlite, fontconfig)
 # and finds its themes inside itself.
 install: deps
 	$(SWIFT) build -c release --product seatmap --static-swift-stdlib

@@ -35,7 +35,8 @@ let package = Package(
         ),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
-        .target(name: "SeatMapCore"),
+        .target(name: "SeatMapCore", plugins: ["EmbedLocales"]),
+        .plugin(name: "EmbedLocales", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)

@@ -26,13 +26,15 @@ module() {  # NAME [swiftc args...]
 
 build() {
   mkdir -p "$OUT"
-  mapfile -t INC < <(cflags cairo libpng)
+  mapfile -t INC < <(cflags pangocairo libpng)
   [ "${1:-}" = "--targets-only" ] || {
-  module SeatMapCore
-  module SeatMapLayout
-  # The shipped themes, as the EmbedThemes build plugin writes them for SwiftPM.
+  # The shipped themes and locale catalogues, as the EmbedThemes and
+  # EmbedLocales build plugins write them for SwiftPM.
   "$SWIFTC" -O Sources/seatmap-embed-themes/main.swift -o "$OUT/embed-themes"
   "$OUT/embed-themes" "$OUT/EmbeddedThemes.swift" Themes/*.json
+  "$OUT/embed-themes" --name embeddedLocaleSources "$OUT/EmbeddedLocales.swift" Locales/*.json
+  module SeatMapCore "$OUT/EmbeddedLocales.swift"
+  module SeatMapLayout
   module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
   }
@@ -48,7 +50,7 @@ build() {
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do libs=("$OUT/lib$m.a" "${libs[@]}"); done
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
-      -lcairo -lfontconfig -lpng16 -o "$OUT/fuzz-$t"
+      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -o "$OUT/fuzz-$t"
     echo "built $OUT/fuzz-$t"
   done
 }

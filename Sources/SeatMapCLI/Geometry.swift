@@ -18,7 +18,22 @@ extension SeatMapCLI {
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
         .value("level", "N", "A free venue's level N only (default: every level, stacked, each titled)."),
+        localeOption,
     ]
+
+    static let localeOption = CommandSpec.Option.value(
+        "locale", "TAG", "Language of words and prices (BCP 47: zh-Hans, zh-Hant, en, de, fr, es, ja, ko, ar, he; default: the hall's, else zh-Hans).")
+
+    /// `--locale`, read (nil when not given: the hall's locale applies).
+    static func locale(_ a: Arguments) throws -> SeatMapLocale? {
+        guard let tag = a.value("locale") else { return nil }
+        do { return try SeatMapLocale.named(tag) } catch { throw UsageError(message: "--locale: \(error.message)") }
+    }
+
+    /// The locale for a hall's words: `--locale`, else the hall's, else zh-Hans.
+    static func locale(_ a: Arguments, for hall: Hall) throws -> SeatMapLocale {
+        try locale(a) ?? hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+    }
 
     /// What the geometry flags say: the theme (whose style is the layout's,
     /// with the header and legend switched off as asked), zoom or fit, scale.
@@ -57,6 +72,7 @@ extension SeatMapCLI {
         var theme = try Theme.load(a.value("theme") ?? "light")
         theme.style = theme.style.with(header: !a.flag("no-header"), legend: !a.flag("no-legend"))
         if a.value("level") != nil { theme.style.level = try a.int("level", in: 0...99) }
+        theme.style.locale = try locale(a)
         return Geometry(theme: theme, zoom: zoom, scale: scale, fit: fit)
     }
 }

@@ -23,12 +23,19 @@ extension SeatMapCLI {
             }
             console.out("\(layout.width)×\(layout.height) px at zoom \(fmt(layout.zoom)), scale \(fmt(layout.scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
             for s in layout.seats {
-                console.out("\(s.id) \(s.chineseDescription) \(s.kind.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
+                console.out("\(s.id) \(layout.describe(s)) \(s.kind.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
             }
             return 0
         })
 
     static func fmt(_ v: Double) -> String { Arguments.format(v) }
+
+    /// Beside an exact `price`: the hall's currency code and the price as
+    /// the locale writes it (nothing for no price).
+    static func priceMembers(_ price: Decimal?, _ l: Layout) -> [(String, JSONNode)] {
+        guard let price else { return [] }
+        return [("currency", .string(l.currency)), ("priceText", .string(l.money(price)))]
+    }
 
     static func rectMembers(_ r: PixelRect) -> [(String, JSONNode)] {
         [("x", .int(r.x)), ("y", .int(r.y)), ("w", .int(r.w)), ("h", .int(r.h))]
@@ -41,6 +48,7 @@ extension SeatMapCLI {
                     + rectMembers(s.rect)
                     + [("status", .string(s.kind.name)), ("type", .string(s.type.rawValue)),
                        ("price", s.price.map { .string($0.plainText) } ?? .null)]
+                    + priceMembers(s.price, l)
                     + shapeMembers(s))
         }
         let areas: [JSONNode] = l.areas.map { a in
@@ -48,6 +56,7 @@ extension SeatMapCLI {
             m += rectMembers(a.rect)
             if let c = a.area.capacity {
                 m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
+                m += priceMembers(a.area.price, l)
             }
             return .object(m)
         }
@@ -94,9 +103,10 @@ extension SeatMapCLI {
             ],
             details: """
             Taps are answered for the picture render draws with the same geometry flags (theme, zoom or fit,
-            scale, header, legend). Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available 45`,
+            scale, header, legend). Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available ¥45.00`,
             `-> aisle 3,7`, `-> gap`, `-> outside`. JSON: a seat gives id, row, column, label, status, partner,
-            rowLabel, seatLabel, type, price and its rect {x, y, w, h} in content pixels.
+            rowLabel, seatLabel, type, price (exact), currency, priceText (in the locale) and its rect {x, y, w, h}
+            in content pixels. Descriptions and prices follow --locale (default: the hall's, else zh-Hans).
             """),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
@@ -128,9 +138,9 @@ extension SeatMapCLI {
                 let inViewport = viewport.map { p.x >= 0 && p.y >= 0 && p.x < $0.0 && p.y < $0.1 } ?? true
                 if inViewport { result = try tester.hit(p, transform, slop: slop) }
                 if args.flag("json") {
-                    json.append(hitJSON(p, result))
+                    json.append(hitJSON(p, result, layout))
                 } else {
-                    lines.append("\(text) -> " + hitText(result))
+                    lines.append("\(text) -> " + hitText(result, layout))
                 }
             }
             console.out(args.flag("json") ? JSONWriter.write(.array(json), pretty: false) : lines.joined(separator: "\n"))
@@ -141,28 +151,29 @@ extension SeatMapCLI {
         try PointsFile.parse(Files.read(path)).map { ($0.text, ViewPoint($0.x, $0.y)) }
     }
 
-    static func hitText(_ r: HitResult) -> String {
+    static func hitText(_ r: HitResult, _ l: Layout) -> String {
         switch r {
         case .seat(let s):
-            return "\(s.id) \(s.chineseDescription) \(s.kind.name) \(s.price?.plainText ?? "-")"
+            return "\(s.id) \(l.describe(s)) \(s.kind.name) \(s.price.map(l.money) ?? "-")"
         case .aisle(let row, let column): return "aisle \(row),\(column)"
         case .area(let a):
             guard let cap = a.area.capacity else { return "area \(a.id)" }
-            return "area \(a.id) standing \(a.area.remaining)/\(cap) \(a.area.price?.plainText ?? "-")"
+            return "area \(a.id) standing \(a.area.remaining)/\(cap) \(a.area.price.map(l.money) ?? "-")"
         case .gap: return "gap"
         case .outside: return "outside"
         }
     }
 
-    static func hitJSON(_ p: ViewPoint, _ r: HitResult) -> JSONNode {
+    static func hitJSON(_ p: ViewPoint, _ r: HitResult, _ l: Layout) -> JSONNode {
         var m: [(String, JSONNode)] = [("x", .number(fmt(p.x))), ("y", .number(fmt(p.y))), ("kind", .string(r.kind))]
         switch r {
         case .seat(let s):
             m += [("id", .string(s.id.description)), ("row", .int(s.row)), ("column", .int(s.column)),
-                  ("label", .string(s.chineseDescription)), ("status", .string(s.kind.name)),
+                  ("label", .string(l.describe(s))), ("status", .string(s.kind.name)),
                   ("partner", s.partnerID.map { .string($0.description) } ?? .null),
                   ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel)), ("type", .string(s.type.rawValue)),
-                  ("price", s.price.map { .string($0.plainText) } ?? .null), ("rect", .object(rectMembers(s.rect)))]
+                  ("price", s.price.map { .string($0.plainText) } ?? .null)] + priceMembers(s.price, l)
+                + [("rect", .object(rectMembers(s.rect)))]
         case .aisle(let row, let column):
             m += [("id", .null), ("row", .int(row)), ("column", .int(column)), ("label", .null), ("status", .string("aisle")), ("partner", .null)]
         case .area(let a):
@@ -171,6 +182,7 @@ extension SeatMapCLI {
                   ("rect", .object(rectMembers(a.rect)))]
             if let c = a.area.capacity {
                 m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
+                m += priceMembers(a.area.price, l)
             }
         case .gap, .outside:
             m += [("id", .null), ("row", .null), ("column", .null), ("label", .null), ("status", .null), ("partner", .null)]

@@ -18,7 +18,8 @@ extension SeatMapCLI {
                 .value("hold-ttl", "SECONDS", "How long the held selection lasts without another select (default 600)."),
                 .flag("order-succeeded", "The order went through: forget the show's pending selection in the store."),
                 .flag("no-single-seat-rule", "Do not check the no-single-empty-seat rule."),
-                .flag("json", "Print {results, selected, total, descriptions, violations}."),
+                localeOption,
+                .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations}."),
             ],
             details: """
             Results: selected, deselected, notAvailable, noSuchSeat, noSuchArea, reachLimit. Couple halves and
@@ -97,23 +98,27 @@ extension SeatMapCLI {
                 toggleAll()
             }
             let violations = args.flag("no-single-seat-rule") ? [] : SingleSeatRule.violations(selection, in: hall)
-            let total = selection.total(in: hall).plainText
+            let locale = try locale(args, for: hall)
+            let total = selection.total(in: hall)
+            let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
                     ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
                     ("selected", .array(selection.ids.map { .string($0.description) })),
-                    ("total", .string(total)),
-                    ("descriptions", .array((selection.descriptions(in: hall) + selection.standingDescriptions(in: hall)).map { .string($0) })),
+                    ("total", .string(total.plainText)),
+                    ("currency", .string(hall.currency)),
+                    ("totalText", .string(locale.money(total, currency: hall.currency))),
+                    ("descriptions", .array(descriptions.map { .string($0) })),
                     ("violations", .array(violations.map { .string($0.description) })),
                 ] + (selection.standing.isEmpty ? [] : [("standing", .object(selection.standing.keys.sorted().map {
                     ($0, .int(selection.standing[$0] ?? 0))
                 }))])), pretty: false))
             } else {
                 var lines = results.map { "\($0.0): \($0.1.rawValue)" }
-                lines.append("selected: \((selection.descriptions(in: hall) + selection.standingDescriptions(in: hall)).joined(separator: " "))")
-                lines.append("total: \(total)")
+                lines.append("selected: \(descriptions.joined(separator: " "))")
+                lines.append("total: \(locale.money(total, currency: hall.currency))")
                 for v in violations {
-                    lines.append("violation: \(hall.cell(id: v)?.chineseDescription ?? v.description) (\(v)) would be left as a single empty seat")
+                    lines.append("violation: \(hall.cell(id: v).map { hall.describe($0, in: locale) } ?? v.description) (\(v)) would be left as a single empty seat")
                 }
                 console.out(lines.joined(separator: "\n"))
             }
@@ -124,7 +129,8 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "recommend", usage: "recommend FILE --count N [--json]",
             summary: "The best block of N adjacent available seats (nearest the centre, two thirds back).",
-            options: [.value("count", "N", "How many seats, 1…maxSelectCount."), .flag("json", "Print {seats, descriptions, total}.")],
+            options: [.value("count", "N", "How many seats, 1…maxSelectCount."), localeOption,
+                      .flag("json", "Print {seats, descriptions, total, currency, totalText}.")],
             details: "Exit status 0 found, 1 when no block fits (or bad input), 2 usage."),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
@@ -141,15 +147,19 @@ extension SeatMapCLI {
                 return 1
             }
             let selection = Selection(ids: ids, in: hall)
-            let total = selection.total(in: hall).plainText
+            let locale = try locale(args, for: hall)
+            let total = selection.total(in: hall)
+            let descriptions = selection.descriptions(in: hall, locale: locale)
             if args.flag("json") {
                 console.out(JSONWriter.write(.object([
                     ("seats", .array(ids.map { .string($0.description) })),
-                    ("descriptions", .array(selection.descriptions(in: hall).map { .string($0) })),
-                    ("total", .string(total)),
+                    ("descriptions", .array(descriptions.map { .string($0) })),
+                    ("total", .string(total.plainText)),
+                    ("currency", .string(hall.currency)),
+                    ("totalText", .string(locale.money(total, currency: hall.currency))),
                 ]), pretty: false))
             } else {
-                console.out("\(selection.descriptions(in: hall).joined(separator: " ")) (\(ids.map(\.description).joined(separator: ","))) total \(total)")
+                console.out("\(descriptions.joined(separator: " ")) (\(ids.map(\.description).joined(separator: ","))) total \(locale.money(total, currency: hall.currency))")
             }
             return 0
         })
@@ -218,16 +228,16 @@ extension SeatMapCLI {
     /// nothing) and returns the report.
     static func applyBatches(_ batches: [StatusBatch], to hall: Hall, known: (ids: Set<String>, lastSequence: Int?),
                          geometry: Geometry, updatesFile: String, out: String, args: Arguments) throws -> ApplyResult {
-        var sync = StatusSync(hall: hall, appliedBatchIds: known.ids, lastSequence: known.lastSequence)
+        // Dirty rects are in the layout the geometry flags give (statuses
+        // never move a seat, so it is the layout of every state).
+        let layout = try geometry.layout(hall).layout
+        var sync = StatusSync(hall: hall, appliedBatchIds: known.ids, lastSequence: known.lastSequence, locale: layout.locale)
         var appliedBatches: [StatusBatch] = []
         var selection = Selection()
         var changedAll: [SeatID] = []
         var changedAreas: [String] = []
         var lines: [String] = []
         var reports: [JSONNode] = []
-        // Dirty rects are in the layout the geometry flags give (statuses
-        // never move a seat, so it is the layout of every state).
-        let layout = try geometry.layout(hall).layout
         for (k, batch) in batches.enumerated() {
             let outcome: StatusSync.Outcome
             do {

@@ -129,7 +129,7 @@ public struct FreePlacement: Placement {
             let h = Int((e.3 * s).rounded(.up)) - Int((e.1 * s).rounded(.down)) + 2 * pad
             let names = hall.sections.filter { ($0.place?.level ?? 0) == level && !$0.name.isEmpty }.map(\.name)
             bands.append(LevelBand(level: level, minX: e.0, minY: e.1, maxX: e.2, maxY: e.3, left: pad, top: top + titleH + pad,
-                                   title: titled ? (names.isEmpty ? "Level \(level)" : names.joined(separator: " · ")) : nil))
+                                   title: titled ? (names.isEmpty ? (style.locale ?? .standard).text("level", ["level": String(level)]) : names.joined(separator: " · ")) : nil))
             top += titleH + h
             width = max(width, w)
         }

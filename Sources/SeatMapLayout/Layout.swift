@@ -35,8 +35,6 @@ public struct LaidOutCell: Sendable, Equatable {
         default: return nil
         }
     }
-    /// "3排5座".
-    public var chineseDescription: String { "\(rowLabel)排\(seatLabel)座" }
 }
 
 /// A row label placed in pixels: its box beside the grid, the pill drawn in
@@ -127,6 +125,10 @@ public struct Layout: Sendable {
     /// "cinema · hall · start time" and the screen's text.
     public let title: String
     public let screenLabel: String
+    /// The hall's currency (ISO 4217), for prices drawn and described.
+    public let currency: String
+    /// Section names for descriptions, when the hall has more than one.
+    public let sectionLabels: [Int: String]
 
     /// Content (image) size in pixels.
     public let width: Int
@@ -190,7 +192,9 @@ public struct Layout: Sendable {
 
     /// The one way to get a layout: a hall, a style (a theme's, with the
     /// command's `--no-header` / `--no-legend`), a zoom and a scale.
-    public init(hall: Hall, style: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = 1) throws(SeatMapError) {
+    public init(hall: Hall, style given: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = 1) throws(SeatMapError) {
+        var style = given
+        if style.locale == nil { style.locale = hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard }
         guard zoom.isFinite, Layout.zoomRange.contains(zoom) else {
             throw SeatMapError("zoom \(zoom) is outside 0.25…8")
         }
@@ -201,7 +205,10 @@ public struct Layout: Sendable {
         self.scale = scale
         self.style = style
         title = [hall.cinemaName, hall.hallName, hall.movieStartTime].filter { !$0.isEmpty }.joined(separator: " · ")
-        screenLabel = hall.screenLabel
+        // The default screen text is the locale's; a hall's own stays as written.
+        screenLabel = hall.screenLabel == Hall.defaultScreenLabel ? (style.locale ?? .standard).text("screen") : hall.screenLabel
+        currency = hall.currency
+        sectionLabels = hall.sectionLabels
         let s = zoom * scale
         let px = { (pt: Double) in Layout.pixels(pt, zoom: zoom, scale: scale) }
 
@@ -283,8 +290,10 @@ public struct Layout: Sendable {
             while start < kinds.count {
                 let n = min(perLine, kinds.count - start)
                 let x0 = (width - n * itemW) / 2
+                // Right-to-left locales read the legend from the right.
+                let rtl = style.locale?.rightToLeft == true
                 for k in 0..<n {
-                    let r = PixelRect(x: x0 + k * itemW, y: y + line * itemH, w: itemW, h: itemH)
+                    let r = PixelRect(x: x0 + (rtl ? n - 1 - k : k) * itemW, y: y + line * itemH, w: itemW, h: itemH)
                     items.append(Layout.legendItem(kinds[start + k], r, sizes: sizes, style: style, s: s))
                 }
                 start += n
@@ -345,19 +354,22 @@ public struct Layout: Sendable {
     static func legendItem(_ kind: LegendItem.Kind, _ r: PixelRect, sizes: PixelSizes, style: LayoutStyle, s: Double) -> LegendItem {
         let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
         let sw = max(2, Int((Double(sh) * Double(sizes.seatWidth) / Double(max(1, sizes.seatHeight))).rounded()))
-        let x = r.x + Int((style.legendSwatchInset * s).rounded())
+        let inset = Int((style.legendSwatchInset * s).rounded())
+        let wide = kind == .couple ? 2 * sw : sw
+        // Right to left: the swatch at the item's right, the text before it.
+        let rtl = style.locale?.rightToLeft == true
+        let x = rtl ? r.maxX - inset - wide : r.x + inset
         let y = r.y + (r.h - sh) / 2
-        let swatch = PixelRect(x: x, y: y, w: sw, h: sh)
         let radius = style.cornerRadius * s * Double(sh) / Double(max(1, sizes.seatHeight))
-        var shapes = [Path.roundedRect(swatch, radius: radius)]
-        var textX = Double(swatch.maxX) + style.legendTextGap * s
+        let first = PixelRect(x: x, y: y, w: sw, h: sh)
+        var shapes = [Path.roundedRect(first, radius: radius)]
         if kind == .couple {
-            let right = PixelRect(x: x + sw, y: y, w: sw, h: sh)
-            shapes = [.roundedRect(swatch, radius: radius, right: false), .roundedRect(right, radius: radius, left: false)]
-            textX = Double(right.maxX) + style.legendTextGap * s
+            let second = PixelRect(x: x + sw, y: y, w: sw, h: sh)
+            shapes = [.roundedRect(first, radius: radius, right: false), .roundedRect(second, radius: radius, left: false)]
         }
-        return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: swatch,
-                          text: TextPlacement(x: textX, y: r.centerY, align: .left,
+        let gap = style.legendTextGap * s
+        return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: rtl && kind == .couple ? PixelRect(x: x + sw, y: y, w: sw, h: sh) : first,
+                          text: TextPlacement(x: rtl ? Double(x) - gap : Double(x + wide) + gap, y: r.centerY, align: rtl ? .right : .left,
                                               size: min(style.legendTextSize * s, Double(r.h) * 0.55)))
     }
 
@@ -528,4 +540,18 @@ public struct Layout: Sendable {
 
     /// The content rect of everything (the whole image).
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, w: width, h: height) }
+
+    /// A cell's description in the layout's locale: `3排5座`, `Row 3, Seat 5`,
+    /// with its section's name when the hall has more than one.
+    public func describe(_ cell: LaidOutCell) -> String {
+        locale.seat(row: cell.rowLabel, seat: cell.seatLabel, section: sectionLabels[cell.section])
+    }
+
+    /// A price in the hall's currency as the layout's locale writes it.
+    public func money(_ amount: Decimal) -> String {
+        locale.money(amount, currency: currency)
+    }
+
+    /// The locale of every word the layout holds: `style.locale` as resolved.
+    public var locale: SeatMapLocale { style.locale ?? .standard }
 }

@@ -1,3 +1,5 @@
+import SeatMapCore
+
 /// Everything that decides where something is drawn, in points before zoom
 /// and scale: sizes, spacing, text sizes and which parts the map includes.
 ///
@@ -74,6 +76,11 @@ public struct LayoutStyle: Sendable, Equatable {
     /// The one level of a free venue to draw (`render --level N`); nil
     /// draws every level, stacked top to bottom, each under its title.
     public var level: Int? = nil
+    /// The language of every word drawn (legend, statuses, the default screen
+    /// label, level titles, descriptions); right-to-left locales lay the
+    /// legend out from the right. nil: the hall's locale, else zh-Hans (a
+    /// layout's style always has it resolved).
+    public var locale: SeatMapLocale? = nil
 
     public init() {}
 

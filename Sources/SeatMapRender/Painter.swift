@@ -131,7 +131,7 @@ struct Painter {
         if a.isStanding { classes.append(a.area.remaining == 0 ? "sold" : "standing") }
         let price = a.area.price?.plainText ?? ""
         var title = a.area.label
-        if a.isStanding { title = "\(areaText(a.area)) ¥\(price)" }
+        if a.isStanding, let p = a.area.price { title = "\(areaText(a.area)) \(layout.money(p))" }
         return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title)
     }
 
@@ -163,10 +163,11 @@ struct Painter {
         if let tier = cell.tier { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
         if isHighlighted(cell) { classes.append("highlighted") }
-        let price = cell.price?.plainText ?? ""
-        let state = selected ? "已选" : cell.status?.chineseName ?? ""
-        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: price,
-                       title: "\(cell.chineseDescription) ¥\(price) \(state)")
+        let locale = layout.locale
+        let state = selected ? locale.text("status.selected") : cell.status.map(locale.status) ?? ""
+        let title = [layout.describe(cell), cell.price.map(layout.money) ?? "", state].filter { !$0.isEmpty }.joined(separator: " ")
+        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: cell.price?.plainText ?? "",
+                       title: title)
     }
 
     /// The mark a theme draws on an unavailable seat, on the seat's own box
@@ -213,13 +214,13 @@ struct Painter {
 
     func legendText(_ kind: LegendItem.Kind) -> String {
         switch kind {
-        case .tier(_, let price): return "¥\(price.plainText)"
-        case .locked: return "已锁定"
-        case .sold: return "已售"
-        case .selected: return "已选"
-        case .wheelchair: return "轮椅座"
-        case .couple: return "情侣座"
-        case .standing: return "站席"
+        case .tier(_, let price): return layout.money(price)
+        case .locked: return layout.locale.text("status.locked")
+        case .sold: return layout.locale.text("status.sold")
+        case .selected: return layout.locale.text("status.selected")
+        case .wheelchair: return layout.locale.text("kind.wheelchair")
+        case .couple: return layout.locale.text("kind.couple")
+        case .standing: return layout.locale.text("kind.standing")
         }
     }
 

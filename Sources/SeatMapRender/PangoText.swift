@@ -31,7 +31,13 @@ final class PangoText {
     /// Pango's fixed-point unit.
     static let unit = Double(seatmap_pango_scale())
 
-    init(font: ResolvedFont, fallbacks: [String], language: String = "zh-cn") throws(SeatMapError) {
+    /// Right to left: every text's paragraph runs right to left (a
+    /// left-to-right locale takes each text's direction from its first
+    /// strong character).
+    let rightToLeft: Bool
+
+    init(font: ResolvedFont, fallbacks: [String], language: String = "zh-cn", rightToLeft: Bool = false) throws(SeatMapError) {
+        self.rightToLeft = rightToLeft
         guard let map = pango_cairo_font_map_get_default(),
               let context = pango_font_map_create_context(map) else {
             throw SeatMapError("Pango could not create a text context")
@@ -47,6 +53,7 @@ final class PangoText {
         }
         pango_context_set_round_glyph_positions(context, 0)
         pango_context_set_language(context, pango_language_from_string(language))
+        if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
         let list = ([font.family] + fallbacks).map { $0.replacingOccurrences(of: ",", with: " ") }.joined(separator: ",")
         families = pango_font_description_new()
         pango_font_description_set_family(families, list)
@@ -55,8 +62,9 @@ final class PangoText {
     }
 
     /// The engine for a theme: its font must be installed.
-    convenience init(_ theme: Theme) throws(SeatMapError) {
-        try self.init(font: FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage), fallbacks: theme.fontFallbacks)
+    convenience init(_ theme: Theme, locale: SeatMapLocale) throws(SeatMapError) {
+        try self.init(font: FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage), fallbacks: theme.fontFallbacks,
+                      language: locale.language, rightToLeft: locale.rightToLeft)
     }
 
     /// Throws the first character no installed font has.
@@ -92,6 +100,7 @@ final class PangoText {
         guard let layout = pango_layout_new(context) else { return nil }
         pango_font_description_set_absolute_size(families, size * PangoText.unit)
         pango_layout_set_font_description(layout, families)
+        if rightToLeft { pango_layout_set_auto_dir(layout, 0) }
         pango_layout_set_text(layout, text, -1)
         if missing == nil, pango_layout_get_unknown_glyphs_count(layout) > 0 { missing = PangoText.unknown(in: layout, text, what) }
         layouts[key] = layout

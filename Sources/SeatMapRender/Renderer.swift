@@ -149,7 +149,7 @@ public enum Renderer {
     /// Draws the whole scene, or what a viewport shows of it (the viewport
     /// image is exactly that region of the full image), into a raster image.
     public static func raster(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> RasterImage {
-        let text = try PangoText(scene.theme)
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
         let image: RasterImage
@@ -219,7 +219,7 @@ public enum Renderer {
         guard image.width == scene.layout.width, image.height == scene.layout.height else {
             throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
         }
-        let text = try PangoText(scene.theme)
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let regions = dirty.map { $0.intersection(scene.layout.bounds) }.filter { !$0.isEmpty }
         // When the padded regions would cover half the image, one full
         // redraw is cheaper than many small ones (and gives the same pixels).
@@ -255,7 +255,8 @@ public enum Renderer {
     /// Semantic SVG (see `SVGCanvas`).
     public static func svg(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> String {
         let visible = try visibleRect(scene, viewport)
-        let canvas = SVGCanvas(fontFamilies: [scene.theme.fontFamily] + scene.theme.fontFallbacks)
+        let canvas = SVGCanvas(fontFamilies: [scene.theme.fontFamily] + scene.theme.fontFallbacks, language: scene.layout.locale.language,
+                               rightToLeft: scene.layout.locale.rightToLeft)
         let painter = Painter(scene: scene, canvas: canvas)
         painter.draw(region: viewport == nil ? nil : visible)
         if minimap { painter.drawMinimap(visible: visible) }
@@ -269,7 +270,7 @@ public enum Renderer {
     /// it), and `minimap` adds the thumbnail, as for PNG and SVG.
     public static func pdf(_ scene: Scene, page: PageSize = .fit, viewport: ViewTransform? = nil,
                            minimap: Bool = false) throws(SeatMapError) -> [UInt8] {
-        let text = try PangoText(scene.theme)
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let l = scene.layout
         let visible = try visibleRect(scene, viewport)
         let (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)

@@ -10,18 +10,25 @@ final class SVGCanvas: Canvas {
     private var clipCount = 0
     private var openClips = 0
     private let fontFamily: String
+    private let language: String
+    private let rightToLeft: Bool
 
     /// The theme's families, then the generic `sans-serif` (a browser
-    /// without them falls back to a sans face, not a serif one).
-    init(fontFamilies: [String]) {
+    /// without them falls back to a sans face, not a serif one); the
+    /// locale's language (`xml:lang`) and direction (`direction`: text
+    /// anchors are written for it, so every text stays where the layout put it).
+    init(fontFamilies: [String], language: String = "zh-cn", rightToLeft: Bool = false) {
         fontFamily = (fontFamilies.map { "'\($0.replacingOccurrences(of: "'", with: ""))'" } + ["sans-serif"]).joined(separator: ", ")
+        self.language = language
+        self.rightToLeft = rightToLeft
     }
 
     /// The finished document showing `viewBox` (content pixels).
     func document(viewBox: PixelRect) -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(viewBox.w)\" height=\"\(viewBox.h)\" "
-        s += "viewBox=\"\(viewBox.x) \(viewBox.y) \(viewBox.w) \(viewBox.h)\" font-family=\"\(SVGCanvas.escape(fontFamily))\">\n"
+        s += "viewBox=\"\(viewBox.x) \(viewBox.y) \(viewBox.w) \(viewBox.h)\" font-family=\"\(SVGCanvas.escape(fontFamily))\" "
+        s += "xml:lang=\"\(SVGCanvas.escape(language))\" direction=\"\(rightToLeft ? "rtl" : "ltr")\">\n"
         s += body
         s += "</svg>\n"
         return s
@@ -83,10 +90,12 @@ final class SVGCanvas: Canvas {
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty else { return }
         let anchor: String
+        // `start` is the left end of left-to-right text and the right end of
+        // right-to-left text.
         switch align {
-        case .left: anchor = "start"
+        case .left: anchor = rightToLeft ? "end" : "start"
         case .center: anchor = "middle"
-        case .right: anchor = "end"
+        case .right: anchor = rightToLeft ? "start" : "end"
         }
         body += "<text x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\" font-size=\"\(SVGCanvas.num(style.size))\" "
         body += "text-anchor=\"\(anchor)\" dominant-baseline=\"central\" \(color("fill", style.color))>\(SVGCanvas.escape(string))</text>\n"

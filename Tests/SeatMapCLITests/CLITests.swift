@@ -101,7 +101,7 @@ struct ValidateInfoCLITests {
         guard case .object(let members) = json.value else { Issue.record("not an object"); return }
         #expect(members.map(\.key) == ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "gridRows", "gridColumns",
                                        "rows", "seats", "available", "locked", "sold", "aisles", "couplePairs", "wheelchair",
-                                       "sections", "priceTiers"])
+                                       "sections", "priceTiers", "currency"])
         #expect(json["wheelchair"] == .int(4))
         #expect(json["gridRows"]?.value == .number("14"))
         guard case .array(let tiers) = json["priceTiers"]?.value else { Issue.record("no tiers"); return }
@@ -150,7 +150,7 @@ struct LayoutHitCLITests {
         let text = seatmap("hit", file, "--zoom", "2", "--scale", "2", "--offset", "10,5", "--point", "\(vx),\(vy)", "-1,-1")
         #expect(text.code == 0)
         let lines = text.out.split(separator: "\n")
-        #expect(lines.first == "\(vx),\(vy) -> 1-2-3 2排3座 available 55")
+        #expect(lines.first == "\(vx),\(vy) -> 1-2-3 2排3座 available ¥55.00")
         #expect(lines.last == "-1,-1 -> outside")
         let json = try parseJSON(seatmap("hit", file, "--zoom", "2", "--scale", "2", "--offset", "10,5", "--point", "\(vx),\(vy)", "--json").out)
         #expect(json == JSONNode.array([JSONNode.object([
@@ -158,6 +158,7 @@ struct LayoutHitCLITests {
             ("id", .string("1-2-3")), ("row", .int(2)), ("column", .int(3)), ("label", .string("2排3座")),
             ("status", .string("available")), ("partner", .null),
             ("rowLabel", .string("2")), ("seatLabel", .string("3")), ("type", .string("standard")), ("price", .string("55")),
+            ("currency", .string("CNY")), ("priceText", .string("¥55.00")),
             ("rect", .object([("x", .number(x)), ("y", .number(y)), ("w", s["w"] ?? .null), ("h", s["h"] ?? .null)])),
         ])]))
     }

@@ -18,7 +18,7 @@ struct HallFormatTests {
         #expect(hall.rows[0].seats.map(\.kind) == [.seat(.available), .aisle, .seat(.available)])
         #expect(hall.rows[1].seats.map(\.kind) == [.seat(.locked), .seat(.available), .seat(.available)])
         let cell = try #require(hall.cell(id: "1-2-3"))
-        #expect(cell.chineseDescription == "2排3座")
+        #expect(hall.describe(cell) == "2排3座")
         #expect(cell.price == Decimal(55))
         #expect(hall.cell(id: "1-1-2")?.price == nil, "aisles have no price")
     }
@@ -52,8 +52,8 @@ struct HallFormatTests {
             #expect(hall.cell(id: "3-14-1")?.seat.type == .wheelchair)
             #expect(hall.cell(row: 7, column: 1) == nil, "row 7 is a cross aisle")
         } else {
-            #expect(hall.cell(id: "1-3-1")?.chineseDescription == "C排13座", "seats are numbered right to left")
-            #expect(hall.cell(id: "1-3-14")?.chineseDescription == "C排1座")
+            #expect(hall.cell(id: "1-3-1").map { hall.describe($0) } == "C排13座", "seats are numbered right to left")
+            #expect(hall.cell(id: "1-3-14").map { hall.describe($0) } == "C排1座")
             #expect(hall.cell(id: "1-1-1") == nil, "front rows are narrower")
         }
     }

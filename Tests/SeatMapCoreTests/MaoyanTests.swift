@@ -35,7 +35,7 @@ struct MaoyanTests {
         #expect(a.seats.map(\.type) == [.standard, .standard, .standard, .coupleLeft, .coupleRight])
         #expect(a.seats[0].label == "01", "zero-padded labels stay text")
         let b = try #require(hall.cell(row: 2, column: 2))
-        #expect(b.chineseDescription == "B排1座")
+        #expect(hall.describe(b) == "B排1座")
         #expect(hall.cell(row: 2, column: 1) == nil, "a null cell at a row's start is dropped")
     }
 
@@ -68,7 +68,11 @@ struct MaoyanTests {
         #expect(hall.rows.map(\.number) == [1, 2, 4, 5])
         #expect(hall.rows.map(\.section) == [1, 1, 2, 2])
         #expect(hall.cell(id: "2-4-1")?.price == 60)
-        #expect(hall.cell(id: "2-4-1")?.chineseDescription == "1排1座")
+        // Both sections have a row 1: descriptions name the section.
+        #expect(hall.cell(id: "2-4-1").map { hall.describe($0) } == "后区 1排1座")
+        #expect(hall.cell(id: "1-1-1").map { hall.describe($0) } == "前区 1排1座")
+        let en = try SeatMapLocale.named("en")
+        #expect(hall.cell(id: "2-4-1").map { hall.describe($0, in: en) } == "后区, Row 1, Seat 1")
         #expect(hall.cell(id: "2-4-2")?.seat.status == .locked, "lenient: unknown code imported as locked")
         #expect(imported.warnings.map(\.path) == ["data.sections[1].seats[0].columns[1].st"])
     }

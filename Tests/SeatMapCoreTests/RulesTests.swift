@@ -58,7 +58,8 @@ struct SelectionTests {
         for id: SeatID in ["1-4-3", "1-3-12", "1-3-11"] { _ = s.toggle(id, in: hall) }
         #expect(s.total(in: hall) == Decimal(string: "121.5"))
         #expect(s.descriptions(in: hall) == ["C排4座", "C排3座", "D排11座"], "grid order, display labels")
-        #expect(s.englishDescriptions(in: hall) == ["Row C Seat 4", "Row C Seat 3", "Row D Seat 11"])
+        #expect(s.descriptions(in: hall, locale: try SeatMapLocale.named("en")) == ["Row C, Seat 4", "Row C, Seat 3", "Row D, Seat 11"])
+        #expect(s.descriptions(in: hall, locale: try SeatMapLocale.named("de-AT")) == ["Reihe C, Platz 4", "Reihe C, Platz 3", "Reihe D, Platz 11"])
         let cheap = try row("...", price: "28.88")
         var t = Selection()
         for id: SeatID in ["1-1-1", "1-1-2", "1-1-3"] { _ = t.toggle(id, in: cheap) }
@@ -154,8 +155,12 @@ struct StatusUpdateTests {
         var sync = StatusSync(hall: hall)
         var selection = Selection(ids: ["1-2-2", "1-2-3"], in: hall)
         let outcome = try sync.apply(batch("b1", 1, [("1-2-2", .sold), ("1-1-1", .locked)]), selection: &selection)
-        #expect(outcome == .applied(changed: ["1-1-1", "1-2-2"], dropped: ["2排2座 was just sold"]))
+        #expect(outcome == .applied(changed: ["1-1-1", "1-2-2"], dropped: ["2排2座刚刚售出"]))
         #expect(selection.ids == ["1-2-3"])
+        // The message is in the sync's locale.
+        var english = StatusSync(hall: hall, locale: try SeatMapLocale.named("en"))
+        var again = Selection(ids: ["1-2-2", "1-2-3"], in: hall)
+        #expect(try english.apply(batch("b1", 1, [("1-2-2", .sold)]), selection: &again) == .applied(changed: ["1-2-2"], dropped: ["Row 2, Seat 2 was just sold"]))
         #expect(sync.hall.cell(id: "1-2-2")?.seat.status == .sold)
     }
 

@@ -61,7 +61,7 @@ struct HitTesterTests {
             switch result {
             case .seat(let s):
                 #expect(s.id == id)
-                #expect(s.chineseDescription == "\(s.rowLabel)排\(s.seatLabel)座")
+                #expect(l.describe(s) == "\(s.rowLabel)排\(s.seatLabel)座")
                 if id == "1-12-1" { #expect(s.partnerID == "1-12-2") }
                 if id == "1-12-2" { #expect(s.partnerID == "1-12-1") }
                 #expect(s.price == hall.cell(id: id)?.price)

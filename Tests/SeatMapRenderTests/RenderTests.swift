@@ -196,7 +196,9 @@ struct SVGTests {
                 wrong.append(seat.id)
                 continue
             }
-            let title = "\(cell.chineseDescription) ¥\(cell.price?.plainText ?? "") \(cell.status?.chineseName ?? "")"
+            let locale = scene.layout.locale
+            let title = [scene.layout.describe(cell), cell.price.map(scene.layout.money) ?? "", cell.status.map(locale.status) ?? ""]
+                .filter { !$0.isEmpty }.joined(separator: " ")
             if seat.title != title || !seat.classes.contains(cell.kind.name) || !seat.classes.contains(cell.type.rawValue)
                 || seat.row != String(cell.row) || seat.column != String(cell.column) || seat.price != cell.price?.plainText {
                 wrong.append(seat.id)

@@ -90,4 +90,88 @@ struct TextTests {
         let svg = try Renderer.svg(scene)
         #expect(svg.contains("font-family=\"'WenQuanYi Micro Hei', 'Noto Sans', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans Thai', 'Noto Sans Devanagari', 'Noto Sans Bengali', sans-serif\""))
     }
+
+    /// The legend's texts and every seat title of an SVG render.
+    static func svgTexts(_ svg: String) -> (texts: [String], titles: [String]) {
+        func all(_ pattern: String) -> [String] {
+            guard let re = try? NSRegularExpression(pattern: pattern) else { return [] }
+            return re.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).compactMap {
+                Range($0.range(at: 1), in: svg).map { String(svg[$0]) }
+            }
+        }
+        return (all(#"<text [^>]*>([^<]*)</text>"#), all(#"<title>([^<]*)</title>"#))
+    }
+
+    @Test("each locale's words reach the image: legend, screen label, seat titles with sections and prices", arguments: SeatMapLocale.codes)
+    func locales(code: String) throws {
+        let locale = try SeatMapLocale.named(code)
+        var style = try Theme.load("light").style
+        style.locale = locale
+        let hall = try Fixtures.example("imax-3-sections.json")
+        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.load("light"))
+        let (texts, titles) = TextTests.svgTexts(try Renderer.svg(scene))
+        for key in ["status.locked", "status.sold", "status.selected", "kind.wheelchair"] {
+            #expect(texts.contains(SVGEscape.text(locale.text(key))), "\(code): legend has \(key)")
+        }
+        for price in PriceTiers(hall).prices {
+            #expect(texts.contains(SVGEscape.text(locale.money(price, currency: "CNY"))), "\(code): legend has \(price)")
+        }
+        // Every seat's title names its section (three sections), row, seat, price and status.
+        let seat = try #require(scene.layout.seats.first { $0.status == .sold && $0.section == 3 })
+        let expected = [locale.seat(row: seat.rowLabel, seat: seat.seatLabel, section: hall.sectionName(3)),
+                        locale.money(try #require(seat.price), currency: "CNY"), locale.status(.sold)].joined(separator: " ")
+        #expect(titles.contains(SVGEscape.text(expected)), "\(code): \(expected)")
+        // And the PNG draws every word with a font that has it.
+        _ = try Renderer.raster(scene)
+        #expect(try Renderer.svg(scene).contains("xml:lang=\"\(locale.language)\" direction=\"\(locale.rightToLeft ? "rtl" : "ltr")\""))
+    }
+
+    @Test("prices in the legend in JPY, EUR (de), USD (en), KWD (ar) and CNY (zh-Hans)", arguments: [
+        ("JPY", "ja", ["￥1,500", "￥2,000"]), ("EUR", "de", ["12,50\u{a0}€", "1.250,00\u{a0}€"]), ("USD", "en", ["$12.50", "$1,250.00"]),
+        ("KWD", "ar", ["3.250\u{a0}د.ك.\u{200f}", "4.000\u{a0}د.ك.\u{200f}"]), ("CNY", "zh-Hans", ["¥35.00", "¥1,250.00"]),
+    ])
+    func currencies(_ c: (String, String, [String])) throws {
+        let prices: [String] = switch c.0 {
+        case "JPY": ["1500", "2000"]
+        case "KWD": ["3.25", "4"]
+        case "CNY": ["35", "1250"]
+        default: ["12.5", "1250"]
+        }
+        let rows = try prices.enumerated().map { k, p in
+            Row(number: k + 1, price: try #require(Decimal(string: p)), seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .sold)])
+        }
+        let hall = try Hall(cinemaName: "Money", rows: rows, currency: c.0, locale: c.1)
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        #expect(scene.layout.locale.code == c.1, "the hall's locale applies without --locale")
+        let (texts, _) = TextTests.svgTexts(try Renderer.svg(scene))
+        for money in c.2 { #expect(texts.contains(money), "\(c.0): \(texts)") }
+        _ = try Renderer.raster(scene)
+    }
+
+    @Test("right-to-left locales lay the legend out from the right; the map is not mirrored")
+    func rightToLeft() throws {
+        let hall = try Fixtures.example("cinema-12x18.json")
+        var style = try Theme.load("light").style
+        let ltr = try Layout(hall: hall, style: style, zoom: 1, scale: 1)
+        style.locale = try SeatMapLocale.named("he")
+        let rtl = try Layout(hall: hall, style: style, zoom: 1, scale: 1)
+        #expect(rtl.cells == ltr.cells, "seats stay where they are")
+        #expect(rtl.rowLabels == ltr.rowLabels)
+        let a = ltr.legendItems, b = rtl.legendItems
+        #expect(a.map(\.kind) == b.map(\.kind))
+        for (l, r) in zip(a, b) {
+            // Items mirrored about the legend's centre, the swatch after the text.
+            #expect(abs(l.rect.x + r.rect.maxX - ltr.width) <= 1, "\(l.kind): \(l.rect) mirrors to \(r.rect)")
+            #expect(l.rect.y == r.rect.y)
+            #expect(r.text.align == .right && l.text.align == .left)
+            #expect(r.text.x < Double(r.markBox.x), "the text ends before the swatch")
+        }
+    }
+}
+
+/// The SVG's escaping of text content (what the tests look for).
+enum SVGEscape {
+    static func text(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
 }

@@ -10,7 +10,7 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus", "categories", "groups"]
+                                        "areas", "focus", "categories", "groups", "currency", "locale"]
     static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName"]
     static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group"]
     static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category"]
@@ -134,9 +134,18 @@ public enum HallFormat {
             let y = ctx.required(m, "y", in: n, "focus").flatMap { ctx.double($0, "focus.y") }
             if let x, let y { focus = Point(x: x, y: y) }
         }
+        var currency = Currency.defaultCode
+        if let n = top["currency"] {
+            if let c = ctx.string(n, "currency") { currency = c } else { reading.failed(.hall("currency")) }
+        }
+        var locale: String? = nil
+        if let n = top["locale"] {
+            if let l = ctx.string(n, "locale") { locale = l } else { reading.failed(.hall("locale")) }
+        }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
-                                              areas: areas, focus: focus, categories: categories, groups: groups, unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
+                                              areas: areas, focus: focus, categories: categories, groups: groups, currency: currency, locale: locale,
+                                              unreadable: reading.unreadable, othersFailed: !ctx.errors.isEmpty)
         /// The JSON node a validator place names (the field, else its object).
         func node(_ place: HallValidator.Place) -> JSONNode? {
             func member(_ object: JSONNode?, _ key: String?) -> JSONNode? {
@@ -163,9 +172,12 @@ public enum HallFormat {
         for p in problems { ctx.error(node(p.place), p.place.path, p.message) }
         if !problems.isEmpty && readerErrors > 0 { ctx.sortErrorsByPosition() }
         guard ctx.errors.isEmpty else { return nil }
-        return Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
-                    maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
-                    areas: areas, focus: focus, categories: categories, groups: groups)
+        var hall = Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
+                        maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
+                        areas: areas, focus: focus, categories: categories, groups: groups)
+        hall.currency = currency
+        hall.locale = locale
+        return hall
     }
 
     /// The optional number `key` of an object.
@@ -391,6 +403,8 @@ public enum HallFormat {
             ("maxSelectCount", .int(hall.maxSelectCount)),
         ]
         if hall.screenLabel != Hall.defaultScreenLabel { top.append(("screenLabel", .string(hall.screenLabel))) }
+        if hall.currency != Currency.defaultCode { top.append(("currency", .string(hall.currency))) }
+        if let l = hall.locale { top.append(("locale", .string(l))) }
         if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
         if !hall.categories.isEmpty {
             top.append(("categories", .array(hall.categories.map { c in

@@ -30,6 +30,11 @@ public struct Hall: Sendable, Equatable {
     public private(set) var categories: [SeatCategory]
     /// Seats booked together (boxes, tables), by id.
     public private(set) var groups: [SeatGroup]
+    /// The ISO 4217 code of every price (default CNY).
+    public internal(set) var currency: String = Currency.defaultCode
+    /// The hall's default locale (a catalogue code), used when no
+    /// `--locale` is given; nil: `zh-Hans`.
+    public internal(set) var locale: String? = nil
     private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
 
@@ -43,18 +48,22 @@ public struct Hall: Sendable, Equatable {
     public init(
         cinemaName: String = "", hallName: String = "", movieStartTime: String = "",
         maxSelectCount: Int = Hall.defaultMaxSelectCount, screenLabel: String = Hall.defaultScreenLabel,
-        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = []
+        sections: [Section]? = nil, rows: [Row], areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = [],
+        currency: String = Currency.defaultCode, locale: String? = nil
     ) throws(SeatMapError) {
         let rows = SeatCategory.resolvePrices(rows, categories)
         let problems = HallValidator.problems(
             texts: [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)],
-            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories, groups: groups)
+            maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories, groups: groups,
+            currency: currency, locale: locale)
         guard problems.isEmpty else {
             throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
         }
         self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                   maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,
                   areas: areas, focus: focus, categories: categories, groups: groups)
+        self.currency = currency
+        self.locale = locale
     }
 
     /// Builds a hall whose parts `HallValidator` found no problem with.
@@ -92,13 +101,35 @@ public struct Hall: Sendable, Equatable {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
-            && a.categories == b.categories && a.groups == b.groups
+            && a.categories == b.categories && a.groups == b.groups && a.currency == b.currency && a.locale == b.locale
     }
 
     /// Largest row number (the grid's height in rows).
     public var gridRows: Int { rows.last?.number ?? 0 }
     /// Largest column used by any row (the grid's width in columns).
     public var gridColumns: Int { rows.map { $0.seats.last?.column ?? 0 }.max() ?? 0 }
+
+    /// The section names a seat's description carries, by section id: every
+    /// section in use (its declared name, else its number) when the hall uses
+    /// more than one; empty otherwise (one section needs no naming).
+    public var sectionLabels: [Int: String] {
+        var used = Set<Int>()
+        for row in rows { used.insert(row.section) }
+        guard used.count > 1 else { return [:] }
+        var out: [Int: String] = [:]
+        for id in used {
+            let name = sectionName(id)
+            out[id] = name.isEmpty ? String(id) : name
+        }
+        return out
+    }
+
+    /// A seat's description in a locale (`3排5座`, `Row 3, Seat 5`), with the
+    /// section's name when the hall has more than one (`B区 1排2座`).
+    public func describe(_ cell: HallCell, in locale: SeatMapLocale = .standard) -> String {
+        let section = sectionLabels[cell.row.section]
+        return locale.seat(row: cell.row.label, seat: cell.seat.label, section: section)
+    }
 
     /// The name of a section id: the declared name, or "" when undeclared.
     public func sectionName(_ id: Int) -> String {
@@ -185,10 +216,7 @@ public struct HallCell: Sendable, Equatable {
         default: return nil
         }
     }
-    /// "3排5座" with the display labels.
-    public var chineseDescription: String { "\(row.label)排\(seat.label)座" }
-    /// "Row 3 Seat 5" with the display labels.
-    public var englishDescription: String { "Row \(row.label) Seat \(seat.label)" }
+
 }
 
 extension Decimal {

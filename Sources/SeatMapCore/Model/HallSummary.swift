@@ -13,6 +13,8 @@ public struct HallSummary: Sendable, Equatable {
     }
 
     public var cinemaName: String
+    /// The ISO 4217 code of every price.
+    public var currency: String = Currency.defaultCode
     public var hallName: String
     public var movieStartTime: String
     public var maxSelectCount: Int
@@ -63,6 +65,7 @@ public struct HallSummary: Sendable, Equatable {
         wheelchair = wheel
         sections = bySection.keys.sorted().map { SectionCount(id: $0, name: hall.sectionName($0), seats: bySection[$0] ?? 0) }
         priceTiers = byPrice.keys.sorted().map { PriceTier(price: $0, seats: byPrice[$0] ?? 0) }
+        currency = hall.currency
     }
 
     /// The `info --json` document, keys in the documented order.
@@ -75,6 +78,7 @@ public struct HallSummary: Sendable, Equatable {
             ("aisles", .int(aisles)), ("couplePairs", .int(couplePairs)), ("wheelchair", .int(wheelchair)),
             ("sections", .array(sections.map { .object([("id", .int($0.id)), ("name", .string($0.name)), ("seats", .int($0.seats))]) })),
             ("priceTiers", .array(priceTiers.map { .object([("price", .string($0.price.plainText)), ("seats", .int($0.seats))]) })),
+            ("currency", .string(currency)),
         ])
     }
 }

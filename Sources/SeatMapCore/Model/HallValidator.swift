@@ -63,7 +63,8 @@ public enum HallValidator {
     /// `texts` are the hall's own names by key (`cinemaName`, `hallName`,
     /// `movieStartTime`, `screenLabel`).
     public static func problems(texts: [(String, String)] = [], maxSelectCount: Int, sections: [Section]?, rows: [Row],
-                                areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = [], unreadable: Set<Place> = [], othersFailed: Bool = false,
+                                areas: [Area] = [], focus: Point? = nil, categories: [SeatCategory] = [], groups: [SeatGroup] = [],
+                                currency: String = Currency.defaultCode, locale: String? = nil, unreadable: Set<Place> = [], othersFailed: Bool = false,
                                 describe: (Place) -> String = { $0.path }) -> [Problem] {
         var out: [Problem] = []
         func report(_ place: Place, _ message: String) { out.append(Problem(place: place, message: message)) }
@@ -75,6 +76,12 @@ public enum HallValidator {
         }
 
         for (key, text) in texts { checkText(text, .hall(key)) }
+        if readable(.hall("currency")), !Currency.isWellFormed(currency) {
+            report(.hall("currency"), "\"\(currency)\" is not an ISO 4217 currency code (three capital letters, e.g. CNY, EUR, USD)")
+        }
+        if readable(.hall("locale")), let locale, SeatMapLocale.match(locale) == nil {
+            report(.hall("locale"), "unknown locale \"\(locale)\" (available: \(SeatMapLocale.codes.joined(separator: ", ")))")
+        }
         if readable(.hall("maxSelectCount")), maxSelectCount < 1 {
             report(.hall("maxSelectCount"), rangeMessage("maxSelectCount", maxSelectCount, 1...Int.max))
         }

@@ -13,15 +13,6 @@ public enum SeatStatus: Int, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Chinese name used in seat titles (`可选`, `已锁定`, `已售`).
-    public var chineseName: String {
-        switch self {
-        case .available: return "可选"
-        case .locked: return "已锁定"
-        case .sold: return "已售"
-        }
-    }
-
     public static func < (a: SeatStatus, b: SeatStatus) -> Bool { a.rawValue < b.rawValue }
 }
 

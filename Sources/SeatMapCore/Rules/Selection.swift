@@ -116,14 +116,10 @@ public struct Selection: Sendable, Equatable {
         }
     }
 
-    /// "3排5座" for each seat, sorted by row, then column.
-    public func descriptions(in hall: Hall) -> [String] {
-        ids.compactMap { hall.cell(id: $0)?.chineseDescription }
-    }
-
-    /// "Row 3 Seat 5" for each seat, sorted by row, then column.
-    public func englishDescriptions(in hall: Hall) -> [String] {
-        ids.compactMap { hall.cell(id: $0)?.englishDescription }
+    /// Each seat's description in a locale ("3排5座", "Row 3, Seat 5"),
+    /// sorted by row, then column.
+    public func descriptions(in hall: Hall, locale: SeatMapLocale = .standard) -> [String] {
+        ids.compactMap { hall.cell(id: $0).map { hall.describe($0, in: locale) } }
     }
 }
 

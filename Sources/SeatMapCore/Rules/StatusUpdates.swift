@@ -94,11 +94,14 @@ public struct StatusSync: Sendable {
     public private(set) var lastSequence: Int? = nil
     /// The standing areas whose remaining places the last applied batch changed.
     public private(set) var changedAreas: [String] = []
+    /// The language of the messages for seats that left the selection.
+    public var locale: SeatMapLocale
 
     /// A sync that has already applied `appliedBatchIds`, the last with
     /// `lastSequence` (as a store remembers them between runs).
-    public init(hall: Hall, appliedBatchIds: Set<String> = [], lastSequence: Int? = nil) {
+    public init(hall: Hall, appliedBatchIds: Set<String> = [], lastSequence: Int? = nil, locale: SeatMapLocale = .standard) {
         self.hall = hall
+        self.locale = locale
         self.appliedBatchIds = appliedBatchIds
         self.lastSequence = lastSequence
     }
@@ -191,7 +194,7 @@ public struct StatusSync: Sendable {
         for id in selection.ids {
             guard let cell = next.cell(id: id), cell.seat.status != .available else { continue }
             leaving.insert(id)
-            dropped.append("\(cell.chineseDescription) was just \(cell.seat.status == .sold ? "sold" : "locked")")
+            dropped.append(locale.text(cell.seat.status == .sold ? "justSold" : "justLocked", ["seat": next.describe(cell, in: locale)]))
         }
         // A seat leaving takes its couple partner or group with it.
         for id in leaving {

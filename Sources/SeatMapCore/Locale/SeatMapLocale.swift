@@ -1,0 +1,201 @@
+import Foundation
+
+/// The strings, number and money formats of one language, from its catalogue
+/// in `Locales/` (embedded in the binary at build time; one file per locale,
+/// the one owner of every user-facing word).
+///
+/// Locales are named by BCP 47 tags and matched leniently: the exact code
+/// (`zh-Hans`, `en`), then Chinese by script or region (`zh-TW`, `zh-HK`,
+/// `zh-Hant-*` → `zh-Hant`; other `zh` → `zh-Hans`), then the language alone
+/// (`en-GB` → `en`, `de-AT` → `de`). Numbers use Latin digits in every
+/// locale. The default is `zh-Hans`, the seed's language.
+public struct SeatMapLocale: Sendable, Equatable {
+    /// The catalogue's code (`en`, `zh-Hans`).
+    public let code: String
+    /// The language's own name for itself.
+    public let name: String
+    /// The language tag for shaping and `xml:lang` (`en`, `zh-cn`).
+    public let language: String
+    /// Whether legend and header text run right to left (the map itself is
+    /// physical and is never mirrored).
+    public let rightToLeft: Bool
+    let strings: [String: String]
+    let decimal: String
+    let group: String
+    let minimumGroupingDigits: Int
+    let currencyPattern: String
+    let symbols: [String: String]
+
+    public static let defaultCode = "zh-Hans"
+
+    /// Every catalogue, by code, sorted.
+    public static var codes: [String] { catalogues.keys.sorted() }
+
+    /// The default locale (`zh-Hans`).
+    public static var standard: SeatMapLocale {
+        catalogues[defaultCode] ?? SeatMapLocale(code: defaultCode, name: defaultCode, language: "zh-cn", rightToLeft: false, strings: [:],
+                                                 decimal: ".", group: ",", minimumGroupingDigits: 1, currencyPattern: "{symbol}{amount}", symbols: [:])
+    }
+
+    /// The catalogue a BCP 47 tag names, or an error listing the catalogues.
+    public static func named(_ tag: String) throws(SeatMapError) -> SeatMapLocale {
+        if let code = match(tag), let locale = catalogues[code] { return locale }
+        throw SeatMapError("unknown locale \"\(tag)\" (available: \(codes.joined(separator: ", ")))")
+    }
+
+    /// The catalogue code a tag matches, or nil.
+    public static func match(_ tag: String) -> String? {
+        let parts = tag.replacingOccurrences(of: "_", with: "-").split(separator: "-").map { $0.lowercased() }
+        guard let language = parts.first, !language.isEmpty else { return nil }
+        if let exact = catalogues.keys.first(where: { $0.lowercased() == parts.joined(separator: "-") }) { return exact }
+        if language == "zh" {
+            let traditional = parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
+            return traditional ? "zh-Hant" : "zh-Hans"
+        }
+        return catalogues.keys.first { $0.lowercased() == language }
+    }
+
+    // MARK: Strings
+
+    /// The catalogue's text for `key` with `{name}` placeholders filled (the
+    /// key itself when the catalogue lacks it).
+    public func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        var out = strings[key] ?? key
+        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: value) }
+        return out
+    }
+
+    /// A seat's description: `3排5座`, `Row 3, Seat 5`; with the section's
+    /// name when there is one to tell apart (`B区 1排2座`).
+    public func seat(row: String, seat: String, section: String? = nil) -> String {
+        if let section, !section.isEmpty {
+            return text("seat.section", ["section": section, "row": row, "seat": seat])
+        }
+        return text("seat", ["row": row, "seat": seat])
+    }
+
+    /// A sale status's name.
+    public func status(_ s: SeatStatus) -> String {
+        switch s {
+        case .available: return text("status.available")
+        case .locked: return text("status.locked")
+        case .sold: return text("status.sold")
+        }
+    }
+
+    // MARK: Money
+
+    /// An exact amount in a currency as this locale writes it: rounded (half
+    /// away from zero) to the currency's minor units (JPY none, KWD three),
+    /// digits grouped by thousands, the locale's separators and the
+    /// currency's symbol where the locale puts it.
+    public func money(_ amount: Decimal, currency: String) -> String {
+        let units = Currency.minorUnits(currency)
+        var value = amount, rounded = Decimal()
+        NSDecimalRound(&rounded, &value, units, .plain)
+        let negative = rounded < 0
+        let digits = "\(negative ? -rounded : rounded)"
+        let halves = digits.split(separator: ".", maxSplits: 1).map(String.init)
+        let whole = halves.first ?? "0"
+        var fraction = halves.count > 1 ? halves[1] : ""
+        while fraction.count < units { fraction += "0" }
+        var number = grouped(whole)
+        if units > 0 { number += decimal + fraction.prefix(units) }
+        var symbol = symbols[currency] ?? Currency.symbol(currency)
+        var pattern = currencyPattern
+        // A symbol ending (or starting) with a Latin letter is kept apart from
+        // the digits by a no-break space: `KWD 3.100`, not `KWD3.100`.
+        func latin(_ c: Unicode.Scalar?) -> Bool { c.map { $0.properties.isAlphabetic && $0.value < 0x250 } ?? false }
+        if pattern.contains("{symbol}{amount}"), latin(symbol.unicodeScalars.last) {
+            pattern = pattern.replacingOccurrences(of: "{symbol}{amount}", with: "{symbol}\u{a0}{amount}")
+        }
+        if pattern.contains("{amount}{symbol}"), latin(symbol.unicodeScalars.first) {
+            pattern = pattern.replacingOccurrences(of: "{amount}{symbol}", with: "{amount}\u{a0}{symbol}")
+        }
+        // In right-to-left text a Latin symbol (`CN¥`, `US$`) is isolated
+        // (U+2066…U+2069) so that it stays one left-to-right unit.
+        if rightToLeft, symbol.unicodeScalars.contains(where: latin) {
+            symbol = "\u{2066}" + symbol + "\u{2069}"
+        }
+        let text = pattern.replacingOccurrences(of: "{symbol}", with: symbol).replacingOccurrences(of: "{amount}", with: number)
+        return negative ? "-" + text : text
+    }
+
+    /// A plain number with the locale's separators (no currency).
+    public func number(_ value: Int) -> String {
+        value < 0 ? "-" + grouped(String(-value)) : grouped(String(value))
+    }
+
+    func grouped(_ whole: String) -> String {
+        guard whole.count >= 3 + minimumGroupingDigits else { return whole }
+        var out: [String] = []
+        var rest = Substring(whole)
+        while rest.count > 3 {
+            out.insert(String(rest.suffix(3)), at: 0)
+            rest = rest.dropLast(3)
+        }
+        out.insert(String(rest), at: 0)
+        return out.joined(separator: group)
+    }
+
+    // MARK: Catalogues
+
+    static let catalogues: [String: SeatMapLocale] = {
+        var out: [String: SeatMapLocale] = [:]
+        for (name, json) in embeddedLocaleSources {
+            if let locale = try? decode(SourceText(name: "Locales/\(name).json", bytes: Array(json.utf8))) { out[locale.code] = locale }
+        }
+        return out
+    }()
+
+    /// Every key a catalogue must have.
+    public static let keys = ["status.available", "status.locked", "status.sold", "status.selected", "kind.wheelchair", "kind.couple",
+                              "kind.standing", "screen", "seat", "seat.section", "level", "justSold", "justLocked"]
+
+    /// Reads a catalogue, checking that it has every key and a sane format.
+    public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {
+        var ctx = DecodeContext(source: source)
+        guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
+        let top = ctx.object(root, "", known: ["locale", "name", "language", "direction", "strings", "numbers", "currency"])
+        func text(_ m: [String: JSONNode]?, _ key: String, _ path: String, _ node: JSONNode) -> String? {
+            guard let m else { return nil }
+            return ctx.required(m, key, in: node, path).flatMap { ctx.string($0, path.isEmpty ? key : "\(path).\(key)") }
+        }
+        let code = text(top, "locale", "", root) ?? ""
+        let name = text(top, "name", "", root) ?? ""
+        let language = text(top, "language", "", root) ?? ""
+        let direction = text(top, "direction", "", root) ?? "ltr"
+        if direction != "ltr" && direction != "rtl", let n = top?["direction"] { ctx.error(n, "direction", "expected \"ltr\" or \"rtl\"") }
+        var strings: [String: String] = [:]
+        if let top, let n = ctx.required(top, "strings", in: root, ""), let m = ctx.object(n, "strings", known: Set(keys)) {
+            for key in keys {
+                guard let s = ctx.required(m, key, in: n, "strings").flatMap({ ctx.string($0, "strings.\(key)") }) else { continue }
+                strings[key] = s
+            }
+        }
+        var decimal = ".", group = ",", minimum = 1
+        if let top, let n = ctx.required(top, "numbers", in: root, ""), let m = ctx.object(n, "numbers", known: ["decimal", "group", "minimumGroupingDigits"]) {
+            decimal = text(m, "decimal", "numbers", n) ?? decimal
+            group = text(m, "group", "numbers", n) ?? group
+            if let v = m["minimumGroupingDigits"], let i = ctx.int(v, "numbers.minimumGroupingDigits") { minimum = max(1, min(4, i)) }
+        }
+        var pattern = "{symbol}{amount}"
+        var symbols: [String: String] = [:]
+        if let top, let n = ctx.required(top, "currency", in: root, ""), let m = ctx.object(n, "currency", known: ["pattern", "symbols"]) {
+            pattern = text(m, "pattern", "currency", n) ?? pattern
+            if !pattern.contains("{amount}"), let p = m["pattern"] { ctx.error(p, "currency.pattern", "the pattern must contain {amount}") }
+            if let s = m["symbols"] {
+                if case .object(let members) = s.value {
+                    for member in members {
+                        if let v = ctx.string(member.node, "currency.symbols.\(member.key)") { symbols[member.key] = v }
+                    }
+                } else {
+                    ctx.error(s, "currency.symbols", "expected an object, found \(s.typeName)")
+                }
+            }
+        }
+        guard ctx.errors.isEmpty && ctx.warnings.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors + ctx.warnings) }
+        return SeatMapLocale(code: code, name: name, language: language, rightToLeft: direction == "rtl", strings: strings,
+                             decimal: decimal, group: group, minimumGroupingDigits: minimum, currencyPattern: pattern, symbols: symbols)
+    }
+}
