@@ -33,6 +33,8 @@ demo: build
 	  --prices "Parkett vorne=45,Parkett mitte=38,Parkett hinten=30,Balkon vorne=28,Balkon hinten=22" 2>/dev/null || exit 1
 	@$(SEATMAP) render out/pretix-theatre.json -o out/pretix-theatre.png --scale 2 || exit 1
 	@$(SEATMAP) export pretix Examples/arena-blocks.json -o out/arena-blocks.pretix.json || exit 1
+	@$(SEATMAP) render Tests/Fixtures/text/world-stage.json -o out/world-stage-ar.png --locale ar --scale 2 || exit 1
+	@$(SEATMAP) render Tests/Fixtures/text/world-stage.json -o out/world-stage-de.svg --locale de --svg-text paths || exit 1
 	@echo "Rendered into out/"
 
 # SeatMap's own tests, then the consumer package's (Examples/Consumer depends

@@ -35,15 +35,14 @@ let package = Package(
         ),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
-        .target(name: "SeatMapCore", plugins: ["EmbedLocales"]),
-        .plugin(name: "EmbedLocales", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
+        .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
         .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"],
-                plugins: ["EmbedThemes"]),
+                plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
-        .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
+        .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
         // MARK: The selection store: SQLite (pending selections with holds, applied batches)
         .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),

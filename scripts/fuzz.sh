@@ -28,8 +28,8 @@ build() {
   mkdir -p "$OUT"
   mapfile -t INC < <(cflags pangocairo libpng)
   [ "${1:-}" = "--targets-only" ] || {
-  # The shipped themes and locale catalogues, as the EmbedThemes and
-  # EmbedLocales build plugins write them for SwiftPM.
+  # The shipped themes and locale catalogues, as the EmbedJSON build
+  # plugin writes them for SwiftPM.
   "$SWIFTC" -O Sources/seatmap-embed-themes/main.swift -o "$OUT/embed-themes"
   "$OUT/embed-themes" "$OUT/EmbeddedThemes.swift" Themes/*.json
   "$OUT/embed-themes" --name embeddedLocaleSources "$OUT/EmbeddedLocales.swift" Locales/*.json

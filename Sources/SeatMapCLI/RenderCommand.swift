@@ -21,6 +21,7 @@ extension SeatMapCLI {
                 .value("highlight", "ID,...", "Seats drawn with an outline (the buyer's seats on an e-ticket)."),
                 .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
                 .value("png-compression", "LEVEL", "fast, default or best."),
+                .value("svg-text", "MODE", "SVG text: text (default: <text> in the theme's fonts, then sans-serif) or paths (glyph outlines, the same as the PNG without the fonts; each with its text as title)."),
             ],
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
@@ -43,6 +44,7 @@ extension SeatMapCLI {
         var highlighted: Set<String>
         var page: PageSize
         var compression: PNGCompression
+        var svgTextAsPaths = false
     }
 
     static func idList(_ text: String?) -> Set<String> {
@@ -70,9 +72,12 @@ extension SeatMapCLI {
         guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
             throw UsageError(message: "--png-compression expects fast, default or best")
         }
+        let svgText = args.value("svg-text") ?? "text"
+        guard svgText == "text" || svgText == "paths" else { throw UsageError(message: "--svg-text expects text or paths") }
         return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: idList(args.value("select")),
-                              highlighted: idList(args.value("highlight")), page: page, compression: compression)
+                              highlighted: idList(args.value("highlight")), page: page, compression: compression,
+                              svgTextAsPaths: svgText == "paths")
     }
 
     /// Renders one hall file to one output path.
@@ -90,7 +95,8 @@ extension SeatMapCLI {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }
         try Renderer.write(scene, to: out, format: format,
-                           options: RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page))
+                           options: RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
+                                                  svgTextAsPaths: s.svgTextAsPaths))
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {

@@ -264,7 +264,8 @@ public struct FreePlacement: Placement {
                                radius: 0, first: 0, count: 0)
             case .text(let x, let y, let size):
                 let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
-                let half = Double(max(1, area.label.count)) * size * s * 0.35
+                // Half the text's width: 0.7 em a character, wide (CJK) ones 1 em.
+                let half = max(Double(max(1, area.label.count)) * size * s * 0.35, TextPlacement.estimatedWidth(area.label, size: size * s) / 2)
                 xs = [tx - half, tx + half]
                 ys = [ty - size * s * 0.6, ty + size * s * 0.6]
             }
@@ -273,10 +274,14 @@ public struct FreePlacement: Placement {
             var text: TextPlacement? = nil
             if case .text(let x, let y, let size) = area.shape {
                 let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
-                text = TextPlacement(x: tx, y: ty, size: size * s)
+                text = TextPlacement(x: tx, y: ty, size: size * s, box: rect)
             } else if !area.label.isEmpty || area.isStanding {
                 let (tx, ty) = px(zone.apply(area.labelAt ?? c), b)
-                text = TextPlacement(x: tx, y: ty, size: min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3))
+                // The label stays inside the area's box, centred on its point.
+                let halfW = min(tx - Double(rect.x), Double(rect.maxX) - tx), halfH = min(ty - Double(rect.y), Double(rect.maxY) - ty)
+                let box = PixelRect(x: Int((tx - halfW).rounded(.up)), y: Int((ty - halfH).rounded(.up)),
+                                    w: max(1, Int((2 * halfW).rounded(.down))), h: max(1, Int((2 * halfH).rounded(.down))))
+                text = TextPlacement(x: tx, y: ty, size: min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3), box: box)
             }
             if var h = hit {
                 h.target = Int32(areas.count)
@@ -350,7 +355,8 @@ public struct FreePlacement: Placement {
                 let h = Layout.pixels(style.headerHeight, zoom: s, scale: 1)
                 titles.append(PlacedText(text: t, placement: TextPlacement(x: Double(ox) + Double(size.w) / 2,
                                                                            y: Double(oy + b.top) - Double(h) / 2,
-                                                                           size: style.headerTextSize * s)))
+                                                                           size: style.headerTextSize * s,
+                                                                           box: PixelRect(x: ox, y: oy + b.top - h, w: size.w, h: h))))
             }
         }
         var zoneMarks: [ZoneMark] = []
@@ -360,8 +366,10 @@ public struct FreePlacement: Placement {
             let r = (Double(m.0) - pad, Double(m.1) - pad, Double(m.2 - m.0) + 2 * pad, Double(m.3 - m.1) + 2 * pad)
             let outline = z.outline ? Stroke(path: .roundedRect(r.0 + 0.5, r.1 + 0.5, r.2 - 1, r.3 - 1, radius: radius * 2), width: 1) : nil
             let name = z.showName && !section.name.isEmpty
-                ? PlacedText(text: section.name, placement: TextPlacement(x: r.0 + r.2 / 2, y: r.1 - style.rowLabelTextSize * s * 0.8,
-                                                                           size: style.rowLabelTextSize * s * 1.2))
+                ? PlacedText(text: section.name, placement: TextPlacement(
+                    x: r.0 + r.2 / 2, y: r.1 - style.rowLabelTextSize * s * 0.8, size: style.rowLabelTextSize * s * 1.2,
+                    box: PixelRect(x: Int(r.0.rounded(.up)), y: Int((r.1 - style.rowLabelTextSize * s * 1.6).rounded(.up)),
+                                   w: max(1, Int(r.2.rounded(.down))), h: max(1, Int((style.rowLabelTextSize * s * 1.6).rounded(.down))))))
                 : nil
             zoneMarks.append(ZoneMark(section: section.id, outline: outline, name: name))
         }

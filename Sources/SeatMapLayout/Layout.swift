@@ -221,28 +221,46 @@ public struct Layout: Sendable {
         let (gridW, gridH) = placement.size
 
         let margin = px(style.margin)
-        let gutter = isFree ? 0 : px(style.rowLabelGutter)
+        // Chrome text never shrinks below `chromeMinTextSize` × scale; its
+        // bands and legend entries grow with it (factor ≥ 1).
+        let chromeMin = style.chromeMinTextSize * scale
+        func growth(_ points: Double) -> Double { points > 0 ? max(1, chromeMin / (points * s)) : 1 }
+        func grown(_ pixels: Int, _ g: Double) -> Int { g == 1 ? pixels : Int((Double(pixels) * g).rounded(.up)) }
+        // The row-label gutter grows to hold the longest label at its size
+        // (estimated), up to `rowLabelMaxGrowth` gutters.
+        let longest = placement.rowBands(originY: 0).map { TextPlacement.estimatedWidth($0.label, size: style.rowLabelTextSize) }.max() ?? 0
+        let gutterPoints = min(style.rowLabelGutter * max(1, style.rowLabelMaxGrowth),
+                               max(style.rowLabelGutter, longest / 0.75 + style.rowLabelSpacing))
+        let gutter = isFree ? 0 : px(gutterPoints)
         width = max(px(style.minContentWidth), 2 * margin + 2 * gutter + gridW)
         gridX = (width - gridW) / 2
 
         var y = margin
         if style.header {
-            let r = PixelRect(x: margin, y: y, w: width - 2 * margin, h: px(style.headerHeight))
+            let g = growth(style.headerTextSize)
+            let r = PixelRect(x: margin, y: y, w: width - 2 * margin, h: grown(px(style.headerHeight), g))
             header = r
-            headerText = TextPlacement(x: r.centerX, y: r.centerY, size: style.headerTextSize * s)
+            headerText = TextPlacement(x: r.centerX, y: r.centerY, size: style.headerTextSize * s * g, box: r, minSize: chromeMin)
             y += r.h
         } else {
             header = nil
             headerText = nil
         }
-        let band = isFree ? px(style.legendTopGap) : px(style.screenBandHeight)
+        // The screen is 5/11 of its band and its text 0.55 of the screen.
+        let screenGrowth = growth(style.screenTextSize)
+        let band = isFree ? px(style.legendTopGap)
+            : screenGrowth == 1 ? px(style.screenBandHeight)
+            : max(grown(px(style.screenBandHeight), screenGrowth), Int((chromeMin / 0.55 * 11 / 5).rounded(.up)) + 2)
         centerX = gridX + gridW / 2
         let screenW = min(width - 2 * margin, max(gridW, px(style.screenMinWidth)))
         screen = isFree ? .zero : PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))
         (screenOutline, screenFace) = Layout.screenShapes(screen, inset: style.screenInset * s,
                                                           line: max(1, (style.screenOutlineWidth * s).rounded()))
+        let faceInset = Int((style.screenInset * s).rounded(.up))
         screenText = TextPlacement(x: screen.centerX, y: Double(screen.y) + Double(screen.h) * 0.58,
-                                   size: min(style.screenTextSize * s, Double(screen.h) * 0.55))
+                                   size: min(style.screenTextSize * s * growth(style.screenTextSize), Double(screen.h) * 0.55),
+                                   box: PixelRect(x: screen.x + faceInset, y: screen.y, w: max(1, screen.w - 2 * faceInset), h: screen.h),
+                                   minSize: chromeMin)
         y += band
         gridY = y
         gridRect = PixelRect(x: gridX, y: gridY, w: gridW, h: gridH)
@@ -281,8 +299,9 @@ public struct Layout: Sendable {
             kinds += [.locked, .sold, .selected]
             if cells.contains(where: { $0.type == .wheelchair && $0.isSeat }) { kinds.append(.wheelchair) }
             if cells.contains(where: { $0.type == .coupleLeft && $0.isSeat }) { kinds.append(.couple) }
-            let itemW = px(style.legendItemWidth)
-            let itemH = px(style.legendItemHeight)
+            let g = growth(style.legendTextSize)
+            let itemW = grown(px(style.legendItemWidth), g)
+            let itemH = grown(px(style.legendItemHeight), g)
             let perLine = max(1, (width - 2 * margin) / max(1, itemW))
             var items: [LegendItem] = []
             var start = 0
@@ -294,7 +313,7 @@ public struct Layout: Sendable {
                 let rtl = style.locale?.rightToLeft == true
                 for k in 0..<n {
                     let r = PixelRect(x: x0 + (rtl ? n - 1 - k : k) * itemW, y: y + line * itemH, w: itemW, h: itemH)
-                    items.append(Layout.legendItem(kinds[start + k], r, sizes: sizes, style: style, s: s))
+                    items.append(Layout.legendItem(kinds[start + k], r, sizes: sizes, style: style, s: s * g, minSize: chromeMin))
                 }
                 start += n
                 line += 1
@@ -346,12 +365,16 @@ public struct Layout: Sendable {
     static func rowLabel(_ band: RowBand, _ r: PixelRect, style: LayoutStyle, s: Double) -> RowLabelBox {
         let pillW = max(1, Int((Double(r.w) * 0.75).rounded()))
         let pill = PixelRect(x: r.x + (r.w - pillW) / 2, y: r.y, w: pillW, h: r.h)
-        return RowLabelBox(row: band.row, label: band.label, rect: r, pill: pill, pillRadius: Double(pillW) / 2,
+        // A pill wider than high has round ends: its text keeps off them.
+        let inset = pill.w > pill.h ? pill.h / 4 : 0
+        let box = PixelRect(x: pill.x + inset, y: pill.y, w: max(1, pill.w - 2 * inset), h: pill.h)
+        return RowLabelBox(row: band.row, label: band.label, rect: r, pill: pill, pillRadius: min(Double(pillW), Double(pill.h)) / 2,
                            text: TextPlacement(x: pill.centerX, y: pill.centerY,
-                                               size: min(style.rowLabelTextSize * s, Double(r.h) * 0.6, Double(pillW) * 0.8)))
+                                               size: min(style.rowLabelTextSize * s, Double(r.h) * 0.6, Double(pillW) * 0.8), box: box))
     }
 
-    static func legendItem(_ kind: LegendItem.Kind, _ r: PixelRect, sizes: PixelSizes, style: LayoutStyle, s: Double) -> LegendItem {
+    static func legendItem(_ kind: LegendItem.Kind, _ r: PixelRect, sizes: PixelSizes, style: LayoutStyle, s: Double,
+                           minSize: Double) -> LegendItem {
         let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
         let sw = max(2, Int((Double(sh) * Double(sizes.seatWidth) / Double(max(1, sizes.seatHeight))).rounded()))
         let inset = Int((style.legendSwatchInset * s).rounded())
@@ -370,7 +393,11 @@ public struct Layout: Sendable {
         let gap = style.legendTextGap * s
         return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: rtl && kind == .couple ? PixelRect(x: x + sw, y: y, w: sw, h: sh) : first,
                           text: TextPlacement(x: rtl ? Double(x) - gap : Double(x + wide) + gap, y: r.centerY, align: rtl ? .right : .left,
-                                              size: min(style.legendTextSize * s, Double(r.h) * 0.55)))
+                                              size: min(style.legendTextSize * s, Double(r.h) * 0.55),
+                                              // From the swatch to the entry's far edge (the gap takes a glyph's overhang).
+                                              box: rtl ? PixelRect(x: r.x, y: r.y, w: max(1, x - r.x), h: r.h)
+                                                       : PixelRect(x: x + wide, y: r.y, w: max(1, r.maxX - x - wide), h: r.h),
+                                              minSize: minSize))
     }
 
     /// The screen: a band with a gently curved top edge, narrowing towards
@@ -443,7 +470,7 @@ public struct Layout: Sendable {
     public func numberText(of cell: LaidOutCell) -> TextPlacement? {
         guard Double(seatWidth) >= style.seatNumberMinPixels else { return nil }
         let own = cell.seatRect
-        return TextPlacement(x: own.centerX, y: own.centerY, size: min(Double(own.h) * 0.42, Double(own.w) * 0.42))
+        return TextPlacement(x: own.centerX, y: own.centerY, size: min(Double(own.h) * 0.42, Double(own.w) * 0.42), box: own)
     }
 
     /// The e-ticket outline of a highlighted seat: an outer ring (in the

@@ -65,6 +65,14 @@ public struct LayoutStyle: Sendable, Equatable {
     public var screenTextSize: Double = 11
     public var rowLabelTextSize: Double = 10
     public var legendTextSize: Double = 11
+    /// The smallest chrome text (header, screen label, legend, level
+    /// titles), in points × scale whatever the zoom: a zoomed-out overview
+    /// stays legible, and the layout makes its bands and legend entries
+    /// larger to hold it.
+    public var chromeMinTextSize: Double = 9
+    /// A row label's pill grows to hold labels longer than the gutter, up to
+    /// this many times the gutter.
+    public var rowLabelMaxGrowth: Double = 4
 
     // MARK: Parts
     /// The header band (cinema · hall · start time).
@@ -109,7 +117,7 @@ public struct LayoutStyle: Sendable, Equatable {
         ("legendSwatchInset", \.legendSwatchInset), ("legendTextGap", \.legendTextGap),
         ("margin", \.margin), ("minContentWidth", \.minContentWidth),
         ("minimapPadding", \.minimapPadding), ("minimapCornerRadius", \.minimapCornerRadius),
-        ("headerTextSize", \.headerTextSize), ("screenTextSize", \.screenTextSize),
+        ("headerTextSize", \.headerTextSize), ("screenTextSize", \.screenTextSize), ("chromeMinTextSize", \.chromeMinTextSize),
         ("rowLabelTextSize", \.rowLabelTextSize), ("legendTextSize", \.legendTextSize),
     ]
 }

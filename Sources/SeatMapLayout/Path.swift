@@ -136,16 +136,46 @@ public struct TextPlacement: Sendable, Equatable {
     public var y: Double
     public var align: TextAlign
     public var size: Double
+    /// The box the drawn text must stay inside (nil: unbounded). A text too
+    /// wide for it is drawn smaller, down to `minSize`, then cut with an
+    /// ellipsis; one too tall, smaller.
+    public var box: PixelRect?
+    /// The smallest size the text may be shrunk to (pixels).
+    public var minSize: Double
+
+    /// Map text (row labels, seat numbers, area and zone names) shrinks to
+    /// this share of its size before it is cut; chrome text (header, screen
+    /// label, legend, level titles) to `LayoutStyle.chromeMinTextSize`.
+    public static let mapMinFraction = 0.6
 
     /// The largest text size drawn, in pixels: FreeType refuses glyphs far
     /// beyond it, and Cairo then keeps the font in an error state.
     public static let maxSize: Double = 2048
 
-    public init(x: Double, y: Double, align: TextAlign = .center, size: Double) {
+    public init(x: Double, y: Double, align: TextAlign = .center, size: Double, box: PixelRect? = nil, minSize: Double? = nil) {
         self.x = x
         self.y = y
         self.align = align
         self.size = min(size, TextPlacement.maxSize)
+        self.box = box
+        self.minSize = min(self.size, minSize ?? self.size * TextPlacement.mapMinFraction)
+    }
+
+    /// A rough advance width of `text` at `size` pixels, for sizing boxes
+    /// before any font is at hand (row-label gutters, text areas): wide
+    /// (CJK, Hangul, kana) characters one em, others 0.62 em. Drawn text is
+    /// measured exactly and fitted into the box it is given.
+    public static func estimatedWidth(_ text: String, size: Double) -> Double {
+        var ems = 0.0
+        for c in text.unicodeScalars {
+            switch c.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+                 0x20000...0x3FFFD: ems += 1
+            case 0x300...0x36F, 0x200B...0x200F: break
+            default: ems += 0.62
+            }
+        }
+        return ems * size
     }
 }
 

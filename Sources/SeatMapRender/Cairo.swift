@@ -88,19 +88,23 @@ final class CairoContext {
         }
         self.cr = cr
         self.surface = surface
-        // Fixed font options: output must not drift with a machine's
-        // fontconfig settings (golden images depend on it).
-        if let options = cairo_font_options_create() {
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-            cairo_set_font_options(cr, options)
-            cairo_font_options_destroy(options)
-        }
+        CairoContext.withFixedFontOptions { cairo_set_font_options(cr, $0) }
     }
 
     deinit { cairo_destroy(cr) }
+
+    /// SeatMap's fixed font options (grey antialiasing, no hinting, no
+    /// hinted metrics): output must not drift with a machine's fontconfig
+    /// settings (golden images depend on it). Cairo and Pango both get them.
+    static func withFixedFontOptions(_ body: (OpaquePointer) -> Void) {
+        guard let options = cairo_font_options_create() else { return }
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        body(options)
+        cairo_font_options_destroy(options)
+    }
 
     func check(_ what: String) throws(SeatMapError) {
         let status = cairo_status(cr)
@@ -158,21 +162,11 @@ final class CairoCanvas: Canvas {
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty, style.size > 0 else { return }
         pango.update(for: cr)
-        guard let layout = pango.layout(string, size: style.size, what: style.what) else { return }
-        let width = PangoText.width(of: layout)
-        let left: Double
-        switch align {
-        case .left: left = x
-        case .center: left = x - width / 2
-        case .right: left = x - width
-        }
-        // The line's baseline where the primary font's ascent and descent
-        // centre it on `y`.
-        let m = pango.lineMetrics(size: style.size)
-        let baseline = y + (m.ascent - m.descent) / 2
-        cairo_move_to(cr, left, baseline - Double(pango_layout_get_baseline(layout)) / PangoText.unit)
+        guard let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
+        let origin = pango.origin(of: fitted, x: x, y: y, align: align)
+        cairo_move_to(cr, origin.x, origin.y)
         setColor(style.color)
-        pango_cairo_show_layout(cr, layout)
+        pango_cairo_show_layout(cr, fitted.layout)
         cairo_new_path(cr)
     }
 

@@ -6,6 +6,10 @@ public struct TextStyle: Sendable, Equatable {
     public var color: Color
     /// What the text is, for messages ("the header", "row label 3", …).
     public var what: String = "the text"
+    /// The box the text must fit (nil: none), and the smallest size it may
+    /// be shrunk to before it is cut with an ellipsis (see `TextPlacement`).
+    public var box: PixelRect? = nil
+    public var minSize: Double = 0
 }
 
 /// Semantic information about one seat, for canvases that can tag elements

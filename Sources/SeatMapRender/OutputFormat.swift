@@ -9,13 +9,17 @@ public struct RenderOptions: Sendable {
     public var minimap: Bool
     public var compression: PNGCompression
     public var page: PageSize
+    /// SVG: text as outlined paths (the same glyphs as the PNG on a machine
+    /// without the fonts), each with its text as title and label.
+    public var svgTextAsPaths: Bool
 
     public init(viewport: ViewTransform? = nil, minimap: Bool = false, compression: PNGCompression = .default,
-                page: PageSize = .fit) {
+                page: PageSize = .fit, svgTextAsPaths: Bool = false) {
         self.viewport = viewport
         self.minimap = minimap
         self.compression = compression
         self.page = page
+        self.svgTextAsPaths = svgTextAsPaths
     }
 }
 
@@ -40,7 +44,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         try Renderer.png(scene, viewport: o.viewport, minimap: o.minimap, compression: o.compression)
     }
     public static let svg = OutputFormat(name: "svg", summary: "vector for the web, one <g id=\"seat-…\"> per seat") { scene, o throws(SeatMapError) in
-        Array(try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap).utf8)
+        Array(try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap, textAsPaths: o.svgTextAsPaths).utf8)
     }
     public static let pdf = OutputFormat(name: "pdf", summary: "vector page for print") { scene, o throws(SeatMapError) in
         try Renderer.pdf(scene, page: o.page, viewport: o.viewport, minimap: o.minimap)

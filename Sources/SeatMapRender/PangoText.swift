@@ -1,6 +1,7 @@
 import Foundation
 import CCairo
 import SeatMapCore
+import SeatMapLayout
 
 /// Text through Pango: HarfBuzz shaping, bidirectional runs and font
 /// fallback through fontconfig, drawn with pangocairo. One engine serves one
@@ -43,14 +44,7 @@ final class PangoText {
             throw SeatMapError("Pango could not create a text context")
         }
         self.context = context
-        if let options = cairo_font_options_create() {
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-            pango_cairo_context_set_font_options(context, options)
-            cairo_font_options_destroy(options)
-        }
+        CairoContext.withFixedFontOptions { pango_cairo_context_set_font_options(context, $0) }
         pango_context_set_round_glyph_positions(context, 0)
         pango_context_set_language(context, pango_language_from_string(language))
         if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
@@ -74,6 +68,7 @@ final class PangoText {
 
     deinit {
         for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_font_description_free(families)
         pango_font_description_free(primary)
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -87,7 +82,10 @@ final class PangoText {
         if pango_context_get_serial(context) != serial {
             serial = pango_context_get_serial(context)
             for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
             layouts.removeAll()
+            cut.removeAll()
+            fits.removeAll()
             metrics.removeAll()
         }
     }
@@ -107,6 +105,87 @@ final class PangoText {
         return layout
     }
 
+    /// Text fitted to a box: at its size when it fits, else smaller (down to
+    /// `minSize`), else at `minSize` cut with an ellipsis (Pango's, so a
+    /// cluster is never split); nil when not even the ellipsis fits. Height
+    /// counts the primary font's ascent and descent.
+    /// The width is what the box leaves from the text's anchor `x` in its
+    /// alignment (all of it right of a left-aligned anchor, twice the nearer
+    /// side of a centred one).
+    func fitted(_ text: String, size: Double, minSize: Double, box: PixelRect?, x: Double, align: TextAlign, what: String) -> Fitted? {
+        guard let box else { return layout(text, size: size, what: what).map { Fitted(layout: $0, size: size, ellipsized: false) } }
+        let room: Double
+        switch align {
+        case .left: room = Double(box.maxX) - x
+        case .right: room = x - Double(box.x)
+        case .center: room = 2 * min(x - Double(box.x), Double(box.maxX) - x)
+        }
+        let width = max(0, min(Double(box.w), room))
+        let key = FitKey(text: text, size: size, minSize: minSize, w: width, h: box.h)
+        if let known = fits[key] { return known }
+        let result = fit(text, size: size, minSize: min(minSize, size), width: width, height: Double(box.h), what: what)
+        fits[key] = result
+        return result
+    }
+
+    struct Fitted {
+        let layout: OpaquePointer
+        let size: Double
+        let ellipsized: Bool
+    }
+
+    private struct FitKey: Hashable {
+        let text: String
+        let size: Double, minSize: Double
+        let w: Double, h: Int
+    }
+    private var fits: [FitKey: Fitted?] = [:]
+    private var cut: [OpaquePointer] = []
+
+    private func fit(_ text: String, size: Double, minSize: Double, width: Double, height: Double, what: String) -> Fitted? {
+        var s = size
+        let m = lineMetrics(size: s)
+        let line = m.ascent + m.descent
+        if line > height { s = max(minSize, s * height / line) }
+        guard let first = layout(text, size: s, what: what) else { return nil }
+        let w = PangoText.width(of: first)
+        if w <= width { return Fitted(layout: first, size: s, ellipsized: false) }
+        // Unhinted advances scale with the size: one step lands on the width.
+        let shrunk = max(minSize, s * width / w * 0.999)
+        if shrunk < s, let second = layout(text, size: shrunk, what: what), PangoText.width(of: second) <= width {
+            return Fitted(layout: second, size: shrunk, ellipsized: false)
+        }
+        guard let cutLayout = pango_layout_new(context) else { return nil }
+        cut.append(cutLayout)
+        pango_font_description_set_absolute_size(families, minSize * PangoText.unit)
+        pango_layout_set_font_description(cutLayout, families)
+        if rightToLeft { pango_layout_set_auto_dir(cutLayout, 0) }
+        pango_layout_set_text(cutLayout, text, -1)
+        pango_layout_set_width(cutLayout, Int32(max(1, width * PangoText.unit)))
+        pango_layout_set_ellipsize(cutLayout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_single_paragraph_mode(cutLayout, 1)
+        guard PangoText.width(of: cutLayout) <= width else { return nil }
+        return Fitted(layout: cutLayout, size: minSize, ellipsized: true)
+    }
+
+    /// The text a fitted layout shows (with its ellipsis).
+    static func shownText(of f: Fitted, _ text: String) -> String {
+        guard f.ellipsized else { return text }
+        // Pango cuts whole clusters: the shown text is the kept prefix and "…".
+        var kept = 0
+        if let iter = pango_layout_get_iter(f.layout) {
+            repeat {
+                if let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item {
+                    kept = max(kept, Int(item.pointee.offset + item.pointee.length))
+                }
+            } while pango_layout_iter_next_run(iter) != 0
+            pango_layout_iter_free(iter)
+        }
+        let bytes = Array(text.utf8)
+        let prefix = String(decoding: bytes.prefix(min(kept, bytes.count)), as: UTF8.self)
+        return prefix + "…"
+    }
+
     /// The primary font's ascent and descent at a size (pixels): every line
     /// is placed by them, so a fallback glyph never moves its line.
     func lineMetrics(size: Double) -> (ascent: Double, descent: Double) {
@@ -121,6 +200,31 @@ final class PangoText {
         }
         metrics[size] = out
         return out
+    }
+
+    /// Where to put a fitted layout's origin so that its text is aligned at
+    /// `x` and its line centred on `y` by the primary font's ascent and
+    /// descent (so a fallback glyph never moves its line).
+    func origin(of f: Fitted, x: Double, y: Double, align: TextAlign) -> (x: Double, y: Double) {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(f.layout, &ink, &logical)
+        let width = Double(logical.width) / PangoText.unit
+        let left: Double
+        switch align {
+        case .left: left = x
+        case .center: left = x - width / 2
+        case .right: left = x - width
+        }
+        let m = lineMetrics(size: f.size)
+        let baseline = y + (m.ascent - m.descent) / 2
+        return (left - Double(logical.x) / PangoText.unit, baseline - Double(pango_layout_get_baseline(f.layout)) / PangoText.unit)
+    }
+
+    /// The inked extents of a layout drawn at `origin` (pixels).
+    static func ink(of layout: OpaquePointer, at origin: (x: Double, y: Double)) -> (x: Double, y: Double, w: Double, h: Double) {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        return (origin.x + Double(ink.x) / unit, origin.y + Double(ink.y) / unit, Double(ink.width) / unit, Double(ink.height) / unit)
     }
 
     /// The logical width of shaped text (pixels).
@@ -150,5 +254,52 @@ final class PangoText {
         let character = Unicode.Scalar(code).map { String(Character($0)) } ?? "?"
         let hex = String(code, radix: 16, uppercase: true)
         return SeatMapError("no installed font has the character \"\(character)\" (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)) in \(what) \"\(text)\"; install a font that covers it (the setup installs fonts-noto-core) or name one in the theme's fontFallbacks")
+    }
+}
+
+/// One text as a render draws it: the box the layout gave it and where its
+/// ink lands (pixels), after fitting.
+public struct DrawnText: Sendable {
+    public let text: String
+    /// What the text is ("the header", "a row label", …).
+    public let what: String
+    public let box: PixelRect?
+    public let size: Double
+    public let ellipsized: Bool
+    public let inkX: Double, inkY: Double, inkWidth: Double, inkHeight: Double
+}
+
+/// Records where each text's ink lands, fitted and placed exactly as the
+/// Cairo canvas draws it (for tests and tools that check text stays in its box).
+final class InkCanvas: Canvas {
+    let pango: PangoText
+    var drawn: [DrawnText] = []
+
+    init(_ pango: PangoText) { self.pango = pango }
+
+    func fill(_ path: Path, _ color: Color) {}
+    func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {}
+    func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
+        guard !string.isEmpty, style.size > 0,
+              let f = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
+        let ink = PangoText.ink(of: f.layout, at: pango.origin(of: f, x: x, y: y, align: align))
+        drawn.append(DrawnText(text: string, what: style.what, box: style.box, size: f.size, ellipsized: f.ellipsized,
+                               inkX: ink.x, inkY: ink.y, inkWidth: ink.w, inkHeight: ink.h))
+    }
+    func pushClip(_ rect: PixelRect) {}
+    func popClip() {}
+    var wantsSeatTags: Bool { false }
+    func beginSeat(_ tag: SeatTag) {}
+    func endSeat() {}
+}
+
+extension Renderer {
+    /// Every text a full render draws, with its box and where its ink lands.
+    public static func drawnTexts(_ scene: Scene) throws(SeatMapError) -> [DrawnText] {
+        let pango = try PangoText(scene.theme, locale: scene.layout.locale)
+        let canvas = InkCanvas(pango)
+        Painter(scene: scene, canvas: canvas).draw()
+        try pango.check()
+        return canvas.drawn
     }
 }

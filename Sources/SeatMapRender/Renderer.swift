@@ -253,13 +253,24 @@ public enum Renderer {
     }
 
     /// Semantic SVG (see `SVGCanvas`).
-    public static func svg(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> String {
+    /// With `textAsPaths`, every text is written as the outlines of the
+    /// glyphs the PNG draws (a `<path>` with the text as its `<title>` and
+    /// `aria-label`), so the SVG looks the same without the fonts.
+    public static func svg(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false,
+                           textAsPaths: Bool = false) throws(SeatMapError) -> String {
         let visible = try visibleRect(scene, viewport)
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
+        // Outlines are built on an unbounded recording surface: Pango skips
+        // glyphs outside a context's clip, and this one has none.
+        let outliner = textAsPaths
+            ? try CairoContext(CairoSurface(adopting: cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nil), what: "an outline surface"))
+            : nil
         let canvas = SVGCanvas(fontFamilies: [scene.theme.fontFamily] + scene.theme.fontFallbacks, language: scene.layout.locale.language,
-                               rightToLeft: scene.layout.locale.rightToLeft)
+                               rightToLeft: scene.layout.locale.rightToLeft, text: text, outliner: outliner)
         let painter = Painter(scene: scene, canvas: canvas)
         painter.draw(region: viewport == nil ? nil : visible)
         if minimap { painter.drawMinimap(visible: visible) }
+        try text.check()
         return canvas.document(viewBox: visible)
     }
 

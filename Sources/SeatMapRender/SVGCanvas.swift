@@ -1,4 +1,5 @@
 import Foundation
+import CCairo
 import SeatMapLayout
 
 /// Writes semantic SVG: one `<g>` per seat with `id="seat-1-3-5"`, classes
@@ -12,12 +13,19 @@ final class SVGCanvas: Canvas {
     private let fontFamily: String
     private let language: String
     private let rightToLeft: Bool
+    /// Measures and fits text exactly as the PNG and PDF draw it.
+    private let pango: PangoText?
+    /// With a context, text is written as glyph outlines built on it.
+    private let outliner: CairoContext?
 
     /// The theme's families, then the generic `sans-serif` (a browser
     /// without them falls back to a sans face, not a serif one); the
     /// locale's language (`xml:lang`) and direction (`direction`: text
     /// anchors are written for it, so every text stays where the layout put it).
-    init(fontFamilies: [String], language: String = "zh-cn", rightToLeft: Bool = false) {
+    init(fontFamilies: [String], language: String = "zh-cn", rightToLeft: Bool = false, text: PangoText? = nil,
+         outliner: CairoContext? = nil) {
+        pango = text
+        self.outliner = outliner
         fontFamily = (fontFamilies.map { "'\($0.replacingOccurrences(of: "'", with: ""))'" } + ["sans-serif"]).joined(separator: ", ")
         self.language = language
         self.rightToLeft = rightToLeft
@@ -89,6 +97,23 @@ final class SVGCanvas: Canvas {
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty else { return }
+        // Fitted as the raster draws it: the size it was shrunk to, and the
+        // text as cut, with the whole text in its <title>.
+        var size = style.size, shown = string, full: String? = nil
+        if let pango {
+            // Match the outlining context first: a change drops shaped text.
+            if let outliner { pango.update(for: outliner.cr) }
+            guard let f = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
+            if let outliner {
+                outline(f, string, x: x, y: y, align: align, color: style.color, pango: pango, on: outliner)
+                return
+            }
+            size = f.size
+            if f.ellipsized {
+                shown = PangoText.shownText(of: f, string)
+                full = string
+            }
+        }
         let anchor: String
         // `start` is the left end of left-to-right text and the right end of
         // right-to-left text.
@@ -97,8 +122,57 @@ final class SVGCanvas: Canvas {
         case .center: anchor = "middle"
         case .right: anchor = rightToLeft ? "start" : "end"
         }
-        body += "<text x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\" font-size=\"\(SVGCanvas.num(style.size))\" "
-        body += "text-anchor=\"\(anchor)\" dominant-baseline=\"central\" \(color("fill", style.color))>\(SVGCanvas.escape(string))</text>\n"
+        body += "<text x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\" font-size=\"\(SVGCanvas.num(size))\" "
+        body += "text-anchor=\"\(anchor)\" dominant-baseline=\"central\" \(color("fill", style.color))>\(SVGCanvas.escape(shown))"
+        if let full { body += "<title>\(SVGCanvas.escape(full))</title>" }
+        body += "</text>\n"
+    }
+
+    /// The text's glyphs as one path, placed as the Cairo canvas places them.
+    private func outline(_ f: PangoText.Fitted, _ text: String, x: Double, y: Double, align: TextAlign, color c: Color,
+                         pango: PangoText, on context: CairoContext) {
+        let cr = context.cr
+        let origin = pango.origin(of: f, x: x, y: y, align: align)
+        cairo_new_path(cr)
+        cairo_move_to(cr, origin.x, origin.y)
+        pango_cairo_layout_path(cr, f.layout)
+        var d = ""
+        var lastMove: String.Index? = nil
+        if let path = cairo_copy_path(cr) {
+            let n = Int(path.pointee.num_data)
+            var i = 0
+            if let data = path.pointee.data {
+                while i < n {
+                    let header = data[i].header
+                    let length = max(1, Int(header.length))
+                    func point(_ k: Int) -> String {
+                        guard i + k < n else { return "0 0" }
+                        return "\(SVGCanvas.num(data[i + k].point.x)) \(SVGCanvas.num(data[i + k].point.y))"
+                    }
+                    switch header.type {
+                    case CAIRO_PATH_MOVE_TO:
+                        // A move that starts nothing (Pango ends on one) is left out.
+                        if let last = lastMove { d.removeSubrange(last...) }
+                        lastMove = d.endIndex
+                        d += "M\(point(1))"
+                        i += length
+                        continue
+                    case CAIRO_PATH_LINE_TO: d += "L\(point(1))"
+                    case CAIRO_PATH_CURVE_TO: d += "C\(point(1)) \(point(2)) \(point(3))"
+                    case CAIRO_PATH_CLOSE_PATH: d += "Z"
+                    default: break
+                    }
+                    lastMove = nil
+                    i += length
+                }
+            }
+            cairo_path_destroy(path)
+        }
+        if let last = lastMove { d.removeSubrange(last...) }
+        cairo_new_path(cr)
+        guard !d.isEmpty else { return }
+        let label = SVGCanvas.escape(text)
+        body += "<path class=\"text\" role=\"img\" aria-label=\"\(label)\" d=\"\(d)\" \(color("fill", c))><title>\(label)</title></path>\n"
     }
 
     func pushClip(_ rect: PixelRect) {

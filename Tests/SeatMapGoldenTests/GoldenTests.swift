@@ -20,6 +20,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     var minimap = false
     /// A free venue's single level (`render --level N`).
     var level: Int? = nil
+    /// `--locale`, and a hall from `Tests/Fixtures/` instead of `Examples/`.
+    var locale: String? = nil
+    var fixture: String? = nil
 
     var name: String {
         let z = zoom == zoom.rounded() ? String(Int(zoom)) : String(zoom)
@@ -64,6 +67,15 @@ let goldenCases: [GoldenCase] = {
     cases.append(GoldenCase(hall: "dinner-tables", theme: "light", zoom: 2, scale: 2, variant: "viewport-minimap",
                             selected: ["1-6-1", "1-6-2", "1-6-3", "1-6-4", "1-6-5", "1-6-6", "1-6-7", "1-6-8"],
                             viewport: (375, 300, 443, 740), minimap: true))
+    // Text: a hall named and labelled in Arabic, Hebrew, Thai, Bengali,
+    // Japanese and German with long labels (shaped, fallen back, shrunk,
+    // cut), in two themes and two locales (German; Arabic, right to left).
+    for theme in ["light", "dark"] {
+        for locale in ["de", "ar"] {
+            cases.append(GoldenCase(hall: "world-stage", theme: theme, zoom: 1, scale: 1, variant: locale, locale: locale,
+                                    fixture: "text/world-stage.json"))
+        }
+    }
     return cases
 }()
 
@@ -77,7 +89,10 @@ struct GoldenTests {
         let theme = try Theme.load(c.theme)
         var style = theme.style
         style.level = c.level
-        let scene = try Scene(layout: Layout(hall: try Fixtures.example(c.hall + ".json"), style: style, zoom: c.zoom, scale: c.scale),
+        style.locale = try c.locale.map(SeatMapLocale.named)
+        let hall = try c.fixture.map { try Files.readHall(Fixtures.root.appendingPathComponent("Tests/Fixtures/" + $0).path) }
+            ?? Fixtures.example(c.hall + ".json")
+        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: c.zoom, scale: c.scale),
                               theme: theme, selected: c.selected, highlighted: c.highlighted)
         let viewport = c.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)

@@ -99,7 +99,9 @@ struct TextTests {
                 Range($0.range(at: 1), in: svg).map { String(svg[$0]) }
             }
         }
-        return (all(#"<text [^>]*>([^<]*)</text>"#), all(#"<title>([^<]*)</title>"#))
+        // A text cut to fit keeps its whole text in a <title> inside <text>.
+        let texts = all(#"<text [^>]*>([^<]*)</text>"#) + all(#"<text [^>]*>[^<]*<title>([^<]*)</title></text>"#)
+        return (texts, all(#"<title>([^<]*)</title>"#))
     }
 
     @Test("each locale's words reach the image: legend, screen label, seat titles with sections and prices", arguments: SeatMapLocale.codes)
@@ -165,6 +167,153 @@ struct TextTests {
             #expect(l.rect.y == r.rect.y)
             #expect(r.text.align == .right && l.text.align == .left)
             #expect(r.text.x < Double(r.markBox.x), "the text ends before the swatch")
+        }
+    }
+}
+
+
+@Suite("Text fitting")
+struct TextFitTests {
+    /// Halls with long texts in many scripts: a header, labels and names far
+    /// wider than their boxes.
+    static func longHall() throws -> Hall {
+        let long = "Reihe mit einem sehr langen Namen"
+        var rows: [Row] = []
+        for r in 1...4 {
+            rows.append(Row(number: r, label: ["A", "مسرح طويل جدا", "שורה ארוכה מאוד", long][r - 1], section: r <= 2 ? 1 : 2, price: Decimal(r * 1000 + 5),
+                            seats: (1...6).map { Seat(column: $0, status: .available, label: $0 == 3 ? "12345" : nil) }))
+        }
+        return try Hall(cinemaName: "Национальный театр · المسرح الوطني · โรงละครแห่งชาติ · জাতীয় নাট্যশালা", hallName: "劇場ホール · Großer Saal mit Überlänge",
+                        movieStartTime: "2026-01-01 20:00", sections: [Section(id: 1, name: "Parkett links vorne"), Section(id: 2, name: "בלקון")],
+                        rows: rows, currency: "EUR")
+    }
+
+    @Test("no text's ink leaves its box, at zooms 0.25, 1 and 3, in every example and a hall of long texts", arguments: [0.25, 1, 3])
+    func inBoxes(zoom: Double) throws {
+        var halls = try Fixtures.exampleNames.map { ($0, try Fixtures.example($0)) }
+        halls.append(("long", try TextFitTests.longHall()))
+        for (name, hall) in halls {
+            for code in ["zh-Hans", "de", "ar"] {
+                var style = try Theme.load("light").style
+                style.locale = try SeatMapLocale.named(code)
+                let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: zoom, scale: 2), theme: try Theme.load("light"))
+                let drawn = try Renderer.drawnTexts(scene)
+                #expect(!drawn.isEmpty)
+                var outside: [String] = []
+                for t in drawn {
+                    guard let b = t.box, t.inkWidth > 0 else { continue }
+                    let slack = 0.5
+                    if t.inkX < Double(b.x) - slack || t.inkY < Double(b.y) - slack || t.inkX + t.inkWidth > Double(b.maxX) + slack
+                        || t.inkY + t.inkHeight > Double(b.maxY) + slack {
+                        outside.append("\(t.what) \"\(t.text)\" size \(t.size): ink \(t.inkX),\(t.inkY) \(t.inkWidth)×\(t.inkHeight) box \(b)")
+                    }
+                }
+                #expect(outside.isEmpty, "\(name) \(code) z\(zoom): \(outside.prefix(3))")
+            }
+        }
+    }
+
+    @Test("chrome text keeps 9 pt × scale at any zoom; the layout makes room for it")
+    func chromeMinimum() throws {
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let theme = try Theme.load("light")
+        for scale in [1.0, 2] {
+            let small = try Scene(hall: hall, theme: theme, zoom: 0.25, scale: scale)
+            let drawn = try Renderer.drawnTexts(small)
+            for what in ["the header", "the legend", "the screen label"] {
+                let sizes = drawn.filter { $0.what == what }.map(\.size)
+                #expect(!sizes.isEmpty && sizes.allSatisfy { $0 >= 9 * scale - 1e-9 }, "\(what) at scale \(scale): \(sizes)")
+            }
+            let header = try #require(small.layout.header)
+            #expect(Double(header.h) >= 9 * scale * 36 / 14 - 1, "the header band grew with its text")
+        }
+        // At zoom 1 nothing grows: the images stay as they were.
+        let one = try Layout(hall: hall, style: theme.style, zoom: 1, scale: 2)
+        #expect(one.header?.h == Layout.pixels(theme.style.headerHeight, zoom: 1, scale: 2))
+    }
+
+    @Test("a long text is shrunk, then cut with an ellipsis, and the SVG keeps the whole text in a title")
+    func ellipsis() throws {
+        let scene = try Scene(hall: try TextFitTests.longHall(), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let drawn = try Renderer.drawnTexts(scene)
+        let header = try #require(drawn.first { $0.what == "the header" })
+        #expect(header.ellipsized && header.size >= 9 - 1e-9)
+        let label = try #require(drawn.first { $0.what == "a row label" && $0.text.hasPrefix("Reihe") })
+        #expect(label.ellipsized || label.size < scene.layout.rowLabels[0].text.size)
+        let svg = try Renderer.svg(scene)
+        #expect(svg.contains("…<title>\(SVGEscape.text(scene.layout.title))</title></text>"))
+        // Row-label pills grew for the long labels, up to four gutters.
+        let gutter = Layout.pixels(scene.theme.style.rowLabelGutter, zoom: 1, scale: 1)
+        let pill = try #require(scene.layout.rowLabels.first).rect
+        #expect(pill.w > gutter && pill.w <= 4 * gutter)
+    }
+
+    @Test("no example, in any locale, draws a missing glyph", arguments: SeatMapLocale.codes)
+    func allLocales(code: String) throws {
+        var style = try Theme.load("light").style
+        style.locale = try SeatMapLocale.named(code)
+        for name in Fixtures.exampleNames {
+            let scene = try Scene(layout: Layout(hall: try Fixtures.example(name), style: style, zoom: 0.5, scale: 1), theme: try Theme.load("light"))
+            _ = try Renderer.drawnTexts(scene)
+            _ = try Renderer.raster(scene)
+        }
+    }
+}
+
+@Suite("SVG and PDF text")
+struct VectorTextTests {
+    static func world() throws -> Hall {
+        try Files.readHall(Fixtures.root.appendingPathComponent("Tests/Fixtures/text/world-stage.json").path)
+    }
+
+    @Test("--svg-text paths: every text becomes the outline of the glyphs the PNG draws, labelled with its text")
+    func outlines() throws {
+        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let svg = try Renderer.svg(scene, textAsPaths: true)
+        #expect(!svg.contains("<text"), "no text elements are left")
+        let drawn = try Renderer.drawnTexts(scene)
+        let header = try #require(drawn.first { $0.what == "the header" })
+        // The header's outline spans where its ink lands in the PNG.
+        let re = try NSRegularExpression(pattern: #"<path class="text" role="img" aria-label="([^"]*)" d="([^"]*)""#)
+        var found = false
+        for m in re.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)) {
+            guard let l = Range(m.range(at: 1), in: svg), let d = Range(m.range(at: 2), in: svg),
+                  svg[l] == SVGEscape.text(header.text) else { continue }
+            let numbers = svg[d].split(whereSeparator: { "MLCZ ".contains($0) }).compactMap { Double($0) }
+            let xs = stride(from: 0, to: numbers.count, by: 2).map { numbers[$0] }
+            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+            // Curve control points may stand a little outside the ink.
+            let box = (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+            let ink = (header.inkX, header.inkY, header.inkX + header.inkWidth, header.inkY + header.inkHeight)
+            #expect(abs(box.0 - ink.0) < 2 && abs(box.1 - ink.1) < 2 && abs(box.2 - ink.2) < 2 && abs(box.3 - ink.3) < 2, "path \(box), ink \(ink)")
+            found = true
+        }
+        #expect(found, "the header is one labelled path")
+        #expect(svg.contains("<title>\(SVGEscape.text(header.text))</title>"))
+        // The same bytes for the same input.
+        #expect(try Renderer.svg(scene, textAsPaths: true) == svg)
+    }
+
+    @Test("PDF text stays extractable: pdftotext reads the shaped header back, fonts subset and embedded")
+    func pdfText() throws {
+        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let pdf = try Renderer.pdf(scene, page: .a4)
+        let text = String(decoding: pdf, as: UTF8.self)
+        #expect(text.contains("/FontFile"), "fonts are embedded")
+        #expect(text.contains("/ToUnicode"), "glyphs map back to text")
+        let dir = try Fixtures.tempFolder()
+        let file = dir.appendingPathComponent("world.pdf")
+        try Data(pdf).write(to: file)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
+        p.arguments = ["-enc", "UTF-8", file.path, "-"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        for word in ["Großes", "Festspielhaus", "東京オペラシティ", "2026-12-31", "90.00"] {
+            #expect(out.contains(word), "\(word) in \(out.prefix(300))")
         }
     }
 }
