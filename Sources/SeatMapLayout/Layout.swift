@@ -117,6 +117,9 @@ public struct Minimap: Sendable, Equatable {
 /// is exactly `width × height`, and image pixels are layout pixels.
 public struct Layout: Sendable {
     public static let zoomRange: ClosedRange<Double> = 0.25...8
+    /// How many times a chrome band or legend entry may grow to hold its text
+    /// at `chromeMinTextSize` (zoom 0.25 needs about 3.3 at most).
+    public static let maxChromeGrowth = 8.0
     public static let scaleRange: ClosedRange<Double> = 1...4
 
     public let zoom: Double
@@ -224,7 +227,9 @@ public struct Layout: Sendable {
         // Chrome text never shrinks below `chromeMinTextSize` × scale; its
         // bands and legend entries grow with it (factor ≥ 1).
         let chromeMin = style.chromeMinTextSize * scale
-        func growth(_ points: Double) -> Double { points > 0 ? max(1, chromeMin / (points * s)) : 1 }
+        // At most `maxChromeGrowth` times: a theme's odd sizes (a 0.000001 pt
+        // screen text, a 1000 pt minimum) cannot blow a band up without bound.
+        func growth(_ points: Double) -> Double { points > 0 ? min(Layout.maxChromeGrowth, max(1, chromeMin / (points * s))) : 1 }
         func grown(_ pixels: Int, _ g: Double) -> Int { g == 1 ? pixels : Int((Double(pixels) * g).rounded(.up)) }
         // The row-label gutter grows to hold the longest label at its size
         // (estimated), up to `rowLabelMaxGrowth` gutters.
@@ -250,7 +255,8 @@ public struct Layout: Sendable {
         let screenGrowth = growth(style.screenTextSize)
         let band = isFree ? px(style.legendTopGap)
             : screenGrowth == 1 ? px(style.screenBandHeight)
-            : max(grown(px(style.screenBandHeight), screenGrowth), Int((chromeMin / 0.55 * 11 / 5).rounded(.up)) + 2)
+            : min(grown(px(style.screenBandHeight), Layout.maxChromeGrowth),
+                  max(grown(px(style.screenBandHeight), screenGrowth), Int((chromeMin / 0.55 * 11 / 5).rounded(.up)) + 2))
         centerX = gridX + gridW / 2
         let screenW = min(width - 2 * margin, max(gridW, px(style.screenMinWidth)))
         screen = isFree ? .zero : PixelRect(x: centerX - screenW / 2, y: y, w: screenW, h: max(1, band * 5 / 11))

@@ -232,6 +232,19 @@ struct TextFitTests {
         #expect(one.header?.h == Layout.pixels(theme.style.headerHeight, zoom: 1, scale: 2))
     }
 
+    @Test("found by a hostile review: odd theme sizes cannot grow chrome bands without bound")
+    func boundedGrowth() throws {
+        var style = try Theme.load("light").style
+        style.screenTextSize = 0.000001
+        style.legendTextSize = 0.000001
+        style.headerTextSize = 0.000001
+        style.chromeMinTextSize = 1000
+        let l = try Layout(hall: try Fixtures.example("seed.json"), style: style, zoom: 1, scale: 2)
+        let plain = try Layout(hall: try Fixtures.example("seed.json"), style: try Theme.load("light").style, zoom: 1, scale: 2)
+        #expect(l.height <= plain.height * Int(Layout.maxChromeGrowth) + 100, "\(l.width)×\(l.height)")
+        #expect(l.centerLine.count < 1000)
+    }
+
     @Test("a long text is shrunk, then cut with an ellipsis, and the SVG keeps the whole text in a title")
     func ellipsis() throws {
         let scene = try Scene(hall: try TextFitTests.longHall(), theme: try Theme.load("light"), zoom: 1, scale: 1)
