@@ -17,6 +17,7 @@ extension SeatMapCLI {
         scaleOption,
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
+        .flag("legend-all", "List every seat type in the legend (default: only the types the hall has; statuses are always listed)."),
         .value("level", "N", "A free venue's level N only (default: every level, stacked, each titled)."),
         localeOption,
     ]
@@ -71,6 +72,7 @@ extension SeatMapCLI {
         }
         var theme = try Theme.load(a.value("theme") ?? "light")
         theme.style = theme.style.with(header: !a.flag("no-header"), legend: !a.flag("no-legend"))
+        theme.style.legendAll = a.flag("legend-all")
         if a.value("level") != nil { theme.style.level = try a.int("level", in: 0...99) }
         theme.style.locale = try locale(a)
         return Geometry(theme: theme, zoom: zoom, scale: scale, fit: fit)

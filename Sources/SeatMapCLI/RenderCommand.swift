@@ -82,6 +82,9 @@ extension SeatMapCLI {
 
     /// Renders one hall file to one output path.
     static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings) throws {
+        if s.svgTextAsPaths, (format ?? OutputFormat.forPath(out)) != .svg {
+            throw UsageError(message: "--svg-text goes with SVG output (\(out) is not .svg)")
+        }
         let hall = try Files.readHall(file)
         let selected = try seatIDs(s.selected, option: "--select")
         let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,

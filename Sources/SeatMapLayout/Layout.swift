@@ -53,7 +53,10 @@ public struct LegendItem: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// Available seats of a price tier.
         case tier(Int, Decimal)
-        case locked, sold, selected, wheelchair, couple
+        case locked, sold, selected
+        /// Wheelchair and couple seats of a price tier: their swatch has that
+        /// tier's fill (one entry per tier such seats are in).
+        case wheelchair(Int), couple(Int)
         /// Standing (general admission) areas.
         case standing
     }
@@ -301,10 +304,18 @@ public struct Layout: Sendable {
         if style.legend {
             y += px(style.legendTopGap)
             var kinds: [LegendItem.Kind] = tiers.prices.enumerated().map { .tier($0.offset, $0.element) }
-            if areas.contains(where: \.isStanding) { kinds.append(.standing) }
+            if placed.areas.contains(where: \.isStanding) { kinds.append(.standing) }
+            // Every sale status (statuses change live: the legend, like every
+            // box, is the same for every state of the hall); seat types only
+            // where the hall has them (`legendAll`: every type).
+            let laid = placed.cells
             kinds += [.locked, .sold, .selected]
-            if cells.contains(where: { $0.type == .wheelchair && $0.isSeat }) { kinds.append(.wheelchair) }
-            if cells.contains(where: { $0.type == .coupleLeft && $0.isSeat }) { kinds.append(.couple) }
+            var wheelchairTiers = Set(laid.compactMap { $0.type == .wheelchair && $0.isSeat ? $0.tier : nil }).sorted()
+            var coupleTiers = Set(laid.compactMap { $0.type == .coupleLeft && $0.isSeat ? $0.tier : nil }).sorted()
+            if style.legendAll && wheelchairTiers.isEmpty { wheelchairTiers = [0] }
+            if style.legendAll && coupleTiers.isEmpty { coupleTiers = [0] }
+            kinds += wheelchairTiers.map { .wheelchair($0) }
+            kinds += coupleTiers.map { .couple($0) }
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)
@@ -384,7 +395,9 @@ public struct Layout: Sendable {
         let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
         let sw = max(2, Int((Double(sh) * Double(sizes.seatWidth) / Double(max(1, sizes.seatHeight))).rounded()))
         let inset = Int((style.legendSwatchInset * s).rounded())
-        let wide = kind == .couple ? 2 * sw : sw
+        let isCouple: Bool
+        if case .couple = kind { isCouple = true } else { isCouple = false }
+        let wide = isCouple ? 2 * sw : sw
         // Right to left: the swatch at the item's right, the text before it.
         let rtl = style.locale?.rightToLeft == true
         let x = rtl ? r.maxX - inset - wide : r.x + inset
@@ -392,12 +405,12 @@ public struct Layout: Sendable {
         let radius = style.cornerRadius * s * Double(sh) / Double(max(1, sizes.seatHeight))
         let first = PixelRect(x: x, y: y, w: sw, h: sh)
         var shapes = [Path.roundedRect(first, radius: radius)]
-        if kind == .couple {
+        if isCouple {
             let second = PixelRect(x: x + sw, y: y, w: sw, h: sh)
             shapes = [.roundedRect(first, radius: radius, right: false), .roundedRect(second, radius: radius, left: false)]
         }
         let gap = style.legendTextGap * s
-        return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: rtl && kind == .couple ? PixelRect(x: x + sw, y: y, w: sw, h: sh) : first,
+        return LegendItem(kind: kind, rect: r, swatch: shapes, markBox: rtl && isCouple ? PixelRect(x: x + sw, y: y, w: sw, h: sh) : first,
                           text: TextPlacement(x: rtl ? Double(x) - gap : Double(x + wide) + gap, y: r.centerY, align: rtl ? .right : .left,
                                               size: min(style.legendTextSize * s, Double(r.h) * 0.55),
                                               // From the swatch to the entry's far edge (the gap takes a glyph's overhang).

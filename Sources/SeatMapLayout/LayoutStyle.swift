@@ -79,6 +79,10 @@ public struct LayoutStyle: Sendable, Equatable {
     public var header = true
     /// The legend of price tiers and statuses.
     public var legend = true
+    /// The legend lists every seat type (wheelchair, couple), also those the
+    /// hall has none of (by default: only those it has; every sale status is
+    /// always listed, as statuses change live).
+    public var legendAll = false
     /// Row labels on the right of the grid as well as the left.
     public var rowLabelsRight = false
     /// The one level of a free venue to draw (`render --level N`); nil

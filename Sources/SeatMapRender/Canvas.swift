@@ -20,7 +20,11 @@ public struct SeatTag: Sendable, Equatable {
     public var row: Int
     public var column: Int
     public var price: String
+    /// What the seat is, in the locale's words: its title, and its
+    /// accessible name (`aria-label`).
     public var title: String
+    /// Whether a keyboard can reach it (available seats: `tabindex="0"`).
+    public var focusable: Bool = false
 }
 
 /// What the drawing routine draws on. Coordinates are content pixels.

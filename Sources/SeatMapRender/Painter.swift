@@ -131,8 +131,13 @@ struct Painter {
         if a.isStanding { classes.append(a.area.remaining == 0 ? "sold" : "standing") }
         let price = a.area.price?.plainText ?? ""
         var title = a.area.label
-        if a.isStanding, let p = a.area.price { title = "\(areaText(a.area)) \(layout.money(p))" }
-        return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title)
+        if a.isStanding, let p = a.area.price {
+            let locale = layout.locale
+            title = locale.list([areaText(a.area), locale.text("kind.standing"), layout.money(p),
+                                 locale.status(a.area.remaining == 0 ? .sold : .available)])
+        }
+        return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title,
+                       focusable: a.isStanding && a.area.remaining > 0)
     }
 
     func drawZone(_ zone: ZoneMark) {
@@ -163,11 +168,16 @@ struct Painter {
         if let tier = cell.tier { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
         if isHighlighted(cell) { classes.append("highlighted") }
+        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: cell.price?.plainText ?? "",
+                       title: title(cell, selected: selected), focusable: cell.status == .available)
+    }
+
+    /// A seat's words: "Row 3, Seat 5, Wheelchair, ¥45.00, Available" (the
+    /// locale's list separator; its type only when not standard).
+    func title(_ cell: LaidOutCell, selected: Bool) -> String {
         let locale = layout.locale
         let state = selected ? locale.text("status.selected") : cell.status.map(locale.status) ?? ""
-        let title = [layout.describe(cell), cell.price.map(layout.money) ?? "", state].filter { !$0.isEmpty }.joined(separator: " ")
-        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: cell.price?.plainText ?? "",
-                       title: title)
+        return locale.list([layout.describe(cell), locale.type(cell.type) ?? "", cell.price.map(layout.money) ?? "", state])
     }
 
     /// The mark a theme draws on an unavailable seat, on the seat's own box
@@ -218,10 +228,18 @@ struct Painter {
         case .locked: return layout.locale.text("status.locked")
         case .sold: return layout.locale.text("status.sold")
         case .selected: return layout.locale.text("status.selected")
-        case .wheelchair: return layout.locale.text("kind.wheelchair")
-        case .couple: return layout.locale.text("kind.couple")
+        case .wheelchair(let t): return typeText("kind.wheelchair", t) { if case .wheelchair = $0 { return true } else { return false } }
+        case .couple(let t): return typeText("kind.couple", t) { if case .couple = $0 { return true } else { return false } }
         case .standing: return layout.locale.text("kind.standing")
         }
+    }
+
+    /// A type's legend words; with its tier's price when the type has
+    /// entries in several tiers ("Couple seat ¥99.00").
+    func typeText(_ key: String, _ tier: Int, _ same: (LegendItem.Kind) -> Bool) -> String {
+        let word = layout.locale.text(key)
+        guard layout.legendItems.filter({ same($0.kind) }).count > 1, layout.tiers.prices.indices.contains(tier) else { return word }
+        return layout.locale.list([word, layout.money(layout.tiers.prices[tier])])
     }
 
     func drawLegendItem(_ item: LegendItem) {
@@ -239,10 +257,10 @@ struct Painter {
         case .selected:
             fill = theme.selected
             glyph = .check(in: box)
-        case .wheelchair:
-            fill = tierColor(0)
+        case .wheelchair(let t):
+            fill = tierColor(t)
             glyph = .wheelchair(in: box)
-        case .couple: fill = tierColor(0)
+        case .couple(let t): fill = tierColor(t)
         case .standing:
             let first = layout.areas.first(where: \.isStanding)?.area.price
             fill = tierColor(layout.tiers.tier(of: first))

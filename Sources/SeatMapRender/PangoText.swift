@@ -99,7 +99,7 @@ final class PangoText {
         pango_font_description_set_absolute_size(families, size * PangoText.unit)
         pango_layout_set_font_description(layout, families)
         if rightToLeft { pango_layout_set_auto_dir(layout, 0) }
-        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_text(layout, PangoText.bounded(text, size: size), -1)
         if missing == nil, pango_layout_get_unknown_glyphs_count(layout) > 0 { missing = PangoText.unknown(in: layout, text, what) }
         layouts[key] = layout
         return layout
@@ -160,23 +160,34 @@ final class PangoText {
         pango_font_description_set_absolute_size(families, minSize * PangoText.unit)
         pango_layout_set_font_description(cutLayout, families)
         if rightToLeft { pango_layout_set_auto_dir(cutLayout, 0) }
-        pango_layout_set_text(cutLayout, text, -1)
-        pango_layout_set_width(cutLayout, Int32(max(1, width * PangoText.unit)))
+        pango_layout_set_text(cutLayout, PangoText.bounded(text, size: minSize), -1)
+        pango_layout_set_width(cutLayout, Int32(max(1, min(Double(Int32.max / 2), width * PangoText.unit))))
         pango_layout_set_ellipsize(cutLayout, PANGO_ELLIPSIZE_END)
         pango_layout_set_single_paragraph_mode(cutLayout, 1)
         guard PangoText.width(of: cutLayout) <= width else { return nil }
         return Fitted(layout: cutLayout, size: minSize, ellipsized: true)
     }
 
+    /// The longest text handed to Pango at a size: Pango measures in 32-bit
+    /// units (a line over about 2 million pixels would wrap around), so a
+    /// longer text is cut to what a million pixels hold (it is then fitted
+    /// to its box, or drawn with an ellipsis where it has none).
+    static func bounded(_ text: String, size: Double) -> String {
+        let limit = max(1, Int(1_000_000 / max(size, 1)))
+        guard text.unicodeScalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…"
+    }
+
     /// The text a fitted layout shows (with its ellipsis).
     static func shownText(of f: Fitted, _ text: String) -> String {
         guard f.ellipsized else { return text }
-        // Pango cuts whole clusters: the shown text is the kept prefix and "…".
+        // Pango cuts whole clusters at the end: the ellipsis is the logically
+        // last run, and its item starts where the cut text starts.
         var kept = 0
         if let iter = pango_layout_get_iter(f.layout) {
             repeat {
                 if let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item {
-                    kept = max(kept, Int(item.pointee.offset + item.pointee.length))
+                    kept = max(kept, Int(item.pointee.offset))
                 }
             } while pango_layout_iter_next_run(iter) != 0
             pango_layout_iter_free(iter)
@@ -251,9 +262,13 @@ final class PangoText {
             pango_layout_iter_free(iter)
         }
         let code = found ?? 0xFFFD
-        let character = Unicode.Scalar(code).map { String(Character($0)) } ?? "?"
+        // An invisible or control character is named by its code point alone.
+        let visible = Unicode.Scalar(code).map { !$0.properties.isWhitespace && $0.properties.generalCategory != .control
+            && $0.properties.generalCategory != .format && $0.properties.generalCategory != .unassigned } ?? false
+        let character = visible ? Unicode.Scalar(code).map { "\"\(Character($0))\" " } ?? "" : ""
         let hex = String(code, radix: 16, uppercase: true)
-        return SeatMapError("no installed font has the character \"\(character)\" (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)) in \(what) \"\(text)\"; install a font that covers it (the setup installs fonts-noto-core) or name one in the theme's fontFallbacks")
+        let shown = text.unicodeScalars.count > 200 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(200))) + "…" : text
+        return SeatMapError("no installed font has the character \(character)(U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)) in \(what) \"\(shown)\"; install a font that covers it (the setup installs fonts-noto-core; emoji need an emoji font) or name one in the theme's fontFallbacks")
     }
 }
 
@@ -266,6 +281,8 @@ public struct DrawnText: Sendable {
     public let box: PixelRect?
     public let size: Double
     public let ellipsized: Bool
+    /// The text as drawn: cut, with its ellipsis, when `ellipsized`.
+    public let shown: String
     public let inkX: Double, inkY: Double, inkWidth: Double, inkHeight: Double
 }
 
@@ -284,7 +301,7 @@ final class InkCanvas: Canvas {
               let f = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
         let ink = PangoText.ink(of: f.layout, at: pango.origin(of: f, x: x, y: y, align: align))
         drawn.append(DrawnText(text: string, what: style.what, box: style.box, size: f.size, ellipsized: f.ellipsized,
-                               inkX: ink.x, inkY: ink.y, inkWidth: ink.w, inkHeight: ink.h))
+                               shown: PangoText.shownText(of: f, string), inkX: ink.x, inkY: ink.y, inkWidth: ink.w, inkHeight: ink.h))
     }
     func pushClip(_ rect: PixelRect) {}
     func popClip() {}

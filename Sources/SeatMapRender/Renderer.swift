@@ -271,7 +271,10 @@ public enum Renderer {
         painter.draw(region: viewport == nil ? nil : visible)
         if minimap { painter.drawMinimap(visible: visible) }
         try text.check()
-        return canvas.document(viewBox: visible)
+        let seats = scene.layout.cells.filter(\.isSeat)
+        let summary = scene.layout.locale.text("summary", ["seats": scene.layout.locale.number(seats.count),
+                                                           "available": scene.layout.locale.number(seats.filter { $0.status == .available }.count)])
+        return canvas.document(viewBox: visible, title: scene.title, description: summary)
     }
 
     /// Vector PDF on one page, the map centred and scaled to fit inside a

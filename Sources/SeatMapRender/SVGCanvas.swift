@@ -32,11 +32,16 @@ final class SVGCanvas: Canvas {
     }
 
     /// The finished document showing `viewBox` (content pixels).
-    func document(viewBox: PixelRect) -> String {
+    /// The finished document showing `viewBox` (content pixels), named by
+    /// `title` and described by `description` (its `<title>` and `<desc>`,
+    /// which the root's `aria-labelledby` / `aria-describedby` point at).
+    func document(viewBox: PixelRect, title: String = "", description: String = "") -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(viewBox.w)\" height=\"\(viewBox.h)\" "
         s += "viewBox=\"\(viewBox.x) \(viewBox.y) \(viewBox.w) \(viewBox.h)\" font-family=\"\(SVGCanvas.escape(fontFamily))\" "
-        s += "xml:lang=\"\(SVGCanvas.escape(language))\" direction=\"\(rightToLeft ? "rtl" : "ltr")\">\n"
+        s += "xml:lang=\"\(SVGCanvas.escape(language))\" direction=\"\(rightToLeft ? "rtl" : "ltr")\" "
+        s += "role=\"group\" aria-labelledby=\"seatmap-title\" aria-describedby=\"seatmap-desc\">\n"
+        s += "<title id=\"seatmap-title\">\(SVGCanvas.escape(title))</title>\n<desc id=\"seatmap-desc\">\(SVGCanvas.escape(description))</desc>\n"
         s += body
         s += "</svg>\n"
         return s
@@ -52,15 +57,19 @@ final class SVGCanvas: Canvas {
         return s
     }
 
+    /// Escapes text for XML, leaving out what XML 1.0 cannot hold at all
+    /// (C0 controls but tab and newlines, U+FFFE and U+FFFF).
     static func escape(_ s: String) -> String {
         var out = ""
-        for ch in s {
-            switch ch {
+        for u in s.unicodeScalars {
+            switch u {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(ch)
+            default:
+                if (u.value < 0x20 && u.value != 0x9 && u.value != 0xA && u.value != 0xD) || u.value == 0xFFFE || u.value == 0xFFFF { continue }
+                out.unicodeScalars.append(u)
             }
         }
         return out
@@ -191,9 +200,11 @@ final class SVGCanvas: Canvas {
     var wantsSeatTags: Bool { true }
 
     func beginSeat(_ tag: SeatTag) {
+        let title = SVGCanvas.escape(tag.title)
         body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\" "
-        body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\">"
-        body += "<title>\(SVGCanvas.escape(tag.title))</title>\n"
+        body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\" "
+        body += "role=\"img\" aria-label=\"\(title)\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
+        body += "<title>\(title)</title>\n"
     }
 
     func endSeat() { body += "</g>\n" }
@@ -201,6 +212,8 @@ final class SVGCanvas: Canvas {
     func beginArea(_ tag: SeatTag) {
         body += "<g id=\"area-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\""
         if !tag.price.isEmpty { body += " data-price=\"\(SVGCanvas.escape(tag.price))\"" }
+        if !tag.title.isEmpty { body += " role=\"img\" aria-label=\"\(SVGCanvas.escape(tag.title))\"" }
+        if tag.focusable { body += " tabindex=\"0\"" }
         body += ">"
         if !tag.title.isEmpty { body += "<title>\(SVGCanvas.escape(tag.title))</title>" }
         body += "\n"

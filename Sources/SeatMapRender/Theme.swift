@@ -120,6 +120,11 @@ extension Theme {
             } else if let s = ctx.string(n, "fontFamily") {
                 font = s
             }
+            for name in [font] + fallbacks {
+                if let bad = HallValidator.controlCharacter(in: name) {
+                    ctx.error(n, "fontFamily", "a font family name contains the control character U+\(String(format: "%04X", bad))")
+                }
+            }
         }
         var package = "a package providing the font"
         if let n = m["fontPackage"], let s = ctx.string(n, "fontPackage") { package = s }

@@ -98,6 +98,36 @@ struct LocaleTests {
         }
     }
 
+    @Test("found by a hostile review: placeholders are filled once, in one pass (labels may hold braces)")
+    func placeholders() throws {
+        let de = try SeatMapLocale.named("de")
+        #expect(de.seat(row: "{seat}", seat: "{row}") == "Reihe {seat}, Platz {row}")
+        #expect(de.seat(row: "{section}", seat: "1", section: "{row}") == "{row}, Reihe {section}, Platz 1")
+        #expect(try SeatMapLocale.named("zh-Hans-HK").code == "zh-Hans", "an explicit script wins over the region")
+        #expect(try SeatMapLocale.named("zh-Hant-CN").code == "zh-Hant")
+    }
+
+    @Test("found by a hostile review: prices have at most the currency's minor units, so shown prices add up to the shown total")
+    func minorUnits() throws {
+        func hall(_ currency: String, _ price: String) throws -> Hall {
+            try HallFormat.decode(#"{"currency": "\#(currency)", "rows": [{"row": 1, "price": \#(price), "seats": [{"column": 1, "status": 0}]}]}"#)
+        }
+        #expect { try hall("EUR", "2.675") } throws: { "\($0)".contains("price 2.675 has more decimals than EUR has (2)") }
+        #expect { try hall("JPY", "1000.5") } throws: { "\($0)".contains("more decimals than JPY has (0)") }
+        #expect(try hall("KWD", "2.675").currency == "KWD")
+        #expect(try hall("EUR", "2.670").currency == "EUR", "trailing zeros are fine")
+    }
+
+    @Test("found by a hostile review: line separators and C1 controls are refused in names")
+    func separators() throws {
+        for v: UInt32 in [0x2028, 0x2029, 0x85, 0x9F, 0xFDD0, 0x1FFFE] {
+            let bad = try #require(Unicode.Scalar(v))
+            #expect(throws: SeatMapError.self, "U+\(String(v, radix: 16))") {
+                try Hall(cinemaName: "A\(Character(bad))B", rows: [Row(number: 1, price: 1, seats: [Seat(column: 1, status: .available)])])
+            }
+        }
+    }
+
     @Test("descriptions name the section when the hall has more than one, in every locale")
     func sectionNames() throws {
         let hall = try Fixtures.example("imax-3-sections.json")

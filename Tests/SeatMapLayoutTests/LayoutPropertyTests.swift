@@ -85,8 +85,10 @@ struct LayoutPropertyTests {
             }
             #expect(l.centerX == l.gridRect.x + l.gridRect.w / 2)
             #expect(l.screen.x + l.screen.w / 2 == l.centerX || abs(l.screen.centerX - Double(l.centerX)) <= 1)
+            // Tiers, three statuses, and wheelchair and couple entries per tier they are in.
             #expect(l.legendItems.count == PriceTiers(hall).prices.count + 3
-                    + (l.seats.contains { $0.type == .wheelchair } ? 1 : 0) + (l.seats.contains { $0.type == .coupleLeft } ? 1 : 0))
+                    + Set(l.seats.filter { $0.type == .wheelchair }.compactMap(\.tier)).count
+                    + Set(l.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier)).count)
         }
     }
 

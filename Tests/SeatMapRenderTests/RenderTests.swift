@@ -197,14 +197,24 @@ struct SVGTests {
                 continue
             }
             let locale = scene.layout.locale
-            let title = [scene.layout.describe(cell), cell.price.map(scene.layout.money) ?? "", cell.status.map(locale.status) ?? ""]
-                .filter { !$0.isEmpty }.joined(separator: " ")
+            let title = locale.list([scene.layout.describe(cell), locale.type(cell.type) ?? "", cell.price.map(scene.layout.money) ?? "",
+                                     cell.status.map(locale.status) ?? ""])
             if seat.title != title || !seat.classes.contains(cell.kind.name) || !seat.classes.contains(cell.type.rawValue)
                 || seat.row != String(cell.row) || seat.column != String(cell.column) || seat.price != cell.price?.plainText {
                 wrong.append(seat.id)
             }
+            // Accessible: named by the same words as its title, reachable by keyboard when it can be bought.
+            if seat.role != "img" || seat.label != title || (seat.tabindex == "0") != (cell.status == .available) {
+                wrong.append(seat.id + " (accessibility)")
+            }
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(reader.rootAttributes["role"] == "group" && reader.rootAttributes["aria-labelledby"] == "seatmap-title"
+                && reader.rootAttributes["aria-describedby"] == "seatmap-desc")
+        #expect(reader.documentTitle == scene.title)
+        let available = scene.layout.seats.filter { $0.status == .available }.count
+        #expect(reader.documentDescription == scene.layout.locale.text("summary", ["seats": String(scene.layout.seats.count),
+                                                                                   "available": String(available)]))
         #expect(reader.rootWidth == String(scene.layout.width), "user units are layout pixels")
     }
 }
@@ -218,27 +228,46 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
         var column: String?
         var price: String?
         var title = ""
+        var role: String?
+        var label: String?
+        var tabindex: String?
     }
     var seats: [SeatElement] = []
     var rootWidth: String?
-    private var inTitle = false
+    var rootAttributes: [String: String] = [:]
+    /// The document's own <title> and <desc>.
+    var documentTitle = "", documentDescription = ""
+    private var inTitle = false, inDesc = false, inSeat = false, depth = 0, seatDepth = 0
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
-        if name == "svg" { rootWidth = attributes["width"] }
+        depth += 1
+        if name == "svg" {
+            rootWidth = attributes["width"]
+            rootAttributes = attributes
+        }
         if name == "g", let id = attributes["id"], id.hasPrefix("seat-") {
             seats.append(SeatElement(id: id, classes: (attributes["class"] ?? "").split(separator: " ").map(String.init),
-                                     row: attributes["data-row"], column: attributes["data-column"], price: attributes["data-price"]))
+                                     row: attributes["data-row"], column: attributes["data-column"], price: attributes["data-price"],
+                                     role: attributes["role"], label: attributes["aria-label"], tabindex: attributes["tabindex"]))
+            inSeat = true
+            seatDepth = depth
         }
         if name == "title" { inTitle = true }
+        if name == "desc" { inDesc = true }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if inTitle, !seats.isEmpty { seats[seats.count - 1].title += string }
+        if inTitle, inSeat, !seats.isEmpty { seats[seats.count - 1].title += string }
+        if inTitle, depth == 2 { documentTitle += string }
+        if inDesc, depth == 2 { documentDescription += string }
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         if name == "title" { inTitle = false }
+        if name == "desc" { inDesc = false }
+        if name == "g", inSeat, depth == seatDepth { inSeat = false }
+        depth -= 1
     }
 }
 

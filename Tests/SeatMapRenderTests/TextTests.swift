@@ -120,8 +120,8 @@ struct TextTests {
         }
         // Every seat's title names its section (three sections), row, seat, price and status.
         let seat = try #require(scene.layout.seats.first { $0.status == .sold && $0.section == 3 })
-        let expected = [locale.seat(row: seat.rowLabel, seat: seat.seatLabel, section: hall.sectionName(3)),
-                        locale.money(try #require(seat.price), currency: "CNY"), locale.status(.sold)].joined(separator: " ")
+        let expected = locale.list([locale.seat(row: seat.rowLabel, seat: seat.seatLabel, section: hall.sectionName(3)),
+                                    locale.money(try #require(seat.price), currency: "CNY"), locale.status(.sold)])
         #expect(titles.contains(SVGEscape.text(expected)), "\(code): \(expected)")
         // And the PNG draws every word with a font that has it.
         _ = try Renderer.raster(scene)
@@ -245,6 +245,19 @@ struct TextFitTests {
         #expect(l.centerLine.count < 1000)
     }
 
+    @Test("found by a hostile review: a 100,000-character name is cut, not drawn past the image (Pango's 32-bit widths)")
+    func hugeText() throws {
+        let hall = try Hall(cinemaName: String(repeating: "W", count: 100_000),
+                            rows: [Row(number: 1, price: 5, seats: [Seat(column: 1, status: .available)])])
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let header = try #require(try Renderer.drawnTexts(scene).first { $0.what == "the header" })
+        #expect(header.ellipsized && header.shown.count < 200)
+        let box = try #require(header.box)
+        #expect(header.inkX >= Double(box.x) - 0.5 && header.inkX + header.inkWidth <= Double(box.maxX) + 0.5)
+        let svg = try Renderer.svg(scene)
+        #expect(svg.contains(">\(header.shown)<title>"), "the SVG shows what the PNG shows")
+    }
+
     @Test("a long text is shrunk, then cut with an ellipsis, and the SVG keeps the whole text in a title")
     func ellipsis() throws {
         let scene = try Scene(hall: try TextFitTests.longHall(), theme: try Theme.load("light"), zoom: 1, scale: 1)
@@ -254,7 +267,11 @@ struct TextFitTests {
         let label = try #require(drawn.first { $0.what == "a row label" && $0.text.hasPrefix("Reihe") })
         #expect(label.ellipsized || label.size < scene.layout.rowLabels[0].text.size)
         let svg = try Renderer.svg(scene)
-        #expect(svg.contains("…<title>\(SVGEscape.text(scene.layout.title))</title></text>"))
+        #expect(svg.contains(">\(SVGEscape.text(header.shown))<title>\(SVGEscape.text(scene.layout.title))</title></text>"))
+        // The SVG shows the same cut text as the PNG, shorter than the whole.
+        #expect(header.shown.hasSuffix("…") && header.shown.count < header.text.count)
+        #expect(header.text.hasPrefix(String(header.shown.dropLast())))
+        #expect(svg.contains(">\(SVGEscape.text(label.shown))<title>"))
         // Row-label pills grew for the long labels, up to four gutters.
         let gutter = Layout.pixels(scene.theme.style.rowLabelGutter, zoom: 1, scale: 1)
         let pill = try #require(scene.layout.rowLabels.first).rect
@@ -336,5 +353,69 @@ struct VectorTextTests {
 enum SVGEscape {
     static func text(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
+@Suite("True legend")
+struct LegendTests {
+    /// The most frequent colour in a box (a mark or number covers less of a
+    /// swatch or seat than its fill).
+    static func fill(_ image: RasterImage, _ r: PixelRect) -> UInt32? {
+        var counts: [UInt32: Int] = [:]
+        for y in r.y..<r.maxY { for x in r.x..<r.maxX { if let p = image.pixel(x, y) { counts[p, default: 0] += 1 } } }
+        return counts.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key
+    }
+
+    @Test("each legend swatch has exactly the fill of the seats it names, in every example and theme (read from the pixels)",
+          arguments: Fixtures.exampleNames)
+    func swatches(name: String) throws {
+        let hall = try Fixtures.example(name)
+        for themeName in Theme.shippedNames {
+            let theme = try Theme.load(themeName)
+            let plain = try Layout(hall: hall, style: theme.style, zoom: 1, scale: 2)
+            // One available standard seat selected, so "selected" names a drawn seat.
+            let chosen = plain.seats.first { $0.status == .available && $0.type == .standard }
+            let scene = try Scene(layout: plain, theme: theme, selected: chosen.map { [$0.id] } ?? [])
+            let image = try Renderer.raster(scene)
+            var checked = 0
+            for item in scene.layout.legendItems {
+                let seat: LaidOutCell?
+                let available = scene.layout.seats.filter { $0.status == .available && $0.id != chosen?.id }
+                switch item.kind {
+                case .tier(let t, _): seat = available.first { $0.tier == t && $0.type == .standard }
+                case .locked: seat = scene.layout.seats.first { $0.status == .locked && $0.type == .standard }
+                case .sold: seat = scene.layout.seats.first { $0.status == .sold && $0.type == .standard }
+                case .selected: seat = chosen
+                case .wheelchair(let t): seat = available.first { $0.tier == t && $0.type == .wheelchair }
+                case .couple(let t): seat = available.first { $0.tier == t && $0.type == .coupleLeft }
+                case .standing: seat = nil
+                }
+                guard let seat else { continue }
+                let swatch = LegendTests.fill(image, item.markBox), drawn = LegendTests.fill(image, scene.layout.markBox(of: seat))
+                #expect(swatch == drawn, "\(name) \(themeName): \(item.kind) swatch \(swatch.map { String($0, radix: 16) } ?? "-") but seat \(seat.id) is \(drawn.map { String($0, radix: 16) } ?? "-")")
+                checked += 1
+            }
+            #expect(checked >= 3, "\(name) \(themeName)")
+        }
+    }
+
+    @Test("the legend lists every status (they change live) and only the seat types the hall has, unless --legend-all")
+    func onlyPresent() throws {
+        let hall = try Hall(rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .available)])])
+        var style = try Theme.load("light").style
+        let kinds = try Layout(hall: hall, style: style, zoom: 1, scale: 1).legendItems.map(\.kind)
+        #expect(kinds == [.tier(0, 10), .locked, .sold, .selected])
+        style.legendAll = true
+        #expect(try Layout(hall: hall, style: style, zoom: 1, scale: 1).legendItems.map(\.kind)
+                == [.tier(0, 10), .locked, .sold, .selected, .wheelchair(0), .couple(0)])
+    }
+
+    @Test("couple seats in two tiers get two entries, each in its tier's colour and named with its price")
+    func coupleTiers() throws {
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let couples = scene.layout.legendItems.filter { if case .couple = $0.kind { return true } else { return false } }
+        let coupleSeatTiers = Set(scene.layout.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier))
+        #expect(couples.count == coupleSeatTiers.count)
     }
 }

@@ -49,6 +49,8 @@ public struct SeatMapLocale: Sendable, Equatable {
         guard let language = parts.first, !language.isEmpty else { return nil }
         if let exact = catalogues.keys.first(where: { $0.lowercased() == parts.joined(separator: "-") }) { return exact }
         if language == "zh" {
+            // An explicit script wins over the region (zh-Hans-HK is simplified).
+            if parts.contains("hans") { return "zh-Hans" }
             let traditional = parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
             return traditional ? "zh-Hant" : "zh-Hans"
         }
@@ -60,8 +62,24 @@ public struct SeatMapLocale: Sendable, Equatable {
     /// The catalogue's text for `key` with `{name}` placeholders filled (the
     /// key itself when the catalogue lacks it).
     public func text(_ key: String, _ values: [String: String] = [:]) -> String {
-        var out = strings[key] ?? key
-        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: value) }
+        SeatMapLocale.fill(strings[key] ?? key, values)
+    }
+
+    /// Fills `{name}` placeholders in one pass, left to right: a value is
+    /// never filled again (a row labelled "{seat}" stays "{seat}"), so the
+    /// result does not depend on the order of `values`.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty, template.contains("{") else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = values[name] { out += value } else { out += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
         return out
     }
 
@@ -72,6 +90,22 @@ public struct SeatMapLocale: Sendable, Equatable {
             return text("seat.section", ["section": section, "row": row, "seat": seat])
         }
         return text("seat", ["row": row, "seat": seat])
+    }
+
+    /// Parts joined as the locale lists them ("Row 3, Seat 5, ¥45.00, Sold";
+    /// "3排5座 ¥45.00 已售"); empty parts are left out.
+    public func list(_ parts: [String]) -> String {
+        parts.filter { !$0.isEmpty }.joined(separator: strings["list.separator"] ?? ", ")
+    }
+
+    /// A seat type's name for titles (nil for a standard seat).
+    public func type(_ t: SeatType) -> String? {
+        switch t {
+        case .standard: return nil
+        case .wheelchair: return text("kind.wheelchair")
+        case .companion: return text("kind.companion")
+        case .coupleLeft, .coupleRight: return text("kind.couple")
+        }
     }
 
     /// A sale status's name.
@@ -117,7 +151,7 @@ public struct SeatMapLocale: Sendable, Equatable {
         if rightToLeft, symbol.unicodeScalars.contains(where: latin) {
             symbol = "\u{2066}" + symbol + "\u{2069}"
         }
-        let text = pattern.replacingOccurrences(of: "{symbol}", with: symbol).replacingOccurrences(of: "{amount}", with: number)
+        let text = SeatMapLocale.fill(pattern, ["symbol": symbol, "amount": number])
         return negative ? "-" + text : text
     }
 
@@ -150,7 +184,8 @@ public struct SeatMapLocale: Sendable, Equatable {
 
     /// Every key a catalogue must have.
     public static let keys = ["status.available", "status.locked", "status.sold", "status.selected", "kind.wheelchair", "kind.couple",
-                              "kind.standing", "screen", "seat", "seat.section", "level", "justSold", "justLocked"]
+                              "kind.standing", "kind.companion", "screen", "seat", "seat.section", "level", "justSold", "justLocked",
+                              "list.separator", "summary"]
 
     /// Reads a catalogue, checking that it has every key and a sane format.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {

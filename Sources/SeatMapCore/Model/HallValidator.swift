@@ -76,6 +76,20 @@ public enum HallValidator {
         }
 
         for (key, text) in texts { checkText(text, .hall(key)) }
+        /// Prices are whole minor units of the currency (cents; yen; fils),
+        /// so the prices people see always add up to the total they see.
+        let minorUnits = Currency.minorUnits(currency)
+        func checkPrice(_ p: Decimal, _ place: Place) {
+            if p < 0 {
+                report(place, "negative price \(p.plainText)")
+                return
+            }
+            var value = p, rounded = Decimal()
+            NSDecimalRound(&rounded, &value, minorUnits, .plain)
+            if rounded != p {
+                report(place, "price \(p.plainText) has more decimals than \(currency) has (\(minorUnits))")
+            }
+        }
         if readable(.hall("currency")), !Currency.isWellFormed(currency) {
             report(.hall("currency"), "\"\(currency)\" is not an ISO 4217 currency code (three capital letters, e.g. CNY, EUR, USD)")
         }
@@ -112,7 +126,7 @@ public enum HallValidator {
             else if let first = categoryNames[c.name] { report(.category(i, "name"), "category \"\(c.name)\" is declared twice (first at \(first))") }
             else { categoryNames[c.name] = describe(.category(i, nil)) }
             checkText(c.name, .category(i, "name"))
-            if let p = c.price, p < 0 { report(.category(i, "price"), "negative price \(p.plainText)") }
+            if let p = c.price { checkPrice(p, .category(i, "price")) }
             if let color = c.color, !isColor(color) {
                 report(.category(i, "color"), "\"\(color)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
             }
@@ -132,7 +146,7 @@ public enum HallValidator {
                let declared, !declared.contains(row.section) {
                 report(.row(i, "section"), "section \(row.section) is not declared in \"sections\"")
             }
-            if let p = row.price, p < 0 { report(.row(i, "price"), "negative price \(p.plainText)") }
+            if let p = row.price { checkPrice(p, .row(i, "price")) }
             switch row.path {
             case .arc(let cx, let cy, let r, let a0, let a1, _)?:
                 checkCoordinates([("cx", cx), ("cy", cy), ("radius", r), ("start", a0), ("end", a1)], .row(i, "arc"), &out)
@@ -154,7 +168,7 @@ public enum HallValidator {
                 checkText(seat.label, .seat(i, j, "label"))
                 let columnOK = readable(.seat(i, j, "column"))
                     && check(seat.column, 1...maxGridSide, "column", .seat(i, j, "column"), &out)
-                if let p = seat.price, p < 0 { report(.seat(i, j, "price"), "negative price \(p.plainText)") }
+                if let p = seat.price { checkPrice(p, .seat(i, j, "price")) }
                 if seat.type.isCoupleHalf && !seat.isSeat {
                     report(.seat(i, j, "type"), "an aisle (status 3) cannot be a couple half")
                 }
@@ -206,7 +220,7 @@ public enum HallValidator {
             firstRow[row.number] = describe(.row(i, nil))
             seatCount += rowSeats
         }
-        seatCount += areaProblems(areas, declared: declared, report: report, describe: describe)
+        seatCount += areaProblems(areas, declared: declared, report: report, checkPrice: checkPrice, describe: describe)
         // Groups: named once each, of two or more seats the hall has, no seat in two groups or also a couple half.
         if !groups.isEmpty {
             var kinds: [SeatID: SeatType?] = [:]
@@ -245,7 +259,7 @@ public enum HallValidator {
     /// The rules for areas; returns how many standing areas there are (each
     /// counts as a place to sell).
     static func areaProblems(_ areas: [Area], declared: Set<Int>?, report: (Place, String) -> Void,
-                             describe: (Place) -> String) -> Int {
+                             checkPrice: (Decimal, Place) -> Void, describe: (Place) -> String) -> Int {
         var out: [Problem] = []
         var ids: [String: String] = [:]
         var standing = 0
@@ -286,7 +300,7 @@ public enum HallValidator {
                     report(.area(i, key), "\"\(c)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
                 }
             }
-            if let p = a.price, p < 0 { report(.area(i, "price"), "negative price \(p.plainText)") }
+            if let p = a.price { checkPrice(p, Place.area(i, "price")) }
             if let cap = a.capacity {
                 if !(1...1_000_000).contains(cap) { report(.area(i, "capacity"), rangeMessage("capacity", cap, 1...1_000_000)) }
                 if a.price == nil { report(.area(i, nil), "missing required field \"price\" (a standing area with a capacity needs a price)") }
@@ -341,9 +355,15 @@ public enum HallValidator {
     }
 
     /// The first character XML and labels cannot hold, as a code point.
-    static func controlCharacter(in text: String) -> UInt32? {
-        for u in text.unicodeScalars where u.value < 0x20 || u.value == 0x7F || u.value == 0xFFFE || u.value == 0xFFFF {
-            return u.value
+    /// The first character a name or label may not hold: C0 and C1 controls,
+    /// DEL, the line and paragraph separators (they would break a drawn
+    /// line), and noncharacters.
+    public static func controlCharacter(in text: String) -> UInt32? {
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE {
+                return v
+            }
         }
         return nil
     }
