@@ -70,4 +70,14 @@ public struct Glyph: Sendable, Equatable {
         wheel.curve(cx - rad, cy - k, cx - k, cy - rad, cx, cy - rad)
         return Glyph(parts: [.fill(head), .stroke(Stroke(path: body, width: lw)), .stroke(Stroke(path: wheel, width: lw))])
     }
+
+    /// A companion seat (beside a wheelchair space): a standing figure, so it
+    /// reads apart from the wheelchair symbol and from a plain seat.
+    public static func companion(in r: PixelRect) -> Glyph {
+        let x = Double(r.x), y = Double(r.y), w = Double(r.w), h = Double(r.h)
+        let m = min(w, h)
+        let head = Path.circle(x + 0.5 * w, y + 0.22 * h, 0.09 * m)
+        let figure = polylines(r, [[(0.5, 0.34), (0.5, 0.6)], [(0.3, 0.44), (0.7, 0.44)], [(0.36, 0.84), (0.5, 0.6), (0.64, 0.84)]])
+        return Glyph(parts: [.fill(head), .stroke(Stroke(path: figure, width: max(1, 0.08 * m)))])
+    }
 }

@@ -56,7 +56,7 @@ public struct LegendItem: Sendable, Equatable {
         case locked, sold, selected
         /// Wheelchair and couple seats of a price tier: their swatch has that
         /// tier's fill (one entry per tier such seats are in).
-        case wheelchair(Int), couple(Int)
+        case wheelchair(Int), couple(Int), companion(Int)
         /// Standing (general admission) areas.
         case standing
     }
@@ -312,10 +312,13 @@ public struct Layout: Sendable {
             kinds += [.locked, .sold, .selected]
             var wheelchairTiers = Set(laid.compactMap { $0.type == .wheelchair && $0.isSeat ? $0.tier : nil }).sorted()
             var coupleTiers = Set(laid.compactMap { $0.type == .coupleLeft && $0.isSeat ? $0.tier : nil }).sorted()
+            var companionTiers = Set(laid.compactMap { $0.type == .companion && $0.isSeat ? $0.tier : nil }).sorted()
             if style.legendAll && wheelchairTiers.isEmpty { wheelchairTiers = [0] }
             if style.legendAll && coupleTiers.isEmpty { coupleTiers = [0] }
+            if style.legendAll && companionTiers.isEmpty { companionTiers = [0] }
             kinds += wheelchairTiers.map { .wheelchair($0) }
             kinds += coupleTiers.map { .couple($0) }
+            kinds += companionTiers.map { .companion($0) }
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)

@@ -204,6 +204,8 @@ struct Painter {
             glyph = m
         } else if cell.type == .wheelchair {
             glyph = .wheelchair(in: box)
+        } else if cell.type == .companion {
+            glyph = .companion(in: box)
         } else {
             glyph = nil
         }
@@ -230,6 +232,7 @@ struct Painter {
         case .selected: return layout.locale.text("status.selected")
         case .wheelchair(let t): return typeText("kind.wheelchair", t) { if case .wheelchair = $0 { return true } else { return false } }
         case .couple(let t): return typeText("kind.couple", t) { if case .couple = $0 { return true } else { return false } }
+        case .companion(let t): return typeText("kind.companion", t) { if case .companion = $0 { return true } else { return false } }
         case .standing: return layout.locale.text("kind.standing")
         }
     }
@@ -261,6 +264,9 @@ struct Painter {
             fill = tierColor(t)
             glyph = .wheelchair(in: box)
         case .couple(let t): fill = tierColor(t)
+        case .companion(let t):
+            fill = tierColor(t)
+            glyph = .companion(in: box)
         case .standing:
             let first = layout.areas.first(where: \.isStanding)?.area.price
             fill = tierColor(layout.tiers.tier(of: first))

@@ -88,7 +88,8 @@ struct LayoutPropertyTests {
             // Tiers, three statuses, and wheelchair and couple entries per tier they are in.
             #expect(l.legendItems.count == PriceTiers(hall).prices.count + 3
                     + Set(l.seats.filter { $0.type == .wheelchair }.compactMap(\.tier)).count
-                    + Set(l.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier)).count)
+                    + Set(l.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier)).count
+                    + Set(l.seats.filter { $0.type == .companion }.compactMap(\.tier)).count)
         }
     }
 

@@ -388,6 +388,7 @@ struct LegendTests {
                 case .selected: seat = chosen
                 case .wheelchair(let t): seat = available.first { $0.tier == t && $0.type == .wheelchair }
                 case .couple(let t): seat = available.first { $0.tier == t && $0.type == .coupleLeft }
+                case .companion(let t): seat = available.first { $0.tier == t && $0.type == .companion }
                 case .standing: seat = nil
                 }
                 guard let seat else { continue }
@@ -407,7 +408,30 @@ struct LegendTests {
         #expect(kinds == [.tier(0, 10), .locked, .sold, .selected])
         style.legendAll = true
         #expect(try Layout(hall: hall, style: style, zoom: 1, scale: 1).legendItems.map(\.kind)
-                == [.tier(0, 10), .locked, .sold, .selected, .wheelchair(0), .couple(0)])
+                == [.tier(0, 10), .locked, .sold, .selected, .wheelchair(0), .couple(0), .companion(0)])
+    }
+
+    @Test("companion seats have their own mark, legend entry (in their tier's colour) and words in titles")
+    func companion() throws {
+        let seats = (1...4).map { Seat(column: $0, status: .available, type: $0 == 1 ? .wheelchair : $0 == 2 ? .companion : .standard) }
+        let hall = try Hall(rows: [Row(number: 1, price: 30, seats: seats), Row(number: 2, price: 50, seats: [Seat(column: 1, status: .available)])])
+        var style = try Theme.load("light").style
+        style.locale = try SeatMapLocale.named("en")
+        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 2), theme: try Theme.load("light"))
+        let item = try #require(scene.layout.legendItems.first { if case .companion(0) = $0.kind { return true } else { return false } })
+        let image = try Renderer.raster(scene)
+        let companion = try #require(scene.layout.cell(id: "1-1-2"))
+        // Same fill as its tier, and drawn apart from the same seat as a standard one.
+        #expect(LegendTests.fill(image, item.markBox) == LegendTests.fill(image, scene.layout.markBox(of: companion)))
+        var standardSeats = seats
+        standardSeats[1] = Seat(column: 2, status: .available, type: .standard)
+        let standardHall = try Hall(rows: [Row(number: 1, price: 30, seats: standardSeats), Row(number: 2, price: 50, seats: [Seat(column: 1, status: .available)])])
+        let standard = try Renderer.raster(try Scene(layout: Layout(hall: standardHall, style: style, zoom: 1, scale: 2), theme: try Theme.load("light")))
+        func pixels(_ i: RasterImage, _ r: PixelRect) -> [UInt32] { (r.y..<r.maxY).flatMap { y in (r.x..<r.maxX).compactMap { i.pixel($0, y) } } }
+        #expect(pixels(image, companion.seatRect) != pixels(standard, companion.seatRect))
+        let svg = try Renderer.svg(scene)
+        #expect(svg.contains("aria-label=\"Row 1, Seat 2, Companion seat, CN¥30.00, Available\""))
+        #expect(svg.contains(">Companion seat</text>"))
     }
 
     @Test("couple seats in two tiers get two entries, each in its tier's colour and named with its price")
