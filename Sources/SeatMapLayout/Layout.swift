@@ -123,6 +123,8 @@ public struct Layout: Sendable {
     /// How many times a chrome band or legend entry may grow to hold its text
     /// at `chromeMinTextSize` (zoom 0.25 needs about 3.3 at most).
     public static let maxChromeGrowth = 8.0
+    /// A minimap is at most half the hall's own size.
+    public static let maxMinimapFactor = 0.5
     public static let scaleRange: ClosedRange<Double> = 1...4
 
     public let zoom: Double
@@ -523,12 +525,16 @@ public struct Layout: Sendable {
         }
     }
 
-    /// The minimap for a visible region: in its top-right corner, at most
-    /// `minimapFraction` of its width and height; nil when it would be empty.
+    /// The minimap for a visible region: in its top-right corner, the hall's
+    /// shape at most `minimapFraction` of the region's width and height and
+    /// at most half the hall's own size (a thumbnail, never larger than the
+    /// map); nil when the region shows the whole hall (nothing to find) or
+    /// it would be empty.
     public func minimap(visible: PixelRect) -> Minimap? {
+        guard visible.intersection(bounds) != bounds else { return nil }
         let pad = Int((style.minimapPadding * scale).rounded())
         let maxW = Double(visible.w) * style.minimapFraction, maxH = Double(visible.h) * style.minimapFraction
-        let f = min(maxW / Double(width), maxH / Double(height))
+        let f = min(maxW / Double(width), maxH / Double(height), Layout.maxMinimapFactor)
         guard f > 0 else { return nil }
         let w = max(1, Int((Double(width) * f).rounded())), h = max(1, Int((Double(height) * f).rounded()))
         let box = PixelRect(x: visible.maxX - pad - w, y: visible.y + pad, w: w, h: h)

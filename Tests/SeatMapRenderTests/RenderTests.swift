@@ -43,7 +43,7 @@ struct RenderTests {
             for cell in scene.layout.seats {
                 // Marks (print themes) and wheelchair icons cover the centre: sample beside them.
                 let marked = (cell.status == .sold && theme.soldMark != .none) || (cell.status == .locked && theme.lockedMark != .none)
-                    || cell.type == .wheelchair
+                    || cell.type == .wheelchair || cell.type == .companion
                 let expected: Color
                 switch cell.kind {
                 case .seat(.available): expected = theme.tierColor(cell.tier)
@@ -352,5 +352,31 @@ struct ThemeTests {
             return m.contains("bad.json: background: invalid colour \"white\"") && m.contains("tierPalette: needs at least one colour")
                 && m.contains("missing required field \"locked\"")
         }
+    }
+}
+
+@Suite("Phone views")
+struct PhoneViewTests {
+    @Test("the minimap is drawn only when the hall does not fit the viewport, and never larger than half the map")
+    func minimapSize() throws {
+        let hall = try Fixtures.example("seed.json")
+        let theme = try Theme.load("light")
+        let scene = try Scene(hall: hall, theme: theme, zoom: 1, scale: 2)
+        let l = scene.layout
+        // A viewport larger than the whole (small) hall: nothing to find, no minimap.
+        let whole = ViewTransform(layout: l, viewportWidth: 2000, viewportHeight: 2000, offsetX: 0, offsetY: 0)
+        #expect(l.minimap(visible: whole.visiblePixels) == nil)
+        let plain = try Renderer.raster(scene, viewport: whole, minimap: false)
+        let asked = try Renderer.raster(scene, viewport: whole, minimap: true)
+        #expect(plain.rgbaPixels() == asked.rgbaPixels(), "--minimap draws nothing when the hall is all in view")
+        // A phone viewport showing part of a larger hall: a thumbnail in its corner.
+        let big = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 2, scale: 2)
+        let phone = ViewTransform(layout: big.layout, viewportWidth: 375, viewportHeight: 300, offsetX: 100, offsetY: 100)
+        let m = try #require(big.layout.minimap(visible: phone.visiblePixels))
+        #expect(m.factor <= Layout.maxMinimapFactor)
+        #expect(m.box.w <= big.layout.width / 2 && m.box.h <= big.layout.height / 2)
+        #expect(phone.visiblePixels.intersection(m.box) == m.box, "inside the viewport")
+        // Its aspect is the hall's.
+        #expect(abs(Double(m.box.w) / Double(m.box.h) - Double(big.layout.width) / Double(big.layout.height)) < 0.05)
     }
 }
