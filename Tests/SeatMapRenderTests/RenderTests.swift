@@ -380,3 +380,26 @@ struct PhoneViewTests {
         #expect(abs(Double(m.box.w) / Double(m.box.h) - Double(big.layout.width) / Double(big.layout.height)) < 0.05)
     }
 }
+
+@Suite("Status without colour")
+struct StatusMarkTests {
+    @Test("every shipped theme tells sold and locked from available and from each other by a mark, not only by hue",
+          arguments: Theme.shippedNames)
+    func marks(themeName: String) throws {
+        let theme = try Theme.load(themeName)
+        #expect(theme.soldMark != .none && theme.lockedMark != .none && theme.soldMark != theme.lockedMark)
+        // And the marks are drawn: a sold seat's pixels differ from the same seat available, in shape, not only colour.
+        let sold = try Hall(rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .sold)])])
+        let locked = try Hall(rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .locked)])])
+        func shape(_ hall: Hall) throws -> [Bool] {
+            let scene = try Scene(hall: hall, theme: theme, zoom: 1, scale: 2)
+            let image = try Renderer.raster(scene)
+            let r = try #require(scene.layout.seats.first).seatRect
+            // Where the seat is drawn in its fill colour (true) or in something else (a mark).
+            let fill = mostCommonPixel(image, in: r)
+            return (r.y..<r.maxY).flatMap { y in (r.x..<r.maxX).map { image.pixel($0, y) == fill } }
+        }
+        #expect(try shape(sold) != shape(locked), "\(themeName): sold and locked seats differ in shape")
+        #expect(try shape(sold).contains(false) && shape(locked).contains(false), "\(themeName): both carry a mark")
+    }
+}
