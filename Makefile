@@ -13,7 +13,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build --product seatmap
+	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
 
 THEMES := light dark print high-contrast
 
