@@ -37,7 +37,7 @@ final class PangoText {
     /// strong character).
     let rightToLeft: Bool
 
-    init(font: ResolvedFont, fallbacks: [String], language: String = "zh-cn", rightToLeft: Bool = false) throws(SeatMapError) {
+    init(font: ResolvedFont, fallbacks: [String], language: String, rightToLeft: Bool) throws(SeatMapError) {
         self.rightToLeft = rightToLeft
         guard let map = pango_cairo_font_map_get_default(),
               let context = pango_font_map_create_context(map) else {

@@ -22,7 +22,7 @@ final class SVGCanvas: Canvas {
     /// without them falls back to a sans face, not a serif one); the
     /// locale's language (`xml:lang`) and direction (`direction`: text
     /// anchors are written for it, so every text stays where the layout put it).
-    init(fontFamilies: [String], language: String = "zh-cn", rightToLeft: Bool = false, text: PangoText? = nil,
+    init(fontFamilies: [String], language: String, rightToLeft: Bool, text: PangoText? = nil,
          outliner: CairoContext? = nil) {
         pango = text
         self.outliner = outliner
