@@ -57,6 +57,29 @@ public struct LegendItem: Sendable, Equatable {
         /// Wheelchair and couple seats of a price tier: their swatch has that
         /// tier's fill (one entry per tier such seats are in).
         case wheelchair(Int), couple(Int), companion(Int)
+
+        /// The seat types with their own legend entries, in legend order.
+        public static let seatTypes: [SeatType] = [.wheelchair, .coupleLeft, .companion]
+
+        /// The entry for seats of `type` in `tier` (nil for a type without one).
+        public static func seats(_ type: SeatType, tier: Int) -> Kind? {
+            switch type {
+            case .wheelchair: return .wheelchair(tier)
+            case .coupleLeft: return .couple(tier)
+            case .companion: return .companion(tier)
+            case .standard, .coupleRight: return nil
+            }
+        }
+
+        /// The seat type a type entry names (nil for tiers and statuses).
+        public var seatType: SeatType? {
+            switch self {
+            case .wheelchair: return .wheelchair
+            case .couple: return .coupleLeft
+            case .companion: return .companion
+            default: return nil
+            }
+        }
         /// Standing (general admission) areas.
         case standing
     }
@@ -310,17 +333,16 @@ public struct Layout: Sendable {
             // Every sale status (statuses change live: the legend, like every
             // box, is the same for every state of the hall); seat types only
             // where the hall has them (`legendAll`: every type).
-            let laid = placed.cells
             kinds += [.locked, .sold, .selected]
-            var wheelchairTiers = Set(laid.compactMap { $0.type == .wheelchair && $0.isSeat ? $0.tier : nil }).sorted()
-            var coupleTiers = Set(laid.compactMap { $0.type == .coupleLeft && $0.isSeat ? $0.tier : nil }).sorted()
-            var companionTiers = Set(laid.compactMap { $0.type == .companion && $0.isSeat ? $0.tier : nil }).sorted()
-            if style.legendAll && wheelchairTiers.isEmpty { wheelchairTiers = [0] }
-            if style.legendAll && coupleTiers.isEmpty { coupleTiers = [0] }
-            if style.legendAll && companionTiers.isEmpty { companionTiers = [0] }
-            kinds += wheelchairTiers.map { .wheelchair($0) }
-            kinds += coupleTiers.map { .couple($0) }
-            kinds += companionTiers.map { .companion($0) }
+            // The tiers each listed seat type is in, in one pass over the seats.
+            var typeTiers: [SeatType: Set<Int>] = [:]
+            for c in placed.cells where c.isSeat && LegendItem.Kind.seatTypes.contains(c.type) {
+                if let t = c.tier { typeTiers[c.type, default: []].insert(t) }
+            }
+            for type in LegendItem.Kind.seatTypes {
+                let tiers = typeTiers[type].map { $0.sorted() } ?? (style.legendAll ? [0] : [])
+                kinds += tiers.compactMap { LegendItem.Kind.seats(type, tier: $0) }
+            }
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)
@@ -400,8 +422,7 @@ public struct Layout: Sendable {
         let sh = max(2, Int((Double(r.h) * 0.6).rounded()))
         let sw = max(2, Int((Double(sh) * Double(sizes.seatWidth) / Double(max(1, sizes.seatHeight))).rounded()))
         let inset = Int((style.legendSwatchInset * s).rounded())
-        let isCouple: Bool
-        if case .couple = kind { isCouple = true } else { isCouple = false }
+        let isCouple = kind.seatType == .coupleLeft
         let wide = isCouple ? 2 * sw : sw
         // Right to left: the swatch at the item's right, the text before it.
         let rtl = style.locale?.rightToLeft == true

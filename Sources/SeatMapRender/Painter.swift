@@ -230,18 +230,17 @@ struct Painter {
         case .locked: return layout.locale.text("status.locked")
         case .sold: return layout.locale.text("status.sold")
         case .selected: return layout.locale.text("status.selected")
-        case .wheelchair(let t): return typeText("kind.wheelchair", t) { if case .wheelchair = $0 { return true } else { return false } }
-        case .couple(let t): return typeText("kind.couple", t) { if case .couple = $0 { return true } else { return false } }
-        case .companion(let t): return typeText("kind.companion", t) { if case .companion = $0 { return true } else { return false } }
+        case .wheelchair(let t), .couple(let t), .companion(let t): return typeText(kind, t)
         case .standing: return layout.locale.text("kind.standing")
         }
     }
 
-    /// A type's legend words; with its tier's price when the type has
-    /// entries in several tiers ("Couple seat ¥99.00").
-    func typeText(_ key: String, _ tier: Int, _ same: (LegendItem.Kind) -> Bool) -> String {
-        let word = layout.locale.text(key)
-        guard layout.legendItems.filter({ same($0.kind) }).count > 1, layout.tiers.prices.indices.contains(tier) else { return word }
+    /// A seat type's legend words (the locale's name for the type); with its
+    /// tier's price when the type has entries in several tiers
+    /// ("Couple seat ¥99.00").
+    func typeText(_ kind: LegendItem.Kind, _ tier: Int) -> String {
+        guard let type = kind.seatType, let word = layout.locale.type(type) else { return "" }
+        guard layout.legendItems.filter({ $0.kind.seatType == type }).count > 1, layout.tiers.prices.indices.contains(tier) else { return word }
         return layout.locale.list([word, layout.money(layout.tiers.prices[tier])])
     }
 
