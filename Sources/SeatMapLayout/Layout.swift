@@ -261,7 +261,8 @@ public struct Layout: Sendable {
         func grown(_ pixels: Int, _ g: Double) -> Int { g == 1 ? pixels : Int((Double(pixels) * g).rounded(.up)) }
         // The row-label gutter grows to hold the longest label at its size
         // (estimated), up to `rowLabelMaxGrowth` gutters.
-        let longest = placement.rowBands(originY: 0).map { TextPlacement.estimatedWidth($0.label, size: style.rowLabelTextSize) }.max() ?? 0
+        let bandsFromTop = placement.rowBands(originY: 0)
+        let longest = bandsFromTop.map { TextPlacement.estimatedWidth($0.label, size: style.rowLabelTextSize) }.max() ?? 0
         let gutterPoints = min(style.rowLabelGutter * max(1, style.rowLabelMaxGrowth),
                                max(style.rowLabelGutter, longest / 0.75 + style.rowLabelSpacing))
         let gutter = isFree ? 0 : px(gutterPoints)
@@ -315,9 +316,9 @@ public struct Layout: Sendable {
 
         let labelW = max(1, gutter - px(style.rowLabelSpacing))
         var labels: [RowLabelBox] = placed.rowLabels
-        let bands = placement.rowBands(originY: gridY)
-        labels.reserveCapacity(bands.count * (style.rowLabelsRight ? 2 : 1))
-        for b in bands {
+        labels.reserveCapacity(bandsFromTop.count * (style.rowLabelsRight ? 2 : 1))
+        for top in bandsFromTop {
+            let b = RowBand(row: top.row, label: top.label, y: top.y + gridY, h: top.h)
             labels.append(Layout.rowLabel(b, PixelRect(x: gridX - gutter, y: b.y, w: labelW, h: b.h), style: style, s: s))
             if style.rowLabelsRight {
                 labels.append(Layout.rowLabel(b, PixelRect(x: gridX + gridW + gutter - labelW, y: b.y, w: labelW, h: b.h),
