@@ -18,7 +18,9 @@ extension SeatMapCLI {
                 .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
                 .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined."),
                 .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
-                .value("highlight", "ID,...", "Seats drawn with an outline (the buyer's seats on an e-ticket)."),
+                .value("highlight", "ID,...", "Seats drawn with an outline."),
+                .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
+                .flag("show-occupancy", "With --ticket: draw the other seats' statuses and prices as usual."),
                 .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
                 .value("png-compression", "LEVEL", "fast, default or best."),
                 .value("svg-text", "MODE", "SVG text: text (default: <text> in the theme's fonts, then sans-serif) or paths (glyph outlines, the same as the PNG without the fonts; each with its text as title)."),
@@ -45,6 +47,8 @@ extension SeatMapCLI {
         var page: PageSize
         var compression: PNGCompression
         var svgTextAsPaths = false
+        var ticket: [String] = []
+        var showOccupancy = false
     }
 
     static func idList(_ text: String?) -> Set<String> {
@@ -60,7 +64,7 @@ extension SeatMapCLI {
     }
 
     static func renderSettings(_ args: Arguments) throws -> RenderSettings {
-        let geometry = try geometry(args)
+        var geometry = try geometry(args)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
         let offset = try args.pair("offset") ?? (0, 0)
@@ -72,12 +76,20 @@ extension SeatMapCLI {
         guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
             throw UsageError(message: "--png-compression expects fast, default or best")
         }
+        let ticket = (args.value("ticket") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if args.value("ticket") != nil {
+            if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
+            if viewport != nil { throw UsageError(message: "--ticket is its own crop: it takes no --viewport") }
+            // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
+            geometry.theme.style.legend = false
+        }
+        if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
         let svgText = args.value("svg-text") ?? "text"
         guard svgText == "text" || svgText == "paths" else { throw UsageError(message: "--svg-text expects text or paths") }
         return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: idList(args.value("select")),
                               highlighted: idList(args.value("highlight")), page: page, compression: compression,
-                              svgTextAsPaths: svgText == "paths")
+                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"))
     }
 
     /// Renders one hall file to one output path.
@@ -87,8 +99,12 @@ extension SeatMapCLI {
         }
         let hall = try Files.readHall(file)
         let selected = try seatIDs(s.selected, option: "--select")
-        let scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
+        var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
                               selected: selected, highlighted: seatIDs(s.highlighted, option: "--highlight"))
+        if !s.ticket.isEmpty {
+            let ids = try seatIDs(Set(s.ticket), option: "--ticket")
+            try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)
+        }
         // A buyer can only select available seats: say which are not.
         let taken = selected.sorted().compactMap { id in
             scene.layout.cell(id: id).flatMap { $0.status == .available ? nil : "\(id) is \($0.kind.name)" }
@@ -186,13 +202,19 @@ extension SeatMapCLI {
     static let themeCommand = Command(
         spec: CommandSpec(
             name: "theme", usage: "theme check NAME|PATH  |  theme list  |  theme show NAME|PATH",
-            summary: "Themes: check one (WCAG non-text contrast ≥ 3:1), list them with where each comes from, print one.",
+            summary: "Themes: check one (text and non-text contrast, colour differences for normal and colour-blind vision), list them, print one.",
             options: [],
             details: """
             Names are looked up in $SEATMAP_THEMES, ./Themes, then the shipped themes built into seatmap
             (light, dark, print, high-contrast), so a copied binary has them. `theme show light > mine.json`
             is a starting point for a theme of your own.
-            check: exit 0 when every seat fill passes, 1 when any fails (each failing pair is named), 2 usage error.
+            check: text contrast ≥ 4.5:1 (WCAG 2.1 SC 1.4.3) for seat numbers and marks on every seat fill, row
+            labels on their pill, header/legend on the background and the screen label; non-text contrast ≥ 3:1
+            (SC 1.4.11) for every seat fill and the highlight on the background; CIEDE2000 ΔE ≥ 10 between every
+            pair of tiers and between selected and every tier, for normal vision and under protanopia,
+            deuteranopia and tritanopia (Machado et al. 2009); sold/locked need it only where marks do not
+            tell them apart. Exit 0 when all pass, 1 when any fails (each failing pair named with its
+            numbers), 2 usage error.
             """),
         run: { args, console in
             guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: check, list or show") }
@@ -210,13 +232,17 @@ extension SeatMapCLI {
             case "check":
                 let p = try positionals(args, ["check", "NAME|PATH"])
                 let theme = try Theme.load(p[1])
-                let problems = theme.contrastProblems()
-                for problem in problems { console.err("\(p[1]): \(problem)") }
-                if problems.isEmpty {
-                    let worst = theme.seatFills.map { $0.1.contrast(with: theme.background) }.min() ?? 0
-                    console.out("\(theme.name): ok (lowest seat contrast \(String(format: "%.2f", worst)):1)")
+                let report = theme.check()
+                for failure in report.failures { console.err("\(p[1]): \(failure)") }
+                if report.failures.isEmpty {
+                    console.out("\(theme.name): ok, \(report.findings.count) checks passed")
+                    for rule in [ThemeReport.Rule.text, .nonText, .difference] {
+                        if let w = report.weakest(rule) { console.out("  weakest \(w)") }
+                    }
+                } else {
+                    console.err("\(p[1]): \(report.failures.count) of \(report.findings.count) checks failed")
                 }
-                return problems.isEmpty ? 0 : 1
+                return report.failures.isEmpty ? 0 : 1
             default:
                 throw UsageError(message: "unknown theme subcommand \"\(sub)\" (expected check, list or show)")
             }

@@ -18,6 +18,23 @@ public struct Path: Sendable, Equatable {
     }
     public mutating func close() { elements.append(.close) }
 
+    /// The whole pixels any point of the path (control points included)
+    /// touches, one pixel of antialiasing to spare on each side.
+    public var bounds: PixelRect {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        func add(_ x: Double, _ y: Double) { x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y) }
+        for e in elements {
+            switch e {
+            case .move(let x, let y), .line(let x, let y): add(x, y)
+            case .curve(let a, let b, let c, let d, let x, let y): add(a, b); add(c, d); add(x, y)
+            case .close: break
+            }
+        }
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return .zero }
+        let l = Int(x0.rounded(.down)) - 1, t = Int(y0.rounded(.down)) - 1
+        return PixelRect(x: l, y: t, w: Int(x1.rounded(.up)) + 1 - l, h: Int(y1.rounded(.up)) + 1 - t)
+    }
+
     public static func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path {
         var p = Path()
         p.move(x, y)

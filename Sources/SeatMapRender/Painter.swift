@@ -100,7 +100,7 @@ struct Painter {
                 color = area.fill.flatMap(Color.init(hex:)) ?? theme.text
             } else if let fill {
                 // Whichever of the theme's two text colours reads better on the fill.
-                color = theme.seatText.contrast(with: fill) >= theme.text.contrast(with: fill) ? theme.seatText : theme.text
+                color = theme.markColor(on: fill)
             } else {
                 color = theme.text
             }
@@ -115,26 +115,29 @@ struct Painter {
     func areaFill(_ area: Area) -> Color? {
         if let given = area.fill.flatMap(Color.init(hex:)) { return given }
         if area.fill == "transparent" { return nil }
-        if area.isStanding { return area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price)) }
+        if area.isStanding {
+            if scene.hidesOccupancy { return theme.neutralFill }
+            return area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
+        }
         return theme.screen
     }
 
     /// An area's label; a standing area adds its remaining places.
     func areaText(_ area: Area) -> String {
-        guard let cap = area.capacity else { return area.label }
+        guard let cap = area.capacity, !scene.hidesOccupancy else { return area.label }
         let count = "\(area.remaining)/\(cap)"
         return area.label.isEmpty ? count : "\(area.label) \(count)"
     }
 
     func areaTag(_ a: LaidOutArea) -> SeatTag {
         var classes = ["area", a.area.shape.name]
-        if a.isStanding { classes.append(a.area.remaining == 0 ? "sold" : "standing") }
+        if a.isStanding { classes.append(a.area.remaining == 0 && !scene.hidesOccupancy ? "sold" : "standing") }
         let price = a.area.price?.plainText ?? ""
         var title = a.area.label
         if a.isStanding, let p = a.area.price {
             let locale = layout.locale
             title = locale.list([areaText(a.area), locale.text("kind.standing"), layout.money(p),
-                                 locale.status(a.area.remaining == 0 ? .sold : .available)])
+                                 scene.hidesOccupancy ? "" : locale.status(a.area.remaining == 0 ? .sold : .available)])
         }
         return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title,
                        focusable: a.isStanding && a.area.remaining > 0)
@@ -154,6 +157,10 @@ struct Painter {
 
     func fillColor(_ cell: LaidOutCell) -> Color {
         if isSelected(cell) { return theme.selected }
+        if scene.ticket != nil {
+            if scene.isTicketed(cell.id) { return theme.selected }
+            if scene.hidesOccupancy && cell.isSeat { return theme.neutralFill }
+        }
         switch cell.kind {
         case .seat(.available): return tierColor(cell.tier)
         case .seat(.locked): return theme.locked
@@ -164,7 +171,9 @@ struct Painter {
 
     func tag(_ cell: LaidOutCell) -> SeatTag {
         let selected = isSelected(cell)
-        var classes = ["seat", cell.kind.name, cell.type.rawValue]
+        let hidden = scene.hidesOccupancy
+        var classes = hidden ? ["seat", cell.type.rawValue] : ["seat", cell.kind.name, cell.type.rawValue]
+        if scene.isTicketed(cell.id) { classes.append("yours") }
         if let tier = cell.tier { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
         if isHighlighted(cell) { classes.append("highlighted") }
@@ -176,7 +185,9 @@ struct Painter {
     /// locale's list separator; its type only when not standard).
     func title(_ cell: LaidOutCell, selected: Bool) -> String {
         let locale = layout.locale
-        let state = selected ? locale.text("status.selected") : cell.status.map(locale.status) ?? ""
+        let state = scene.isTicketed(cell.id) ? locale.text("status.yours")
+            : selected ? locale.text("status.selected")
+            : scene.hidesOccupancy ? "" : cell.status.map(locale.status) ?? ""
         return locale.list([layout.describe(cell), locale.type(cell.type) ?? "", cell.price.map(layout.money) ?? "", state])
     }
 
@@ -192,12 +203,18 @@ struct Painter {
 
     func drawSeat(_ cell: LaidOutCell) {
         if canvas.wantsSeatTags { canvas.beginSeat(tag(cell)) }
-        canvas.fill(layout.shape(of: cell), fillColor(cell))
+        let fill = fillColor(cell)
+        canvas.fill(layout.shape(of: cell), fill)
         let glyph: Glyph?
         let box = layout.markBox(of: cell)
         let shape = box == cell.seatRect ? cell.rect : box
-        if isSelected(cell) {
+        let hidden = scene.hidesOccupancy
+        if scene.isTicketed(cell.id) {
+            glyph = nil
+        } else if isSelected(cell) {
             glyph = .check(in: box)
+        } else if hidden && cell.status != .available {
+            glyph = cell.type == .wheelchair ? .wheelchair(in: box) : cell.type == .companion ? .companion(in: box) : nil
         } else if cell.status == .sold, let m = mark(theme.soldMark, shape: shape, own: box) {
             glyph = m
         } else if cell.status == .locked, let m = mark(theme.lockedMark, shape: shape, own: box) {
@@ -210,9 +227,9 @@ struct Painter {
             glyph = nil
         }
         if let glyph {
-            drawGlyph(glyph, theme.seatText)
+            drawGlyph(glyph, theme.markColor(on: fill))
         } else if let number = layout.numberText(of: cell) {
-            drawText(cell.seatLabel, number, theme.seatText, what: "a seat label")
+            drawText(cell.seatLabel, number, theme.markColor(on: fill), what: "a seat label")
         }
         if isHighlighted(cell) {
             for (ring, color) in zip(layout.highlightRings(of: cell), [theme.highlight, theme.background]) {
@@ -271,8 +288,24 @@ struct Painter {
             fill = tierColor(layout.tiers.tier(of: first))
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
-        if let glyph { drawGlyph(glyph, theme.seatText) }
+        if let glyph { drawGlyph(glyph, theme.markColor(on: fill)) }
         drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
+    }
+
+    // MARK: E-ticket
+
+    /// The ticket's callout and, when the screen is out of the crop, its
+    /// direction band (drawn over the cropped map).
+    func drawTicketOverlay(_ t: TicketLayout) {
+        if let d = t.direction {
+            canvas.fill(.rect(d.band), theme.background)
+            canvas.fill(d.arrow, theme.text)
+            drawText(d.name, d.text, theme.text, what: "the screen direction")
+        }
+        let c = t.callout
+        canvas.fill(c.pointer, theme.text)
+        canvas.fill(.roundedRect(c.pill, radius: c.radius), theme.text)
+        drawText(t.calloutText, c.text, theme.background, what: "the ticket callout")
     }
 
     // MARK: Minimap

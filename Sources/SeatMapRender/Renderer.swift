@@ -153,7 +153,20 @@ public enum Renderer {
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
         let image: RasterImage
-        if viewport == nil {
+        if let ticket = scene.ticket {
+            // The crop exactly as a full render draws it, the band and callout over it.
+            image = try RasterImage(width: visible.w, height: visible.h)
+            let context = try CairoContext(image.surface)
+            let canvas = CairoCanvas(context, text: text)
+            canvas.translate(Double(-visible.x), Double(-visible.y))
+            canvas.fill(.rect(visible), scene.theme.background)
+            try context.check("drawing the ticket")
+            try drawRegion(scene, ticket.crop, text: text, into: image, at: ticket.crop.x - visible.x, ticket.crop.y - visible.y)
+            Painter(scene: scene, canvas: canvas).drawTicketOverlay(ticket)
+            try context.check("drawing the ticket")
+            try text.check()
+            return image
+        } else if viewport == nil {
             image = try RasterImage(width: visible.w, height: visible.h)
             let context = try CairoContext(image.surface)
             Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
@@ -240,6 +253,10 @@ public enum Renderer {
     }
 
     static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {
+        if let ticket = scene.ticket {
+            if viewport != nil { throw SeatMapError("a ticket is its own crop: it takes no viewport") }
+            return ticket.frame
+        }
         guard let viewport else { return scene.layout.bounds }
         try viewport.check(scene.layout)
         let v = viewport.visiblePixels
@@ -268,8 +285,14 @@ public enum Renderer {
         let canvas = SVGCanvas(fontFamilies: [scene.theme.fontFamily] + scene.theme.fontFallbacks, language: scene.layout.locale.language,
                                rightToLeft: scene.layout.locale.rightToLeft, text: text, outliner: outliner)
         let painter = Painter(scene: scene, canvas: canvas)
-        painter.draw(region: viewport == nil ? nil : visible)
-        if minimap { painter.drawMinimap(visible: visible) }
+        if let ticket = scene.ticket {
+            canvas.fill(.rect(visible), scene.theme.background)
+            painter.draw(region: ticket.crop, clip: true)
+            painter.drawTicketOverlay(ticket)
+        } else {
+            painter.draw(region: viewport == nil ? nil : visible)
+            if minimap { painter.drawMinimap(visible: visible) }
+        }
         try text.check()
         let seats = scene.layout.cells.filter(\.isSeat)
         let summary = scene.layout.locale.text("summary", ["seats": scene.layout.locale.number(seats.count),
@@ -287,7 +310,12 @@ public enum Renderer {
         let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let l = scene.layout
         let visible = try visibleRect(scene, viewport)
-        let (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)
+        var (pageW, pageH) = page.points ?? (Double(visible.w) / l.scale, Double(visible.h) / l.scale)
+        // A paper size is turned to landscape when that draws the map larger.
+        if page.points != nil, l.placement(of: visible, onPage: pageH, pageW, margin: page.margin).scale
+            > l.placement(of: visible, onPage: pageW, pageH, margin: page.margin).scale {
+            swap(&pageW, &pageH)
+        }
         let onPage = l.placement(of: visible, onPage: pageW, pageH, margin: page.margin)
         let sink = ByteSink()
         // Cairo writes through the pointer until the surface is destroyed,
@@ -311,13 +339,18 @@ public enum Renderer {
             canvas.translate(onPage.x, onPage.y)
             canvas.scale(onPage.scale)
             let painter = Painter(scene: scene, canvas: canvas)
-            if viewport != nil {
+            if let ticket = scene.ticket {
+                canvas.translate(Double(-visible.x), Double(-visible.y))
+                canvas.fill(.rect(visible), scene.theme.background)
+                painter.draw(region: ticket.crop, clip: true)
+                painter.drawTicketOverlay(ticket)
+            } else if viewport != nil {
                 canvas.translate(Double(-visible.x), Double(-visible.y))
                 painter.draw(region: visible, clip: true)
             } else {
                 painter.draw()
             }
-            if minimap { painter.drawMinimap(visible: visible) }
+            if minimap && scene.ticket == nil { painter.drawMinimap(visible: visible) }
             try context.check("drawing the PDF")
             try text.check()
             cairo_surface_finish(surface.pointer)

@@ -9,8 +9,27 @@ public struct Scene: Sendable {
     public var layout: Layout
     public var theme: Theme
     public var selected: Set<SeatID>
-    /// The buyer's seats on an e-ticket: drawn with an outline.
+    /// Seats drawn with an outline.
     public var highlighted: Set<SeatID>
+    /// An e-ticket: the image is `ticket.frame`, the buyer's seats are drawn
+    /// in the selected colour with the highlight outline and their numbers,
+    /// and (unless `showOccupancy`) every other seat in the theme's neutral
+    /// colour without status marks.
+    public private(set) var ticket: TicketLayout?
+    public var showOccupancy = false
+
+    /// Makes this scene an e-ticket for `seats` (see `Layout.ticket`).
+    public mutating func makeTicket(for seats: [SeatID], showOccupancy: Bool = false) throws(SeatMapError) {
+        let t = try layout.ticket(seats)
+        ticket = t
+        self.showOccupancy = showOccupancy
+        highlighted.formUnion(t.seats)
+    }
+
+    /// Whether seats other than the buyer's are drawn neutral.
+    var hidesOccupancy: Bool { ticket != nil && !showOccupancy }
+    /// Whether a seat is one of the ticket's.
+    func isTicketed(_ id: SeatID) -> Bool { ticket?.seats.contains(id) == true }
 
     /// "cinema · hall · start time".
     public var title: String { layout.title }

@@ -25,7 +25,8 @@ public struct Theme: Sendable, Equatable {
     /// Marks drawn on sold and locked seats (for black-and-white printing).
     public var soldMark: Mark
     public var lockedMark: Mark
-    /// Colour of marks, icons, check marks and seat numbers drawn on seats.
+    /// Colour of marks, icons, check marks and seat numbers drawn on seats
+    /// (`text` is used instead on a fill where it reads better: `markColor`).
     public var seatText: Color
     public var text: Color
     public var rowLabel: Color
@@ -34,6 +35,11 @@ public struct Theme: Sendable, Equatable {
     public var screenText: Color
     public var centerLine: Color
     public var minimapBackground: Color
+    /// Every seat but the buyer's on an e-ticket, when occupancy is hidden
+    /// (optional key; default: `text` at 18 % over the background).
+    public var neutral: Color? = nil
+    /// `neutral` as drawn.
+    public var neutralFill: Color { neutral ?? Color(r: text.r, g: text.g, b: text.b, a: 0.18).over(background) }
     public var fontFamily: String
     /// Families tried, in order, for characters `fontFamily` lacks, before
     /// fontconfig's own fallback (`fontFamily` may be given in the theme as
@@ -57,16 +63,6 @@ public struct Theme: Sendable, Equatable {
         tierPalette.enumerated().map { ("tierPalette[\($0.offset)]", $0.element) }
             + [("locked", locked), ("sold", sold), ("selected", selected)]
     }
-
-    /// WCAG non-text contrast (≥ 3:1) of every seat fill against the
-    /// background: one message per failing pair, empty when all pass.
-    public func contrastProblems(minimum: Double = 3) -> [String] {
-        seatFills.compactMap { name, color in
-            let ratio = color.contrast(with: background)
-            guard ratio < minimum else { return nil }
-            return "\(name) \(color.hex) on background \(background.hex): contrast \(String(format: "%.2f", ratio)):1 is below \(Int(minimum)):1"
-        }
-    }
 }
 
 extension Theme {
@@ -78,7 +74,7 @@ extension Theme {
         var ctx = DecodeContext(source: source)
         guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
         let known = Set(colorKeys + ["name", "tierPalette", "soldMark", "lockedMark", "fontFamily", "fontPackage",
-                                     "cornerRadius", "rowLabelsRight", "metrics"])
+                                     "cornerRadius", "rowLabelsRight", "metrics", "neutral"])
         guard let m = ctx.object(root, "", known: known) else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
         func color(_ key: String, _ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> Color? {
             guard let s = ctx.string(node, path) else { return nil }
@@ -126,6 +122,8 @@ extension Theme {
                 }
             }
         }
+        var neutral: Color? = nil
+        if let n = m["neutral"] { neutral = color("neutral", n, "neutral", &ctx) }
         var package = "a package providing the font"
         if let n = m["fontPackage"], let s = ctx.string(n, "fontPackage") { package = s }
         var style = LayoutStyle()
@@ -163,7 +161,7 @@ extension Theme {
         return Theme(name: name, background: bg, tierPalette: palette, locked: locked, sold: sold, selected: selected,
                      highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
                      rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
-                     centerLine: centerLine, minimapBackground: minimap, fontFamily: font, fontFallbacks: fallbacks,
+                     centerLine: centerLine, minimapBackground: minimap, neutral: neutral, fontFamily: font, fontFallbacks: fallbacks,
                      fontPackage: package, style: style)
     }
 

@@ -240,11 +240,14 @@ struct RenderCLITests {
         let dir = try Fixtures.tempFolder()
         let path = dir.appendingPathComponent("pale.json").path
         var text = try String(contentsOf: Fixtures.root.appendingPathComponent("Themes/light.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"sold\": \"#7A7A7A\"", with: "\"sold\": \"#F0F0F0\"")
+        text = text.replacingOccurrences(of: "\"sold\": \"#737373\"", with: "\"sold\": \"#F0F0F0\"")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let r = seatmap("theme", "check", path)
         #expect(r.code == 1)
-        #expect(r.err.contains("sold #F0F0F0 on background #FFFFFF"))
+        #expect(r.err.contains("non-text contrast: sold #F0F0F0 on background #FFFFFF: 1.14:1, needs 3.0:1"))
+        #expect(r.err.contains("checks failed"))
+        let ok = seatmap("theme", "check", "light")
+        #expect(ok.out.contains("light: ok") && ok.out.contains("weakest colour difference"))
     }
 }
 

@@ -23,6 +23,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     /// `--locale`, and a hall from `Tests/Fixtures/` instead of `Examples/`.
     var locale: String? = nil
     var fixture: String? = nil
+    /// `render --ticket` (and `--show-occupancy`).
+    var ticket: [SeatID] = []
+    var showOccupancy = false
 
     var name: String {
         let z = zoom == zoom.rounded() ? String(Int(zoom)) : String(zoom)
@@ -51,8 +54,18 @@ let goldenCases: [GoldenCase] = {
                             selected: ["1-5-3", "1-5-4", "1-12-5", "1-12-6"], highlighted: ["1-8-8", "1-8-9"]))
     cases.append(GoldenCase(hall: "imax-3-sections", theme: "light", zoom: 2, scale: 2, variant: "viewport-minimap",
                             selected: ["2-5-12"], viewport: (375, 300, 300, 160), minimap: true))
+    // E-tickets: the buyer's two seats in every theme, others neutral, the
+    // screen's direction above; a non-integer zoom; a turned block of a
+    // free venue with occupancy shown and the stage's direction; Arabic.
+    for theme in Theme.shippedNames {
+        cases.append(GoldenCase(hall: "cinema-12x18", theme: theme, zoom: 1, scale: 1, variant: "ticket", ticket: ["1-7-7", "1-7-8"]))
+    }
     cases.append(GoldenCase(hall: "imax-3-sections", theme: "print", zoom: 1.37, scale: 2, variant: "ticket",
-                            highlighted: ["2-9-12", "2-9-13"]))
+                            ticket: ["2-9-12", "2-9-13"]))
+    cases.append(GoldenCase(hall: "arena-blocks", theme: "light", zoom: 1, scale: 1, variant: "ticket-occupancy",
+                            locale: "de", ticket: ["1-2-2"], showOccupancy: true))
+    cases.append(GoldenCase(hall: "theatre-curved", theme: "dark", zoom: 0.75, scale: 2, variant: "ticket-ar",
+                            locale: "ar", ticket: ["2-9-11", "2-9-12"]))
     // Free venues (curved rows, turned blocks, round tables, areas, standing,
     // levels) at a second, non-integer zoom in every theme, one level alone,
     // a selection with an e-ticket outline, and a phone viewport with minimap.
@@ -90,10 +103,12 @@ struct GoldenTests {
         var style = theme.style
         style.level = c.level
         style.locale = try c.locale.map(SeatMapLocale.named)
+        if !c.ticket.isEmpty { style.legend = false }
         let hall = try c.fixture.map { try Files.readHall(Fixtures.root.appendingPathComponent("Tests/Fixtures/" + $0).path) }
             ?? Fixtures.example(c.hall + ".json")
-        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: c.zoom, scale: c.scale),
+        var scene = try Scene(layout: Layout(hall: hall, style: style, zoom: c.zoom, scale: c.scale),
                               theme: theme, selected: c.selected, highlighted: c.highlighted)
+        if !c.ticket.isEmpty { try scene.makeTicket(for: c.ticket, showOccupancy: c.showOccupancy) }
         let viewport = c.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
         }

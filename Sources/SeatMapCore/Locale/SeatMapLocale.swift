@@ -185,7 +185,7 @@ public struct SeatMapLocale: Sendable, Equatable {
     /// Every key a catalogue must have.
     public static let keys = ["status.available", "status.locked", "status.sold", "status.selected", "kind.wheelchair", "kind.couple",
                               "kind.standing", "kind.companion", "screen", "seat", "seat.section", "level", "justSold", "justLocked",
-                              "list.separator", "summary"]
+                              "list.separator", "summary", "ticket.callout", "status.yours"]
 
     /// Reads a catalogue, checking that it has every key and a sane format.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {

@@ -3,7 +3,7 @@
 public func fuzzTheme(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let source = SourceText(name: "theme.json", bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     if let theme = try? Theme.decode(source) {
-        _ = theme.contrastProblems()
+        _ = theme.check()
     }
     return 0
 }
