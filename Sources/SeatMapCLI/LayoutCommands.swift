@@ -97,6 +97,7 @@ extension SeatMapCLI {
                 .value("offset", "X,Y", "Content offset in points, as UIScrollView.contentOffset (default 0,0)."),
                 .value("viewport", "W,H", "Viewport size in points; taps outside it are reported as outside."),
                 .value("slop", "P", "A tap on a gap within P points of a seat hits the nearest seat (default 0)."),
+                .flag("pin-row-labels", "The view keeps its row labels at its edge (render --pin-row-labels): a tap on one answers rowLabel."),
                 .values("point", "X,Y", "A tap in view points; repeat or list several."),
                 .value("points-file", "F", "Read taps as X,Y lines from F (- for stdin)."),
                 .flag("json", "Print a JSON array of results."),
@@ -104,7 +105,7 @@ extension SeatMapCLI {
             details: """
             Taps are answered for the picture render draws with the same geometry flags (theme, zoom or fit,
             scale, header, legend). Text output: one line per point, e.g. `120.5,88 -> 1-3-5 3排5座 available ¥45.00`,
-            `-> aisle 3,7`, `-> gap`, `-> outside`. JSON: a seat gives id, row, column, label, status, partner,
+            `-> aisle 3,7`, `-> gap`, `-> outside`, `-> rowLabel 3` (with --pin-row-labels). JSON: a seat gives id, row, column, label, status, partner,
             rowLabel, seatLabel, type, price (exact), currency, priceText (in the locale) and its rect {x, y, w, h}
             in content pixels. Descriptions and prices follow --locale (default: the hall's, else zh-Hans).
             """),
@@ -136,7 +137,11 @@ extension SeatMapCLI {
             for (text, p) in points {
                 var result = HitResult.outside
                 let inViewport = viewport.map { p.x >= 0 && p.y >= 0 && p.x < $0.0 && p.y < $0.1 } ?? true
-                if inViewport { result = try tester.hit(p, transform, slop: slop) }
+                if inViewport {
+                    result = args.flag("pin-row-labels")
+                        ? try tester.hit(p, transform, slop: slop, pinnedIn: transform.visiblePixels)
+                        : try tester.hit(p, transform, slop: slop)
+                }
                 if args.flag("json") {
                     json.append(hitJSON(p, result, layout))
                 } else {
@@ -161,6 +166,7 @@ extension SeatMapCLI {
             return "area \(a.id) standing \(a.area.remaining)/\(cap) \(a.area.price.map(l.money) ?? "-")"
         case .gap: return "gap"
         case .outside: return "outside"
+        case .rowLabel(let r): return "rowLabel \(r.label)"
         }
     }
 
@@ -184,6 +190,9 @@ extension SeatMapCLI {
                 m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
                 m += priceMembers(a.area.price, l)
             }
+        case .rowLabel(let r):
+            m += [("id", .null), ("row", .int(r.row)), ("column", .null), ("label", .string(r.label)), ("status", .null), ("partner", .null),
+                  ("rowLabel", .string(r.label)), ("rect", .object(rectMembers(r.pill)))]
         case .gap, .outside:
             m += [("id", .null), ("row", .null), ("column", .null), ("label", .null), ("status", .null), ("partner", .null)]
         }

@@ -16,7 +16,8 @@ extension SeatMapCLI {
             ] + geometryOptions + [
                 .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
                 .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
-                .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined."),
+                .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined (only when the hall does not fit the viewport)."),
+                .flag("pin-row-labels", "With --viewport: keep the row labels at the viewport's edge as it scrolls (grid halls); hit takes the same flag."),
                 .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
                 .value("highlight", "ID,...", "Seats drawn with an outline."),
                 .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
@@ -49,6 +50,7 @@ extension SeatMapCLI {
         var svgTextAsPaths = false
         var ticket: [String] = []
         var showOccupancy = false
+        var pinRowLabels = false
     }
 
     static func idList(_ text: String?) -> Set<String> {
@@ -70,6 +72,7 @@ extension SeatMapCLI {
         let offset = try args.pair("offset") ?? (0, 0)
         if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
         if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
+        if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
         guard let page = PageSize(rawValue: args.value("page") ?? "fit") else {
             throw UsageError(message: "--page expects a4, a3, letter or fit")
         }
@@ -89,7 +92,8 @@ extension SeatMapCLI {
         return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: idList(args.value("select")),
                               highlighted: idList(args.value("highlight")), page: page, compression: compression,
-                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"))
+                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"),
+                              pinRowLabels: args.flag("pin-row-labels"))
     }
 
     /// Renders one hall file to one output path.
@@ -101,6 +105,7 @@ extension SeatMapCLI {
         let selected = try seatIDs(s.selected, option: "--select")
         var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
                               selected: selected, highlighted: seatIDs(s.highlighted, option: "--highlight"))
+        scene.pinRowLabels = s.pinRowLabels
         if !s.ticket.isEmpty {
             let ids = try seatIDs(Set(s.ticket), option: "--ticket")
             try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)

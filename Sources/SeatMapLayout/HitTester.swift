@@ -14,6 +14,8 @@ public enum HitResult: Sendable, Equatable {
     /// Outside the seat grid: header, screen, labels, legend, margins, or
     /// beyond the content.
     case outside
+    /// A row label kept at the view's edge (`hit --pin-row-labels`).
+    case rowLabel(RowLabelBox)
 
     public var kind: String {
         switch self {
@@ -22,6 +24,7 @@ public enum HitResult: Sendable, Equatable {
         case .area: return "area"
         case .gap: return "gap"
         case .outside: return "outside"
+        case .rowLabel: return "rowLabel"
         }
     }
 }
@@ -63,6 +66,18 @@ public struct HitTester: Sendable {
     public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
         try t.check(layout)
         let c = t.contentPixel(of: p)
+        return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
+    }
+
+    /// As `hit`, for a view whose row labels are pinned to its edge
+    /// (`Layout.pinnedRowLabels`): a tap on a label's pill answers that row.
+    public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {
+        try t.check(layout)
+        let c = t.contentPixel(of: p)
+        if c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 {
+            let i = HitTester.floor(c.x), j = HitTester.floor(c.y)
+            if let pinned = layout.pinnedRowLabels(visible: visible).first(where: { $0.label.pill.contains(i, j) }) { return .rowLabel(pinned.label) }
+        }
         return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
     }
 

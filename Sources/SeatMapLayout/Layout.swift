@@ -46,6 +46,15 @@ public struct RowLabelBox: Sendable, Equatable {
     public let pill: PixelRect
     public let pillRadius: Double
     public let text: TextPlacement
+
+    /// The same label moved `dx` pixels sideways.
+    public func shifted(_ dx: Int) -> RowLabelBox {
+        var t = text
+        t.x += Double(dx)
+        t.box = t.box.map { PixelRect(x: $0.x + dx, y: $0.y, w: $0.w, h: $0.h) }
+        return RowLabelBox(row: row, label: label, rect: PixelRect(x: rect.x + dx, y: rect.y, w: rect.w, h: rect.h),
+                           pill: PixelRect(x: pill.x + dx, y: pill.y, w: pill.w, h: pill.h), pillRadius: pillRadius, text: t)
+    }
 }
 
 /// One legend entry placed in pixels.
@@ -565,6 +574,26 @@ public struct Layout: Sendable {
         return Minimap(box: box, cornerRadius: style.minimapCornerRadius * scale, factor: f,
                        outline: Stroke(path: .rect(ox + Double(v.x) * f, oy + Double(v.y) * f, Double(v.w) * f, Double(v.h) * f),
                                        width: max(1, scale)))
+    }
+
+    /// The row labels a phone view keeps at its edges (`--pin-row-labels`):
+    /// every label whose row meets `visible`, each moved sideways by `dx` so
+    /// that none is closer to the view's edge than `rowLabelSpacing` once the
+    /// view has scrolled past it (left labels to the left edge; the right
+    /// column, with `rowLabelsRight`, to the right edge). At rest (`dx == 0`)
+    /// a label is the full render's. Free venues label rows beside each
+    /// block and pin nothing.
+    public func pinnedRowLabels(visible: PixelRect) -> [(dx: Int, label: RowLabelBox)] {
+        guard !isFree else { return [] }
+        let pad = Int((style.rowLabelSpacing * pixelsPerPoint).rounded())
+        let middle = gridRect.centerX
+        let left = rowLabels.filter { $0.rect.centerX < middle }, right = rowLabels.filter { $0.rect.centerX >= middle }
+        let dxLeft = left.first.map { max(0, visible.x + pad - $0.rect.x) } ?? 0
+        let dxRight = right.first.map { min(0, visible.maxX - pad - $0.rect.maxX) } ?? 0
+        return rowLabels.filter { $0.rect.y < visible.maxY && $0.rect.maxY > visible.y }.map { label in
+            let dx = label.rect.centerX < middle ? dxLeft : dxRight
+            return (dx, dx == 0 ? label : label.shifted(dx))
+        }
     }
 
     /// Where a part of the map (all of it by default) goes on a page of

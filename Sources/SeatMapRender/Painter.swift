@@ -292,6 +292,19 @@ struct Painter {
         drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
     }
 
+    /// The row labels pinned to the edge of a scrolled view, each on its
+    /// pill's shape in the background colour (so it reads as at rest).
+    func drawPinnedRowLabels(visible: PixelRect) {
+        let moved = layout.pinnedRowLabels(visible: visible).filter { $0.dx != 0 }.map(\.label)
+        guard !moved.isEmpty else { return }
+        canvas.pushClip(visible)
+        for label in moved {
+            canvas.fill(.roundedRect(label.pill, radius: label.pillRadius), theme.background)
+            drawRowLabel(label)
+        }
+        canvas.popClip()
+    }
+
     // MARK: E-ticket
 
     /// The ticket's callout and, when the screen is out of the crop, its

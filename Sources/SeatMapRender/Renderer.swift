@@ -175,6 +175,14 @@ public enum Renderer {
         } else {
             image = try RasterImage(width: visible.w, height: visible.h)
             try drawRegion(scene, visible, text: text, into: image, at: 0, 0)
+            if scene.pinRowLabels {
+                let context = try CairoContext(image.surface)
+                let canvas = CairoCanvas(context, text: text)
+                canvas.translate(Double(-visible.x), Double(-visible.y))
+                Painter(scene: scene, canvas: canvas).drawPinnedRowLabels(visible: visible)
+                try context.check("drawing the row labels")
+                try text.check()
+            }
         }
         if minimap {
             let context = try CairoContext(image.surface)
@@ -291,6 +299,7 @@ public enum Renderer {
             painter.drawTicketOverlay(ticket)
         } else {
             painter.draw(region: viewport == nil ? nil : visible)
+            if scene.pinRowLabels && viewport != nil { painter.drawPinnedRowLabels(visible: visible) }
             if minimap { painter.drawMinimap(visible: visible) }
         }
         try text.check()
@@ -347,6 +356,7 @@ public enum Renderer {
             } else if viewport != nil {
                 canvas.translate(Double(-visible.x), Double(-visible.y))
                 painter.draw(region: visible, clip: true)
+                if scene.pinRowLabels { painter.drawPinnedRowLabels(visible: visible) }
             } else {
                 painter.draw()
             }

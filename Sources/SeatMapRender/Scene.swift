@@ -17,6 +17,9 @@ public struct Scene: Sendable {
     /// colour without status marks.
     public private(set) var ticket: TicketLayout?
     public var showOccupancy = false
+    /// In a viewport render, keep the row labels at the view's edge
+    /// (`Layout.pinnedRowLabels`), as phone pickers do.
+    public var pinRowLabels = false
 
     /// Makes this scene an e-ticket for `seats` (see `Layout.ticket`).
     public mutating func makeTicket(for seats: [SeatID], showOccupancy: Bool = false) throws(SeatMapError) {

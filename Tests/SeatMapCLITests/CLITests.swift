@@ -232,6 +232,21 @@ struct RenderCLITests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("hit --pin-row-labels answers the pinned row label render --pin-row-labels draws")
+    func pinnedHit() throws {
+        let hall = Fixtures.examplePath("cinema-12x18.json")
+        let flags = ["--zoom", "2", "--viewport", "375,300", "--offset", "600,200"]
+        let out = try Fixtures.tempFolder().appendingPathComponent("v.png").path
+        #expect(seatmap(["render", hall, "-o", out, "--pin-row-labels"] + flags).code == 0)
+        // The pinned pill sits `rowLabelSpacing` (4 pt) plus its inset from the view's left edge.
+        let pinned = seatmap(["hit", hall, "--pin-row-labels", "--point", "20,40", "--json"] + flags)
+        #expect(pinned.code == 0)
+        #expect(pinned.out.contains("\"kind\":\"rowLabel\""), "\(pinned.out)")
+        let plain = seatmap(["hit", hall, "--point", "20,40", "--json"] + flags)
+        #expect(!plain.out.contains("rowLabel\","))
+        #expect(seatmap(["render", hall, "-o", out, "--pin-row-labels"]).code == 2)
+    }
+
     @Test("theme check passes the shipped themes and names failing pairs")
     func themeCheck() throws {
         for name in ["light", "dark", "print", "high-contrast"] {

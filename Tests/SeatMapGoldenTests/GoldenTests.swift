@@ -26,6 +26,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     /// `render --ticket` (and `--show-occupancy`).
     var ticket: [SeatID] = []
     var showOccupancy = false
+    var pinRowLabels = false
 
     var name: String {
         let z = zoom == zoom.rounded() ? String(Int(zoom)) : String(zoom)
@@ -54,6 +55,12 @@ let goldenCases: [GoldenCase] = {
                             selected: ["1-5-3", "1-5-4", "1-12-5", "1-12-6"], highlighted: ["1-8-8", "1-8-9"]))
     cases.append(GoldenCase(hall: "imax-3-sections", theme: "light", zoom: 2, scale: 2, variant: "viewport-minimap",
                             selected: ["2-5-12"], viewport: (375, 300, 300, 160), minimap: true))
+    // A phone view scrolled right with its row labels pinned (and the minimap
+    // showing the selection); the print theme's right-hand labels pinned too.
+    cases.append(GoldenCase(hall: "imax-3-sections", theme: "light", zoom: 2, scale: 2, variant: "viewport-pinned",
+                            selected: ["2-4-8", "2-5-8"], viewport: (375, 300, 500, 300), minimap: true, pinRowLabels: true))
+    cases.append(GoldenCase(hall: "cinema-12x18", theme: "print", zoom: 1.5, scale: 2, variant: "viewport-pinned",
+                            viewport: (320, 240, 150, 120), pinRowLabels: true))
     // E-tickets: the buyer's two seats in every theme, others neutral, the
     // screen's direction above; a non-integer zoom; a turned block of a
     // free venue with occupancy shown and the stage's direction; Arabic.
@@ -108,6 +115,7 @@ struct GoldenTests {
             ?? Fixtures.example(c.hall + ".json")
         var scene = try Scene(layout: Layout(hall: hall, style: style, zoom: c.zoom, scale: c.scale),
                               theme: theme, selected: c.selected, highlighted: c.highlighted)
+        scene.pinRowLabels = c.pinRowLabels
         if !c.ticket.isEmpty { try scene.makeTicket(for: c.ticket, showOccupancy: c.showOccupancy) }
         let viewport = c.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
