@@ -91,6 +91,9 @@ public struct LegendItem: Sendable, Equatable {
         }
         /// Standing (general admission) areas.
         case standing
+        /// A named section or zone whose block the map outlines, by id: its
+        /// swatch is that outline.
+        case section(Int)
     }
     public let kind: Kind
     public let rect: PixelRect
@@ -353,6 +356,9 @@ public struct Layout: Sendable {
                 let tiers = typeTiers[type].map { $0.sorted() } ?? (style.legendAll ? [0] : [])
                 kinds += tiers.compactMap { LegendItem.Kind.seats(type, tier: $0) }
             }
+            // Sections the map names and outlines, when there are several.
+            let outlined = placed.zones.filter { $0.outline != nil && $0.name != nil }
+            if outlined.count >= 2 { kinds += outlined.map { .section($0.section) } }
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)
@@ -387,7 +393,7 @@ public struct Layout: Sendable {
     /// The placement that lays out this hall's cells: a free venue's (seats
     /// at positions, row paths, areas) or the cinema grid.
     static func placement(for hall: Hall, sizes: PixelSizes, style: LayoutStyle, zoom: Double, scale: Double) -> any Placement {
-        hall.isFree ? FreePlacement(hall: hall, sizes: sizes, style: style, zoom: zoom, scale: scale) : GridPlacement(hall: hall, sizes: sizes)
+        hall.isFree ? FreePlacement(hall: hall, sizes: sizes, style: style, zoom: zoom, scale: scale) : GridPlacement(hall: hall, sizes: sizes, style: style, pixelsPerPoint: zoom * scale)
     }
 
     /// The box around each section's cells, sections in id order.

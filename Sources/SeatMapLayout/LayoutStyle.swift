@@ -75,6 +75,9 @@ public struct LayoutStyle: Sendable, Equatable {
     public var rowLabelMaxGrowth: Double = 4
 
     // MARK: Parts
+    /// Grid halls with two or more named sections: each section's name in
+    /// an empty row above its block, and the block outlined.
+    public var sectionNames = true
     /// The header band (cinema · hall · start time).
     public var header = true
     /// The legend of price tiers and statuses.

@@ -45,6 +45,24 @@ public struct Path: Sendable, Equatable {
         return p
     }
 
+    /// A rounded rectangle whose corners are `segments` straight lines each.
+    public static func polygonRoundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, segments: Int = 6) -> Path {
+        let r = max(0, min(radius, w / 2, h / 2))
+        var p = Path()
+        // Corner centres clockwise from the top right, each swept a quarter turn.
+        let corners = [(x + w - r, y + r, -Double.pi / 2), (x + w - r, y + h - r, 0.0),
+                       (x + r, y + h - r, Double.pi / 2), (x + r, y + r, Double.pi)]
+        for (k, c) in corners.enumerated() {
+            for i in 0...segments {
+                let a = c.2 + Double.pi / 2 * Double(i) / Double(segments)
+                let px = c.0 + r * cos(a), py = c.1 + r * sin(a)
+                if k == 0 && i == 0 { p.move(px, py) } else { p.line(px, py) }
+            }
+        }
+        p.close()
+        return p
+    }
+
     public static func rect(_ r: PixelRect) -> Path {
         rect(Double(r.x), Double(r.y), Double(r.w), Double(r.h))
     }

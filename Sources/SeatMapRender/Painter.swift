@@ -249,6 +249,7 @@ struct Painter {
         case .selected: return layout.locale.text("status.selected")
         case .wheelchair(let t), .couple(let t), .companion(let t): return typeText(kind, t)
         case .standing: return layout.locale.text("kind.standing")
+        case .section(let id): return layout.zones.first { $0.section == id }?.name?.text ?? ""
         }
     }
 
@@ -286,6 +287,12 @@ struct Painter {
         case .standing:
             let first = layout.areas.first(where: \.isStanding)?.area.price
             fill = tierColor(layout.tiers.tier(of: first))
+        case .section(let id):
+            // The section's outline, as the map draws it round the block.
+            let width = layout.zones.first { $0.section == id }?.outline?.width ?? 1
+            for shape in item.swatch { canvas.stroke(shape, theme.centerLine, width: width, dash: []) }
+            drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
+            return
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
         if let glyph { drawGlyph(glyph, theme.markColor(on: fill)) }

@@ -29,20 +29,30 @@ struct LayoutPropertyTests {
                     Issue.record("zoom \(zoom) scale \(scale): sizes \(l.seatWidth)/\(l.seatHeight)/\(l.gapX)/\(l.pitchY), expected \(S)/\(SH)/\(G)/\(SH + RG)")
                     return
                 }
-                try checkCells(l, S: S, SH: SH, G: G, pitchY: SH + RG, context: "\(name) zoom \(zoom) scale \(scale)")
+                try checkCells(l, S: S, SH: SH, G: G, pitchY: SH + RG, nameRows: LayoutPropertyTests.nameRows(hall),
+                               context: "\(name) zoom \(zoom) scale \(scale)")
             }
         }
     }
 
     /// Checks every cell against the rules; records the first few failures
     /// (plain comparisons: millions of cells are checked).
-    func checkCells(_ l: Layout, S: Int, SH: Int, G: Int, pitchY: Int, context: String) throws {
+    /// The rows an empty name row is put before: the first row of each
+    /// named section, when two or more sections are named.
+    static func nameRows(_ hall: Hall) -> [Int] {
+        let named = hall.sections.filter { !$0.name.isEmpty }
+        guard named.count >= 2 else { return [] }
+        return named.compactMap { s in hall.rows.filter { $0.section == s.id && $0.seats.contains(where: \.isSeat) }.map(\.number).min() }
+    }
+
+    func checkCells(_ l: Layout, S: Int, SH: Int, G: Int, pitchY: Int, nameRows: [Int] = [], context: String) throws {
         var failures: [String] = []
         func fail(_ s: @autoclosure () -> String) { if failures.count < 5 { failures.append(context + ": " + s()) } }
         var previous: LaidOutCell? = nil
         for cell in l.cells {
             let x = l.gridX + (cell.column - 1) * (S + G)
-            let y = l.gridY + (cell.row - 1) * pitchY
+            // One pitch more for each section name above the row.
+            let y = l.gridY + (cell.row - 1 + nameRows.filter { $0 <= cell.row }.count) * pitchY
             var expected = PixelRect(x: x, y: y, w: S, h: SH)
             switch cell.type {
             case .coupleLeft: expected.w = S + G / 2
@@ -89,7 +99,8 @@ struct LayoutPropertyTests {
             #expect(l.legendItems.count == PriceTiers(hall).prices.count + 3
                     + Set(l.seats.filter { $0.type == .wheelchair }.compactMap(\.tier)).count
                     + Set(l.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier)).count
-                    + Set(l.seats.filter { $0.type == .companion }.compactMap(\.tier)).count)
+                    + Set(l.seats.filter { $0.type == .companion }.compactMap(\.tier)).count
+                    + (LayoutPropertyTests.nameRows(hall).count >= 2 ? LayoutPropertyTests.nameRows(hall).count : 0))
         }
     }
 

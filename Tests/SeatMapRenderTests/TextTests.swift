@@ -389,7 +389,7 @@ struct LegendTests {
                 case .wheelchair(let t): seat = available.first { $0.tier == t && $0.type == .wheelchair }
                 case .couple(let t): seat = available.first { $0.tier == t && $0.type == .coupleLeft }
                 case .companion(let t): seat = available.first { $0.tier == t && $0.type == .companion }
-                case .standing: seat = nil
+                case .standing, .section: seat = nil
                 }
                 guard let seat else { continue }
                 let swatch = LegendTests.fill(image, item.markBox), drawn = LegendTests.fill(image, scene.layout.markBox(of: seat))
