@@ -120,11 +120,17 @@ final class CairoCanvas: Canvas {
     let context: CairoContext
     private var cr: OpaquePointer { context.cr }
     private let pango: PangoText
+    /// Whether structure elements become Cairo tags (PDF only).
+    private let tagged: Bool
 
-    init(_ context: CairoContext, text: PangoText) {
+    init(_ context: CairoContext, text: PangoText, tagged: Bool = false) {
         self.context = context
         pango = text
+        self.tagged = tagged
     }
+
+    func beginStructure(_ tag: String) { if tagged { cairo_tag_begin(cr, tag, "") } }
+    func endStructure(_ tag: String) { if tagged { cairo_tag_end(cr, tag) } }
 
     private func setColor(_ c: Color) {
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)

@@ -43,10 +43,16 @@ public protocol Canvas: AnyObject {
     func endSeat()
     /// Starts the elements of one area (ended by `endSeat`).
     func beginArea(_ tag: SeatTag)
+    /// Starts and ends a structure element of a tagged document (PDF:
+    /// `H1`, `Figure`, `Sect`, `P`); nested, ended by name.
+    func beginStructure(_ tag: String)
+    func endStructure(_ tag: String)
 }
 
 extension Canvas {
     public func beginArea(_ tag: SeatTag) {}
+    public func beginStructure(_ tag: String) {}
+    public func endStructure(_ tag: String) {}
 }
 
 /// A canvas that only counts what it is asked to draw: running the painter

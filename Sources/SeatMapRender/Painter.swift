@@ -24,8 +24,13 @@ struct Painter {
         if clipped { canvas.pushClip(area) }
         canvas.fill(.rect(area), theme.background)
         if let header = layout.header, let text = layout.headerText, header.intersects(area) {
+            canvas.beginStructure("H1")
             drawText(scene.title, text, theme.text, what: "the header")
+            canvas.endStructure("H1")
         }
+        // The map is one figure (its alternate text is the hall's summary);
+        // the legend is text, one paragraph per entry.
+        canvas.beginStructure("Figure")
         // A free venue has no screen band (a stage is an area).
         if !layout.isFree && layout.screen.intersects(area) { drawScreen() }
         for dash in layout.centerLine where dash.intersects(area) { canvas.fill(.rect(dash), theme.centerLine) }
@@ -37,8 +42,15 @@ struct Painter {
             let cell = layout.cells[k]
             if cell.isSeat { drawSeat(cell) }
         }
+        canvas.endStructure("Figure")
         if let legend = layout.legend, legend.intersects(area) {
-            for item in layout.legendItems where item.rect.intersects(area) { drawLegendItem(item) }
+            canvas.beginStructure("Sect")
+            for item in layout.legendItems where item.rect.intersects(area) {
+                canvas.beginStructure("P")
+                drawLegendItem(item)
+                canvas.endStructure("P")
+            }
+            canvas.endStructure("Sect")
         }
         if clipped { canvas.popClip() }
     }
@@ -323,6 +335,8 @@ struct Painter {
             drawText(d.name, d.text, theme.text, what: "the screen direction")
         }
         let c = t.callout
+        canvas.beginStructure("P")
+        defer { canvas.endStructure("P") }
         canvas.fill(c.pointer, theme.text)
         canvas.fill(.roundedRect(c.pill, radius: c.radius), theme.text)
         drawText(t.calloutText, c.text, theme.background, what: "the ticket callout")

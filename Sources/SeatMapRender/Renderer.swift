@@ -303,10 +303,16 @@ public enum Renderer {
             if minimap { painter.drawMinimap(visible: visible) }
         }
         try text.check()
+        return canvas.document(viewBox: visible, title: scene.title, description: summary(scene))
+    }
+
+    /// "154 of 214 seats available" in the layout's locale: the SVG's
+    /// description and the PDF figure's alternate text.
+    static func summary(_ scene: Scene) -> String {
         let seats = scene.layout.cells.filter(\.isSeat)
-        let summary = scene.layout.locale.text("summary", ["seats": scene.layout.locale.number(seats.count),
-                                                           "available": scene.layout.locale.number(seats.filter { $0.status == .available }.count)])
-        return canvas.document(viewBox: visible, title: scene.title, description: summary)
+        let locale = scene.layout.locale
+        return locale.text("summary", ["seats": locale.number(seats.count),
+                                       "available": locale.number(seats.filter { $0.status == .available }.count)])
     }
 
     /// Vector PDF on one page, the map centred and scaled to fit inside a
@@ -344,7 +350,9 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, scene.title)
             cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATOR, "SeatMap")
             let context = try CairoContext(surface)
-            let canvas = CairoCanvas(context, text: text)
+            // Tagged: H1, a Figure for the map, a Sect of P for the legend
+            // (Cairo 1.16 fails to write a "Document" element round them).
+            let canvas = CairoCanvas(context, text: text, tagged: true)
             canvas.translate(onPage.x, onPage.y)
             canvas.scale(onPage.scale)
             let painter = Painter(scene: scene, canvas: canvas)
@@ -366,7 +374,9 @@ public enum Renderer {
             cairo_surface_finish(surface.pointer)
             try surface.check("writing the PDF")
         }
-        return sink.bytes
+        // Cairo 1.16 writes the structure tree but no alternate text or
+        // document language: add both.
+        return TaggedPDF.annotate(sink.bytes, figureAlt: scene.title + ". " + summary(scene), language: scene.layout.locale.language)
     }
 
     /// Renders to a file in `format`, or the format its extension names
