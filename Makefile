@@ -18,7 +18,7 @@ build: deps
 THEMES := light dark print high-contrast
 
 # Every example in every theme (PNG, plus SVG and PDF in the light theme),
-# and a phone viewport with the minimap.
+# a phone viewport with the minimap and pinned row labels, and an e-ticket.
 demo: build
 	@mkdir -p out
 	@for t in $(THEMES); do \
@@ -27,7 +27,9 @@ demo: build
 	@$(SEATMAP) render $(EXAMPLES) --out-dir out/svg --format svg || exit 1
 	@$(SEATMAP) render $(EXAMPLES) --out-dir out/pdf --format pdf --page a4 || exit 1
 	@$(SEATMAP) render Examples/imax-3-sections.json -o out/imax-phone.png --zoom 2 --scale 3 \
-	  --viewport 375,667 --offset 300,120 --minimap --select 2-5-13,2-5-14 || exit 1
+	  --viewport 375,667 --offset 300,120 --minimap --pin-row-labels --select 2-5-13,2-5-14 || exit 1
+	@$(SEATMAP) render Examples/cinema-12x18.json -o out/ticket.pdf --theme print --ticket 1-8-8,1-8-9 --page a4 || exit 1
+	@$(SEATMAP) render Examples/cinema-12x18.json -o out/ticket.png --ticket 1-8-8,1-8-9 || exit 1
 	@$(SEATMAP) render Examples/theatre-curved.json -o out/theatre-balcony.png --level 1 --scale 2 || exit 1
 	@$(SEATMAP) import pretix Tests/Fixtures/pretix/pretix-screenshots-plan-en.json -o out/pretix-theatre.json \
 	  --prices "Parkett vorne=45,Parkett mitte=38,Parkett hinten=30,Balkon vorne=28,Balkon hinten=22" 2>/dev/null || exit 1
