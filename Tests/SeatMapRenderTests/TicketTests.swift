@@ -144,6 +144,28 @@ struct TicketTests {
         #expect(throws: SeatMapError.self) { try scene.makeTicket(for: []) }
     }
 
+    @Test("a ticket on A4 draws its crop large: seat numbers and the callout at 9 pt or more", arguments: ["cinema-12x18", "imax-3-sections", "theatre-curved"])
+    func ticketOnPaper(hall: String) throws {
+        var scene = try TicketTests.plain(hall, scale: 2)
+        try scene.makeTicket(for: TicketTests.pair(scene.layout))
+        let t = try #require(scene.ticket)
+        let pdf = try Renderer.pdf(scene, page: .a4)
+        let text = String(decoding: pdf, as: UTF8.self)
+        let box = try #require(text.range(of: "/MediaBox [").map { String(text[$0.upperBound...].prefix { $0 != "]" }) })
+        let size = box.split(separator: " ").compactMap { Double($0) }
+        #expect(size.count == 4)
+        let (w, h) = (size[2], size[3])
+        // The orientation that draws the frame larger, and the scale it gives.
+        let portrait = scene.layout.placement(of: t.frame, onPage: 595.276, 841.89, margin: 36).scale
+        let landscape = scene.layout.placement(of: t.frame, onPage: 841.89, 595.276, margin: 36).scale
+        #expect((w > h) == (landscape > portrait))
+        let scale = max(portrait, landscape)
+        let seat = try #require(scene.layout.cell(id: t.seats[0]))
+        let number = try #require(scene.layout.numberText(of: seat))
+        #expect(number.size * scale >= 9, "seat numbers at \(number.size * scale) pt")
+        #expect(t.callout.text.size * scale >= 9)
+    }
+
     @Test("a PDF page turns to landscape when that draws the map larger, and stays portrait for a tall map")
     func orientation() throws {
         func mediaBox(_ pdf: [UInt8]) -> String? {
