@@ -34,12 +34,15 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
 
+        // MARK: The PNG encoder's filtering and strip-wise deflate (zlib), run on several cores by SeatMapRender
+        .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
+
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG", "CPNGStrips"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
@@ -60,7 +63,9 @@ let package = Package(
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
 
         // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)
-        .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
+        // The C reference the benchmark times SeatMap's render against: plain Cairo, Cairo's PNG writer.
+        .target(name: "CairoReference", dependencies: ["CCairo"]),
+        .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "CairoReference"]),
         .executableTarget(name: "seatmap-bench", dependencies: ["SeatMapBench"]),
 
         // MARK: Test helpers
@@ -71,7 +76,7 @@ let package = Package(
         // No unsafe flags anywhere (so other packages can depend on SeatMap by
         // version): the every-pixel sweeps run unoptimised in about 100 s.
         .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTesting",
                                                               "SeatMapTestSupport"],
                     exclude: ["Fixtures"]),

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what SeatMap needs from Debian when it is missing: Cairo, Pango and
 # libpng headers, pkg-config, fontconfig and the fonts the themes use (and
-# poppler-utils, whose pdftotext the tests use to read PDF text back).
+# poppler-utils, whose pdftotext the tests use to read PDF text back, and
+# pngcheck, which checks every kind of PNG SeatMap writes).
 # apt-get when root, sudo otherwise; a clear message when neither works.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev libsqlite3-dev fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils)
+packages=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev zlib1g-dev libsqlite3-dev fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck)
 
 missing=()
 for p in "${packages[@]}"; do

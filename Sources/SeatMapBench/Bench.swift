@@ -1,3 +1,4 @@
+import CairoReference
 import Foundation
 import SeatMapCore
 import SeatMapGolden
@@ -315,6 +316,7 @@ public struct Bench {
                 target("PNG fast vs default encode at \(name)", def / fast, "≥ 3×", def / fast >= 3)
             }
         }
+        if name == "arena-10k" || (quick && name == "imax-600") { try reference(name, scene, image) }
         let raw = Double(image.width * image.height * 4) / 1_048_576
         add(name, "peak RSS during one render", Stat(median: renderPeak, min: before, max: renderPeak, unit: "MB"),
             String(format: "raw image %.0f MB; min = resident before it", raw))
@@ -327,6 +329,101 @@ public struct Bench {
             add(name, "PDF render (A4)", try measure(runs) { _ = try Renderer.pdf(scene, page: .a4) })
         }
         try incremental(name, hall, scene, image, full: draw.median)
+    }
+
+    /// SeatMap's full PNG render (drawing, encoding, writing the file)
+    /// against the C reference (the same seats as rounded rects drawn with
+    /// Cairo, written with `cairo_surface_write_to_png`), in interleaved
+    /// rounds: the ratio is the median of the rounds' ratios. Also the file
+    /// size against libpng's defaults for the same pixels, and resvg
+    /// rasterising SeatMap's SVG when a `resvg` binary is on PATH.
+    mutating func reference(_ name: String, _ scene: Scene, _ image: RasterImage) throws {
+        let l = scene.layout, theme = scene.theme
+        func rgb(_ c: Color) -> UInt32 { UInt32((c.r * 255).rounded()) << 16 | UInt32((c.g * 255).rounded()) << 8 | UInt32((c.b * 255).rounded()) }
+        let seats = l.seats
+        let rects = seats.flatMap { [Int32($0.rect.x), Int32($0.rect.y), Int32($0.rect.w), Int32($0.rect.h)] }
+        let colours: [UInt32] = seats.map { c in
+            switch c.status {
+            case .sold: return rgb(theme.sold)
+            case .locked: return rgb(theme.locked)
+            default: return rgb(theme.tierColor(c.tier))
+            }
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-bench-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let refPath = dir.appendingPathComponent("reference.png").path, ourPath = dir.appendingPathComponent("seatmap.png").path
+        func referenceRun() -> Double {
+            let t0 = Bench.now()
+            let status = rects.withUnsafeBufferPointer { r in colours.withUnsafeBufferPointer { c in
+                seatmap_reference_render(Int32(l.width), Int32(l.height), rgb(theme.background), r.baseAddress, c.baseAddress,
+                                         Int32(seats.count), theme.style.cornerRadius * l.pixelsPerPoint, refPath)
+            } }
+            precondition(status == 0, "the C reference failed")
+            return Double(Bench.now() - t0) / 1e9
+        }
+        func ourRun(_ level: PNGCompression) throws -> Double {
+            let t0 = Bench.now()
+            let bytes = try Renderer.raster(scene).pngData(compression: level)
+            try Files.writeAtomically(bytes, to: ourPath)
+            return Double(Bench.now() - t0) / 1e9
+        }
+        let rounds = quick ? 1 : 5
+        _ = referenceRun()
+        _ = try ourRun(.default)
+        var refTimes: [Double] = [], ourTimes: [Double] = [], roundRatios: [Double] = []
+        for _ in 0..<rounds {
+            let r = referenceRun(), o = try ourRun(.default)
+            refTimes.append(r); ourTimes.append(o); roundRatios.append(o / r)
+        }
+        func stat(_ t: [Double]) -> Stat {
+            let s = t.sorted()
+            return Stat(median: s[s.count / 2] * 1e3, min: s[0] * 1e3, max: s[s.count - 1] * 1e3, unit: "ms")
+        }
+        add(name, "C reference: Cairo rounded rects + cairo_surface_write_to_png", stat(refTimes))
+        add(name, "full PNG render, default (draw, encode, write)", stat(ourTimes))
+        let ratio = roundRatios.sorted()[roundRatios.count / 2]
+        ratios.append(("full PNG render (default) / C reference, \(name)", ratio))
+        target("full PNG render vs C Cairo reference at \(name)", ratio, "≤ 0.5×", ratio <= 0.5)
+        for level in [PNGCompression.fast, .best] {
+            let o = try ourRun(level), r = referenceRun()
+            ratios.append(("full PNG render (\(level.rawValue)) / C reference, \(name)", o / r))
+        }
+        let ours = try image.pngData(compression: .default).count, libpng = try image.libpngData().count
+        add(name, "PNG size, default vs libpng defaults (zlib 6, adaptive, RGBA)", Stat(median: Double(ours) / 1024, min: Double(ours) / 1024,
+            max: Double(libpng) / 1024, unit: "KiB"), "max = libpng's size")
+        target("PNG size vs libpng's defaults at \(name)", Double(ours) / Double(libpng), "≤ 1", ours <= libpng)
+        // resvg on SeatMap's own SVG of the hall, when installed.
+        if let resvg = Bench.which("resvg") {
+            let svgPath = dir.appendingPathComponent("hall.svg").path
+            try Files.writeAtomically(Array(try Renderer.svg(scene).utf8), to: svgPath)
+            func resvgRun() throws -> Double {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: resvg)
+                p.arguments = [svgPath, dir.appendingPathComponent("resvg.png").path]
+                p.standardError = FileHandle.nullDevice
+                let t0 = Bench.now()
+                try p.run()
+                p.waitUntilExit()
+                return Double(Bench.now() - t0) / 1e9
+            }
+            var rr: [Double] = []
+            for _ in 0..<(quick ? 1 : 3) { let r = try resvgRun(), o = try ourRun(.default); rr.append(r / o) }
+            let v = rr.sorted()[rr.count / 2]
+            ratios.append(("resvg on SeatMap's SVG / SeatMap's PNG render, \(name)", v))
+            target("resvg vs SeatMap PNG render at \(name)", v, "≥ 3×", v >= 3)
+        } else {
+            log("(resvg not on PATH: its comparison is skipped; pip install resvg-cli)")
+        }
+    }
+
+    /// The full path of an executable on PATH, or nil.
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
     }
 
     mutating func incremental(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage, full: Double) throws {

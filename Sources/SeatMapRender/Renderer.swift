@@ -4,13 +4,14 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 
-/// PNG encoder settings: zlib level and row filtering.
+/// PNG encoder settings: zlib level and row filtering (see `PNGEncoder`).
 public enum PNGCompression: String, Sendable, CaseIterable {
-    /// zlib level 1, no filtering: several times faster to encode.
+    /// zlib level 1; rows filtered Up.
     case fast
-    /// zlib level 6, adaptive filtering.
+    /// zlib level 6; each row Sub or Up, whichever sums smaller.
     case `default`
-    /// zlib level 9, adaptive filtering: smallest files.
+    /// zlib level 9; each row Sub or Up, whichever sums smaller (libpng's
+    /// five-filter heuristic made larger files of seat maps).
     case best
 
     var level: Int32 { self == .fast ? 1 : self == .default ? 6 : 9 }
@@ -115,13 +116,31 @@ public final class RasterImage {
         return out
     }
 
-    /// Encodes the image as PNG through libpng. Deterministic: the same
-    /// pixels and level give the same bytes.
+    /// Encodes the image as PNG (see `PNGEncoder`: RGB when opaque, strips
+    /// compressed on every core). Deterministic: the same pixels and level
+    /// give the same bytes on any machine.
     public func pngData(compression: PNGCompression = .default) throws(SeatMapError) -> [UInt8] {
+        try pngData(compression: compression, workers: nil)
+    }
+
+    /// As `pngData(compression:)`, with at most `workers` strips at once.
+    public func pngData(compression: PNGCompression, workers: Int?) throws(SeatMapError) -> [UInt8] {
         cairo_surface_flush(surface.pointer)
         guard let data = cairo_image_surface_get_data(surface.pointer) else {
             throw SeatMapError("the image has no pixel data")
         }
+        return try PNGEncoder.encode(data, width: width, height: height, stride: stride, compression: compression, workers: workers)
+    }
+
+    /// The image as libpng writes it with its defaults (RGBA, zlib level 6,
+    /// adaptive filtering), one row at a time on one core: the benchmark's
+    /// reference for file size and the encoder SeatMap used before.
+    public func libpngData() throws(SeatMapError) -> [UInt8] {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else {
+            throw SeatMapError("the image has no pixel data")
+        }
+        let compression = PNGCompression.default
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         let status = seatmap_png_encode(data, Int32(width), Int32(height), Int32(stride),
@@ -166,6 +185,9 @@ public enum Renderer {
             try context.check("drawing the ticket")
             try text.check()
             return image
+        } else if viewport == nil, let bands = parallelBands(visible) {
+            image = try RasterImage(width: visible.w, height: visible.h)
+            try drawBands(scene, bands, into: image)
         } else if viewport == nil {
             image = try RasterImage(width: visible.w, height: visible.h)
             let context = try CairoContext(image.surface)
@@ -209,6 +231,59 @@ public enum Renderer {
         let canvas = CountingCanvas()
         Painter(scene: scene, canvas: canvas).draw()
         return canvas.operations
+    }
+
+    /// Full renders of at least this many pixels are drawn in horizontal
+    /// bands on every core.
+    static let parallelPixels = 4_000_000
+
+    /// The bands a large full render is drawn in (nil: one pass): one per
+    /// core, each at least 256 rows.
+    static func parallelBands(_ r: PixelRect) -> [PixelRect]? {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1, r.w * r.h >= parallelPixels else { return nil }
+        let count = max(1, min(cores, r.h / 256))
+        guard count > 1 else { return nil }
+        let h = (r.h + count - 1) / count
+        return stride(from: 0, to: r.h, by: h).map { PixelRect(x: r.x, y: r.y + $0, w: r.w, h: min(h, r.h - $0)) }
+    }
+
+    /// Draws each band on its own thread, exactly as a full render draws
+    /// it (each band is a region drawn with `regionPadding` to spare, as a
+    /// viewport is), and copies its rows into `image`.
+    static func drawBands(_ scene: Scene, _ bands: [PixelRect], into image: RasterImage) throws(SeatMapError) {
+        let errors = BandErrors(count: bands.count)
+        cairo_surface_flush(image.surface.pointer)
+        guard let target = cairo_image_surface_get_data(image.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
+        let targetStride = image.stride
+        let destination = BandTarget(pointer: target)
+        DispatchQueue.concurrentPerform(iterations: bands.count) { i in
+            do throws(SeatMapError) {
+                let band = bands[i]
+                let text = try PangoText(scene.theme, locale: scene.layout.locale)
+                let pad = scene.layout.regionPadding
+                let padded = PixelRect(x: band.x - pad, y: band.y - pad, w: band.w + 2 * pad, h: band.h + 2 * pad)
+                let scratch = try CairoSurface(width: padded.w, height: padded.h)
+                let context = try CairoContext(scratch)
+                let canvas = CairoCanvas(context, text: text)
+                canvas.translate(Double(-padded.x), Double(-padded.y))
+                Painter(scene: scene, canvas: canvas).draw(region: padded)
+                try context.check("drawing the seat map")
+                try text.check()
+                cairo_surface_flush(scratch.pointer)
+                guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
+                let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
+                for row in 0..<band.h {
+                    let from = source + (row + pad) * sourceStride + pad * 4
+                    let to = destination.pointer + (band.y - bands[0].y + row) * targetStride + (band.x - bands[0].x) * 4
+                    to.update(from: from, count: band.w * 4)
+                }
+            } catch {
+                errors.set(i, error)
+            }
+        }
+        cairo_surface_mark_dirty(image.surface.pointer)
+        if let error = errors.first { throw error }
     }
 
     /// Draws `region` of the scene exactly as a full render would and copies
@@ -415,4 +490,22 @@ final class ByteSource {
 /// Collects the bytes Cairo streams out.
 final class ByteSink {
     var bytes: [UInt8] = []
+}
+
+/// The first error of the bands drawn in parallel.
+private final class BandErrors: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [SeatMapError?]
+    init(count: Int) { errors = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ e: SeatMapError) {
+        lock.lock()
+        errors[i] = e
+        lock.unlock()
+    }
+    var first: SeatMapError? { errors.compactMap { $0 }.first }
+}
+
+/// The image's pixels, written by the band threads (each its own rows).
+private struct BandTarget: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
 }

@@ -66,6 +66,10 @@ public struct Theme: Sendable, Equatable {
 }
 
 extension Theme {
+    /// The most colours a palette may have (`theme check` compares every
+    /// pair under four visions).
+    public static let maxTiers = 64
+
     static let colorKeys = ["background", "locked", "sold", "selected", "highlight", "seatText", "text", "rowLabel",
                             "rowLabelBackground", "screen", "screenText", "centerLine", "minimapBackground"]
 
@@ -92,6 +96,9 @@ extension Theme {
         var palette: [Color] = []
         if let n = ctx.required(m, "tierPalette", in: root, ""), let items = ctx.array(n, "tierPalette") {
             if items.isEmpty { ctx.error(n, "tierPalette", "needs at least one colour") }
+            if items.count > Theme.maxTiers {
+                ctx.error(n, "tierPalette", "has \(items.count) colours; at most \(Theme.maxTiers) (a palette repeats for halls with more tiers)")
+            }
             for (i, item) in items.enumerated() {
                 if let c = color("", item, "tierPalette[\(i)]", &ctx) { palette.append(c) }
             }

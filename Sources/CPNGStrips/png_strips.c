@@ -1,0 +1,147 @@
+#include "png_strips.h"
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, int stride) {
+    for (int y = 0; y < height; y++) {
+        const uint32_t *row = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
+        uint32_t all = 0xFF000000u;
+        for (int x = 0; x < width; x++) all &= row[x];
+        if ((all & 0xFF000000u) != 0xFF000000u) return 0;
+    }
+    return 1;
+}
+
+/* One image row as PNG bytes (RGB or un-premultiplied RGBA). */
+static void convert(const uint32_t *src, unsigned char *dst, int width, int channels) {
+    if (channels == 3) {
+        for (int x = 0; x < width; x++) {
+            uint32_t p = src[x];
+            dst[0] = (unsigned char)(p >> 16); dst[1] = (unsigned char)(p >> 8); dst[2] = (unsigned char)p;
+            dst += 3;
+        }
+        return;
+    }
+    for (int x = 0; x < width; x++) {
+        uint32_t p = src[x];
+        unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
+        if (a != 0 && a != 255) {
+            r = (r * 255 + a / 2) / a;
+            g = (g * 255 + a / 2) / a;
+            b = (b * 255 + a / 2) / a;
+        }
+        dst[0] = (unsigned char)r; dst[1] = (unsigned char)g; dst[2] = (unsigned char)b; dst[3] = (unsigned char)a;
+        dst += 4;
+    }
+}
+
+static unsigned paeth(int a, int b, int c) {
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return (unsigned)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+}
+
+/* The sum of a filtered row's bytes taken as signed (libpng's measure). */
+static unsigned long cost(const unsigned char *f, size_t n) {
+    unsigned long s = 0;
+    for (size_t i = 0; i < n; i++) s += f[i] < 128 ? f[i] : 256 - f[i];
+    return s;
+}
+
+static void apply(int type, const unsigned char *cur, const unsigned char *prev, size_t n, int bpp, unsigned char *out) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned a = i >= (size_t)bpp ? cur[i - bpp] : 0, b = prev ? prev[i] : 0, c = (prev && i >= (size_t)bpp) ? prev[i - bpp] : 0;
+        unsigned v;
+        switch (type) {
+        case 1: v = cur[i] - a; break;
+        case 2: v = cur[i] - b; break;
+        case 3: v = cur[i] - ((a + b) >> 1); break;
+        case 4: v = cur[i] - paeth((int)a, (int)b, (int)c); break;
+        default: v = cur[i]; break;
+        }
+        out[i] = (unsigned char)v;
+    }
+}
+
+static inline unsigned mag(unsigned char v) { return v < 128 ? v : 256u - v; }
+
+void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, int y0, int y1, int channels, int effort,
+                           unsigned char *out) {
+    size_t n = (size_t)width * (size_t)channels;
+    unsigned char *rows = malloc(7 * n);
+    if (!rows) return;
+    unsigned char *prev = rows, *cur = rows + n, *trial = rows + 2 * n;
+    const size_t bpp = (size_t)channels;
+    int havePrev = y0 > 0;
+    if (havePrev) convert((const uint32_t *)(pixels + (size_t)(y0 - 1) * (size_t)stride), prev, width, channels);
+    for (int y = y0; y < y1; y++) {
+        convert((const uint32_t *)(pixels + (size_t)y * (size_t)stride), cur, width, channels);
+        unsigned char *dst = out + (size_t)(y - y0) * (n + 1);
+        unsigned char *d = dst + 1;
+        int type;
+        if (!havePrev) {
+            type = 1;  /* the first row has none above */
+        } else if (effort == 0) {
+            type = 2;
+        } else if (effort == 1) {
+            /* Sub or Up, whichever sums smaller (bytes taken as signed). */
+            unsigned long cs = 0, cu = 0;
+            for (size_t i = 0; i < bpp; i++) { cs += mag(cur[i]); cu += mag((unsigned char)(cur[i] - prev[i])); }
+            for (size_t i = bpp; i < n; i++) {
+                cs += mag((unsigned char)(cur[i] - cur[i - bpp]));
+                cu += mag((unsigned char)(cur[i] - prev[i]));
+            }
+            type = cs < cu ? 1 : 2;
+        } else {
+            /* libpng's heuristic over all five filters. */
+            type = 0;
+            unsigned long bestCost = (unsigned long)-1;
+            for (int t = 0; t < 5; t++) {
+                apply(t, cur, prev, n, channels, trial + (size_t)t * n);
+                unsigned long c = cost(trial + (size_t)t * n, n);
+                if (c < bestCost) { bestCost = c; type = t; }
+            }
+            dst[0] = (unsigned char)type;
+            memcpy(d, trial + (size_t)type * n, n);
+            unsigned char *t = prev; prev = cur; cur = t;
+            continue;
+        }
+        dst[0] = (unsigned char)type;
+        if (type == 1) {
+            for (size_t i = 0; i < bpp; i++) d[i] = cur[i];
+            for (size_t i = bpp; i < n; i++) d[i] = (unsigned char)(cur[i] - cur[i - bpp]);
+        } else {
+            for (size_t i = 0; i < n; i++) d[i] = (unsigned char)(cur[i] - prev[i]);
+        }
+        unsigned char *t = prev; prev = cur; cur = t;
+        havePrev = 1;
+    }
+    free(rows);
+}
+
+int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    size_t cap = deflateBound(&z, (uLong)len) + 16;
+    unsigned char *buf = malloc(cap);
+    if (!buf) { deflateEnd(&z); return -1; }
+    z.next_in = (Bytef *)in;
+    z.avail_in = (uInt)len;
+    z.next_out = buf;
+    z.avail_out = (uInt)cap;
+    int rc = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
+    int ok = last ? rc == Z_STREAM_END : (rc == Z_OK && z.avail_in == 0);
+    size_t produced = cap - z.avail_out;
+    deflateEnd(&z);
+    if (!ok) { free(buf); return -1; }
+    *out = buf;
+    *out_size = produced;
+    return 0;
+}
+
+uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
+uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b) { return (uint32_t)adler32_combine(a, b, (z_off_t)len_b); }
+uint32_t seatmap_strips_crc32(uint32_t crc, const unsigned char *data, size_t len) { return (uint32_t)crc32_z(crc, data, len); }
