@@ -118,6 +118,7 @@ extension SeatMapCLI {
                 throw UsageError(message: "--viewport expects a positive width and height")
             }
             let slop = try args.double("slop", default: 0, in: 0...1000)
+            if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
             var points: [(String, ViewPoint)] = []
             for text in args.values["point"] ?? [] {
                 let p = try Arguments.parsePair(text, option: "point")

@@ -83,6 +83,9 @@ extension SeatMapCLI {
         if args.value("ticket") != nil {
             if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
             if viewport != nil { throw UsageError(message: "--ticket is its own crop: it takes no --viewport") }
+            if args.value("select") != nil || args.value("highlight") != nil {
+                throw UsageError(message: "--ticket draws the buyer's seats itself: it takes no --select or --highlight")
+            }
             // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
             geometry.theme.style.legend = false
         }

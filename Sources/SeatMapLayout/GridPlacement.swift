@@ -73,9 +73,14 @@ public struct GridPlacement: Placement {
         let named = hall.sections.filter { !$0.name.isEmpty }
         var firstRow: [Int: Int] = [:]
         if style.sectionNames && named.count >= 2 {
-            for row in hall.rows where row.seats.contains(where: \.isSeat) {
+            // Only when every section is one block of rows: sections that
+            // interleave have no block to name or outline.
+            var runs: [Int] = []
+            for row in hall.rows.sorted(by: { $0.number < $1.number }) where row.seats.contains(where: \.isSeat) {
+                if runs.last != row.section { runs.append(row.section) }
                 firstRow[row.section] = min(firstRow[row.section] ?? Int.max, row.number)
             }
+            if Set(runs).count != runs.count { firstRow = [:] }
         }
         let breaks = Set(named.compactMap { firstRow[$0.id] })
         var slots = [Int](repeating: 0, count: hall.gridRows + 1)

@@ -14,7 +14,8 @@ public struct TicketLayout: Sendable, Equatable {
     public let seats: [SeatID]
     /// The box around the buyer's seats.
     public let group: PixelRect
-    /// The part of the map shown.
+    /// The part of the map shown: inside the layout, except where the
+    /// callout needs more room than the hall has (there it is background).
     public let crop: PixelRect
     /// The whole ticket image: `crop` and the direction band.
     public let frame: PixelRect
@@ -86,34 +87,51 @@ extension Layout {
         var x0 = group.x - cx, x1 = group.maxX + cx
         let need = pillH + pointerH + margin
         var y0 = group.y - max(cy, need), y1 = group.maxY + cy
-        let minW = min(width, wanted + 2 * margin)
+        let minW = wanted + 2 * margin
         if x1 - x0 < minW {
             let grow = minW - (x1 - x0)
             x0 -= grow / 2
             x1 += grow - grow / 2
         }
-        // Inside the layout, keeping the width where the edge cuts it.
-        if x0 < 0 { x1 = min(width, x1 - x0); x0 = 0 }
-        if x1 > width { x0 = max(0, x0 - (x1 - width)); x1 = width }
+        // Inside the layout, keeping the width where the edge cuts it; a
+        // callout wider than the hall widens the crop past it (background).
+        if x1 - x0 <= width {
+            if x0 < 0 { x1 -= x0; x0 = 0 }
+            if x1 > width { x0 -= x1 - width; x1 = width }
+        }
         y0 = max(0, y0)
         y1 = min(height, y1)
         var crop = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
 
-        // The callout above the group when it fits, else below.
+        // The callout above the group when it fits, else below, past the
+        // hall's bottom edge when there is no room inside it.
         let above = group.y - crop.y >= need
         if !above && crop.maxY - group.maxY < need {
-            crop.h = min(height - crop.y, group.maxY + need - crop.y)
+            crop.h = group.maxY + need - crop.y
         }
         let pillW = min(wanted, crop.w - 2 * margin)
-        let pillX = min(max(Int(group.centerX.rounded()) - pillW / 2, crop.x + margin), crop.maxX - margin - pillW)
+        // The pointer ends on a buyer's seat: the one nearest the group's
+        // centre (seats far apart may have someone else's between them).
+        let aim = ordered.min { a, b in
+            (abs(a.rect.centerX - group.centerX), a.id) < (abs(b.rect.centerX - group.centerX), b.id)
+        } ?? ordered[0]
+        // Centred on the group, or on that seat when the group is wider.
+        let centre = group.w > pillW ? aim.rect.centerX : group.centerX
+        let pillX = min(max(Int(centre.rounded()) - pillW / 2, crop.x + margin), crop.maxX - margin - pillW)
         let pillY = above ? group.y - pointerH - pillH - 1 : group.maxY + pointerH + 1
         let pill = PixelRect(x: pillX, y: pillY, w: max(1, pillW), h: pillH)
-        let tipX = min(max(group.centerX, Double(pill.x) + Double(pointerH)), Double(pill.maxX) - Double(pointerH))
+        // Between two of the buyer's seats side by side, the pointer ends
+        // between them; otherwise on the middle of `aim`.
+        let between = ordered.contains { c in
+            c.rect.y == aim.rect.y && Double(c.rect.x - gapX) <= group.centerX && group.centerX <= Double(c.rect.maxX + gapX)
+        }
+        let tip = between ? group.centerX : aim.rect.centerX
+        let tipX = min(max(tip, Double(pill.x) + Double(pointerH)), Double(pill.maxX) - Double(pointerH))
         var pointer = Path()
         let baseY = Double(above ? pill.maxY : pill.y)
         pointer.move(tipX - Double(pointerH), baseY)
         pointer.line(tipX + Double(pointerH), baseY)
-        pointer.line(tipX, Double(above ? group.y : group.maxY))
+        pointer.line(tip, Double(above ? aim.rect.y : aim.rect.maxY))
         pointer.close()
         let inner = PixelRect(x: pill.x + Int(pad / 2), y: pill.y, w: max(1, pill.w - Int(pad)), h: pill.h)
         let calloutLayout = TicketLayout.Callout(
@@ -126,8 +144,11 @@ extension Layout {
         if !isFree {
             target = screen
         } else if let stage = areas.first(where: { a in
-            [a.id, a.area.label].contains { $0.range(of: "stage", options: .caseInsensitive) != nil || $0.range(of: "screen", options: .caseInsensitive) != nil
-                || $0.contains("舞台") || $0.contains("银幕") }
+            // A word "stage" or "screen" (not "backstage"), or 舞台 / 银幕.
+            [a.id, a.area.label].contains { name in
+                name.lowercased().split { !$0.isLetter }.contains { $0 == "stage" || $0 == "screen" }
+                    || name.contains("舞台") || name.contains("银幕")
+            }
         }) {
             target = stage.rect
             targetName = stage.area.label
@@ -141,11 +162,12 @@ extension Layout {
                 let up = t.centerY < crop.centerY
                 let band = PixelRect(x: crop.x, y: up ? crop.y - bandH : crop.maxY, w: crop.w, h: bandH)
                 frame = PixelRect(x: crop.x, y: min(crop.y, band.y), w: crop.w, h: crop.h + bandH)
-                // An arrow at the band's point nearest the target, turned towards it.
+                // An arrow at the band's point nearest the target, turned the
+                // way the target lies from the crop's centre.
                 let half = Double(bandH) * 0.3
                 let ax = min(max(t.centerX, Double(band.x) + half * 2), Double(band.maxX) - half * 2)
                 let ay = band.centerY
-                let angle = atan2(t.centerY - ay, t.centerX - ax)
+                let angle = atan2(t.centerY - crop.centerY, t.centerX - crop.centerX)
                 var arrow = Path()
                 arrow.move(ax + cos(angle) * half, ay + sin(angle) * half)
                 arrow.line(ax + cos(angle + 2.5) * half, ay + sin(angle + 2.5) * half)

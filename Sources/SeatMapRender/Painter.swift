@@ -144,19 +144,21 @@ struct Painter {
     func areaTag(_ a: LaidOutArea) -> SeatTag {
         var classes = ["area", a.area.shape.name]
         if a.isStanding { classes.append(a.area.remaining == 0 && !scene.hidesOccupancy ? "sold" : "standing") }
-        let price = a.area.price?.plainText ?? ""
+        let hidden = scene.hidesOccupancy
+        let price = hidden ? "" : a.area.price?.plainText ?? ""
         var title = a.area.label
         if a.isStanding, let p = a.area.price {
             let locale = layout.locale
-            title = locale.list([areaText(a.area), locale.text("kind.standing"), layout.money(p),
-                                 scene.hidesOccupancy ? "" : locale.status(a.area.remaining == 0 ? .sold : .available)])
+            title = locale.list([areaText(a.area), locale.text("kind.standing"), hidden ? "" : layout.money(p),
+                                 hidden ? "" : locale.status(a.area.remaining == 0 ? .sold : .available)])
         }
+        // On a ticket nothing but the buyer's seats takes focus.
         return SeatTag(id: a.id, classes: classes, row: 0, column: 0, price: price, title: title,
-                       focusable: a.isStanding && a.area.remaining > 0)
+                       focusable: scene.ticket == nil && a.isStanding && a.area.remaining > 0)
     }
 
     func drawZone(_ zone: ZoneMark) {
-        if let o = zone.outline { canvas.stroke(o.path, theme.centerLine, width: o.width, dash: []) }
+        if let o = zone.outline { canvas.stroke(o.path, theme.outline, width: o.width, dash: []) }
         if let n = zone.name { drawText(n.text, n.placement, theme.text, what: "a zone name") }
     }
 
@@ -183,24 +185,30 @@ struct Painter {
 
     func tag(_ cell: LaidOutCell) -> SeatTag {
         let selected = isSelected(cell)
-        let hidden = scene.hidesOccupancy
+        let yours = scene.isTicketed(cell.id)
+        // A ticket without occupancy says nothing of other seats' status,
+        // tier or price, and only the buyer's seats take focus.
+        let hidden = scene.hidesOccupancy && !yours
         var classes = hidden ? ["seat", cell.type.rawValue] : ["seat", cell.kind.name, cell.type.rawValue]
-        if scene.isTicketed(cell.id) { classes.append("yours") }
-        if let tier = cell.tier { classes.append("tier-\(tier)") }
+        if yours { classes.append("yours") }
+        if let tier = cell.tier, !hidden { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }
         if isHighlighted(cell) { classes.append("highlighted") }
-        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column, price: cell.price?.plainText ?? "",
-                       title: title(cell, selected: selected), focusable: cell.status == .available)
+        let focusable = scene.ticket == nil ? cell.status == .available : yours
+        return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column,
+                       price: hidden ? "" : cell.price?.plainText ?? "", title: title(cell, selected: selected), focusable: focusable)
     }
 
     /// A seat's words: "Row 3, Seat 5, Wheelchair, ¥45.00, Available" (the
     /// locale's list separator; its type only when not standard).
     func title(_ cell: LaidOutCell, selected: Bool) -> String {
         let locale = layout.locale
-        let state = scene.isTicketed(cell.id) ? locale.text("status.yours")
+        let yours = scene.isTicketed(cell.id)
+        let hidden = scene.hidesOccupancy && !yours
+        let state = yours ? locale.text("status.yours")
             : selected ? locale.text("status.selected")
-            : scene.hidesOccupancy ? "" : cell.status.map(locale.status) ?? ""
-        return locale.list([layout.describe(cell), locale.type(cell.type) ?? "", cell.price.map(layout.money) ?? "", state])
+            : hidden ? "" : cell.status.map(locale.status) ?? ""
+        return locale.list([layout.describe(cell), locale.type(cell.type) ?? "", hidden ? "" : cell.price.map(layout.money) ?? "", state])
     }
 
     /// The mark a theme draws on an unavailable seat, on the seat's own box
@@ -222,7 +230,8 @@ struct Painter {
         let shape = box == cell.seatRect ? cell.rect : box
         let hidden = scene.hidesOccupancy
         if scene.isTicketed(cell.id) {
-            glyph = nil
+            // The buyer's seat: its number, or its type's mark.
+            glyph = cell.type == .wheelchair ? .wheelchair(in: box) : cell.type == .companion ? .companion(in: box) : nil
         } else if isSelected(cell) {
             glyph = .check(in: box)
         } else if hidden && cell.status != .available {
@@ -302,7 +311,7 @@ struct Painter {
         case .section(let id):
             // The section's outline, as the map draws it round the block.
             let width = layout.zones.first { $0.section == id }?.outline?.width ?? 1
-            for shape in item.swatch { canvas.stroke(shape, theme.centerLine, width: width, dash: []) }
+            for shape in item.swatch { canvas.stroke(shape, theme.outline, width: width, dash: []) }
             drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
             return
         }

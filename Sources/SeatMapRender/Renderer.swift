@@ -382,8 +382,10 @@ public enum Renderer {
     }
 
     /// "154 of 214 seats available" in the layout's locale: the SVG's
-    /// description and the PDF figure's alternate text.
+    /// description and the PDF figure's alternate text. A ticket's is its
+    /// callout ("Your seats: …"), unless it shows occupancy.
     static func summary(_ scene: Scene) -> String {
+        if let ticket = scene.ticket, !scene.showOccupancy { return ticket.calloutText }
         let seats = scene.layout.cells.filter(\.isSeat)
         let locale = scene.layout.locale
         return locale.text("summary", ["seats": locale.number(seats.count),

@@ -21,9 +21,14 @@ public struct Scene: Sendable {
     /// (`Layout.pinnedRowLabels`), as phone pickers do.
     public var pinRowLabels = false
 
-    /// Makes this scene an e-ticket for `seats` (see `Layout.ticket`).
+    /// Makes this scene an e-ticket for `seats` (see `Layout.ticket`); a
+    /// couple seat brings its partner (a pair is sold whole).
     public mutating func makeTicket(for seats: [SeatID], showOccupancy: Bool = false) throws(SeatMapError) {
-        let t = try layout.ticket(seats)
+        var ids = seats
+        for id in seats {
+            if let partner = layout.cell(id: id)?.partnerID, !ids.contains(partner) { ids.append(partner) }
+        }
+        let t = try layout.ticket(Array(Set(ids)).sorted())
         ticket = t
         self.showOccupancy = showOccupancy
         highlighted.formUnion(t.seats)

@@ -38,6 +38,10 @@ public struct Theme: Sendable, Equatable {
     /// Every seat but the buyer's on an e-ticket, when occupancy is hidden
     /// (optional key; default: `text` at 18 % over the background).
     public var neutral: Color? = nil
+    /// Section and zone outlines, and their legend swatch: `text` at 60 %
+    /// over the background (`theme check` holds it to 3:1).
+    public var outline: Color { Color(r: text.r, g: text.g, b: text.b, a: 0.6).over(background) }
+
     /// `neutral` as drawn.
     public var neutralFill: Color { neutral ?? Color(r: text.r, g: text.g, b: text.b, a: 0.18).over(background) }
     public var fontFamily: String

@@ -117,6 +117,12 @@ extension Theme {
         // Non-text: seat fills and the highlight ring on the background.
         for (name, fill) in fills { contrast(.nonText, name, fill, on: "background", background) }
         contrast(.nonText, "highlight", highlight, on: "background", background)
+        contrast(.nonText, "section outlines (text at 60 %)", outline, on: "background", background)
+        // The page under a translucent background is unknown: judged on the
+        // colour itself, it fails outright.
+        if background.a < 1 {
+            out.append(.init(rule: .nonText, first: named("background", background), second: "any page (it is translucent)", vision: nil, value: 1))
+        }
         // E-tickets: the buyer's seats (selected) among neutral ones.
         contrast(.nonText, "selected", selected, on: "neutral", neutralFill)
         contrast(.text, markColor(on: neutralFill) == seatText ? "seatText" : "text (seat numbers and marks)",

@@ -245,6 +245,9 @@ struct RenderCLITests {
         let plain = seatmap(["hit", hall, "--point", "20,40", "--json"] + flags)
         #expect(!plain.out.contains("rowLabel\","))
         #expect(seatmap(["render", hall, "-o", out, "--pin-row-labels"]).code == 2)
+        #expect(seatmap(["hit", hall, "--pin-row-labels", "--point", "20,40"]).code == 2)
+        let ticket = seatmap(["render", hall, "-o", out, "--ticket", "1-7-7", "--select", "1-7-6"])
+        #expect(ticket.code == 2 && ticket.err.contains("--ticket"))
     }
 
     @Test("theme check passes the shipped themes and names failing pairs")

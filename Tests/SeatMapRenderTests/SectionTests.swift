@@ -49,7 +49,7 @@ struct SectionTests {
             // The swatch's left edge is drawn in the outline colour; its inside is background.
             let b = e.markBox
             let edge = (b.x - 1...b.x + 1).compactMap { image.pixel($0, Int(b.centerY)) }
-            #expect(edge.contains(TicketTests.argb(theme.centerLine)), "\(e.kind)")
+            #expect(edge.contains(TicketTests.argb(theme.outline)), "\(e.kind)")
             #expect(image.pixel(Int(b.centerX), Int(b.centerY)) == TicketTests.argb(theme.background))
         }
         // One section, or none named: no name rows, no entries.
@@ -58,5 +58,16 @@ struct SectionTests {
         let plain = try Layout(hall: try Fixtures.example("imax-3-sections.json"), style: style, zoom: 1, scale: 2)
         #expect(plain.zones.isEmpty && plain.height < scene.layout.height)
         #expect(try Layout(hall: try Fixtures.example("cinema-12x18.json"), zoom: 1, scale: 2).zones.isEmpty)
+        // Sections whose rows interleave have no block to name or outline.
+        var text = try String(contentsOfFile: Fixtures.examplePath("imax-3-sections.json"), encoding: .utf8)
+        for row in 1...14 {
+            for section in 1...3 {
+                text = text.replacingOccurrences(of: "{\"row\": \(row), \"section\": \(section),", with: "{\"row\": \(row), \"section\": \(row % 2 + 1),")
+            }
+        }
+        let mixed = try HallFormat.decode(SourceText(name: "mixed.json", bytes: Array(text.utf8))).hall
+        #expect(Set(mixed.rows.map(\.section)) == [1, 2])
+        let interleaved = try Layout(hall: mixed, zoom: 1, scale: 2)
+        #expect(interleaved.zones.isEmpty && interleaved.height == plain.height)
     }
 }

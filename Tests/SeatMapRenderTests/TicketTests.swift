@@ -111,8 +111,23 @@ struct TicketTests {
         #expect(!svg.contains("class=\"seat sold") && !svg.contains("class=\"seat locked"))
         #expect(svg.components(separatedBy: " yours").count - 1 == ids.count)
         #expect(svg.contains(words.text("status.yours")))
-        // Every SVG seat is inside the crop or crosses its edge.
         #expect(svg.contains("viewBox=\"\(t.frame.x) \(t.frame.y) \(t.frame.w) \(t.frame.h)\""))
+        // Nothing status-, tier- or price-dependent about other seats: only
+        // the buyer's take focus and carry prices; the description is the callout.
+        #expect(svg.components(separatedBy: "tabindex=").count - 1 == ids.count)
+        #expect(svg.components(separatedBy: "data-price=\"\"").count - 1 > 20)
+        #expect(svg.components(separatedBy: " tier-").count - 1 == ids.count)
+        #expect(svg.contains("<desc id=\"seatmap-desc\">\(t.calloutText)</desc>"))
+        // Hidden occupancy: the SVG is the same whatever the other seats' statuses.
+        let text = try String(contentsOfFile: Fixtures.examplePath("cinema-12x18.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"status\": 1", with: "\"status\": 0").replacingOccurrences(of: "\"status\": 2", with: "\"status\": 0")
+        let hall = try HallFormat.decode(SourceText(name: "free.json", bytes: Array(text.utf8))).hall
+        var style = try Theme.load("light").style.with(header: true, legend: false)
+        style.locale = try SeatMapLocale.named(locale)
+        var free = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.load("light"))
+        try free.makeTicket(for: ids)
+        #expect(try Renderer.svg(free) == svg)
+        #expect(try Renderer.pdf(free) == (try Renderer.pdf(scene)))
     }
 
     @Test("the screen's direction: shown above when the screen is off the crop, left out when it is in view")
@@ -135,6 +150,21 @@ struct TicketTests {
         try arena.makeTicket(for: [SeatID(section: 1, row: 2, column: 2)])
         let stage = try #require(arena.ticket?.direction)
         #expect(stage.name == "STAGE")
+    }
+
+    @Test("the pointer ends on a buyer's seat, between two side by side; a couple seat brings its partner")
+    func pointer() throws {
+        var apart = try TicketTests.plain("theatre-curved")
+        try apart.makeTicket(for: [SeatID(section: 2, row: 11, column: 1), SeatID(section: 2, row: 11, column: 15)])
+        let t = try #require(apart.ticket)
+        guard case .line(let tx, let ty) = t.callout.pointer.elements[2] else { Issue.record("no tip"); return }
+        // The tip is on the top edge of one of the buyer's seats' boxes.
+        let mine = t.seats.compactMap { apart.layout.cell(id: $0) }
+        #expect(mine.contains { Double($0.rect.x) <= tx && tx <= Double($0.rect.maxX) && ty == Double($0.rect.y) }, "tip \(tx),\(ty)")
+        var couple = try TicketTests.plain("cinema-12x18")
+        let left = try #require(couple.layout.seats.first { $0.type == .coupleLeft })
+        try couple.makeTicket(for: [left.id])
+        #expect(couple.ticket?.seats.count == 2)
     }
 
     @Test("unknown or non-seat ids are errors naming them")
