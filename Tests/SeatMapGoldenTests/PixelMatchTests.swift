@@ -86,6 +86,27 @@ struct PixelMatchTests {
         #expect(far == 0)
     }
 
+    @Test("counting alone (the fast path: rows compared as memory, equal runs skipped) counts as the full comparison does")
+    func fastPathAgrees() throws {
+        let a = try fixture("seed-a"), b = try fixture("seed-b")
+        var rng = SystemRandomNumberGenerator()
+        var c = a
+        // Scattered single pixels, short runs, the first and last pixels, odd widths of change.
+        for _ in 0..<300 {
+            let i = Int.random(in: 0..<c.pixels.count, using: &rng)
+            c.pixels[i] = RGBAImage.pack(UInt32.random(in: 0...255, using: &rng), 0, 0)
+        }
+        c.pixels[0] = RGBAImage.pack(1, 2, 3)
+        c.pixels[c.pixels.count - 1] = RGBAImage.pack(3, 2, 1)
+        for (x, y) in [(a, b), (a, c), (b, c), (a, a)] {
+            for threshold in [0.0, 0.1, 0.5] {
+                let fast = try PixelMatch.compare(x, y, threshold: threshold).0
+                let full = try PixelMatch.compare(x, y, threshold: threshold, diff: true).0
+                #expect(fast == full)
+            }
+        }
+    }
+
     @Test("record mode: a missing reference is recorded and fails; then it matches")
     func recording() throws {
         let dir = try Fixtures.tempFolder()
