@@ -200,6 +200,7 @@ public struct Bench {
             target("layout grows linearly: stadium-100k / arena-10k", r, "≤ 12×", r <= 12)
         }
         if !hitOnly { try diff4K() }
+        if !hitOnly { try batchScaling() }
         let peak = Bench.peakMB()
         add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
     }
@@ -442,6 +443,49 @@ public struct Bench {
             ratios.append(("full render / incremental \(n), \(name)", ratio))
             if name == "arena-10k" && n == 1 { target("1-seat redraw vs full render at arena-10k", ratio, "≥ 50×", ratio >= 50) }
         }
+    }
+
+    /// `seatmap render --out-dir` of the examples on one core and on two
+    /// (`taskset`), in interleaved rounds: the speed-up is the median of
+    /// the rounds' ratios. Needs the `seatmap` binary beside this one.
+    mutating func batchScaling() throws {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let seatmap = here.appendingPathComponent("seatmap").path
+        let examples = ((try? FileManager.default.contentsOfDirectory(atPath: "Examples")) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        guard FileManager.default.isExecutableFile(atPath: seatmap), let taskset = Bench.which("taskset"), !examples.isEmpty,
+              ProcessInfo.processInfo.activeProcessorCount >= 2 else {
+            log("(batch scaling skipped: needs the seatmap binary beside seatmap-bench, taskset, Examples/ and two cores)")
+            return
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-batch-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func run(_ cpus: String) throws -> Double {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: taskset)
+            p.arguments = ["-c", cpus, seatmap, "render"] + examples.map { "Examples/" + $0 }
+                + ["--out-dir", dir.appendingPathComponent(cpus).path, "--scale", "2"]
+            p.standardOutput = FileHandle.nullDevice
+            let t0 = Bench.now()
+            try p.run()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw SeatMapError("seatmap render --out-dir failed in the batch benchmark") }
+            return Double(Bench.now() - t0) / 1e9
+        }
+        _ = try run("0,1")
+        var one: [Double] = [], two: [Double] = [], r: [Double] = []
+        for _ in 0..<(quick ? 1 : 5) {
+            let a = try run("0"), b = try run("0,1")
+            one.append(a); two.append(b); r.append(a / b)
+        }
+        func stat(_ t: [Double]) -> Stat {
+            let s = t.sorted()
+            return Stat(median: s[s.count / 2] * 1e3, min: s[0] * 1e3, max: s[s.count - 1] * 1e3, unit: "ms")
+        }
+        add("batch", "render --out-dir of \(examples.count) examples (s2), one core", stat(one))
+        add("batch", "the same, two cores", stat(two))
+        let ratio = r.sorted()[r.count / 2]
+        ratios.append(("batch render, one core / two cores", ratio))
+        target("batch render scales from one core to two", ratio, "≥ 1.8×", ratio >= 1.8)
     }
 
     /// `diff` of two 3840 × 2160 renders: identical, and with 100 seats changed.

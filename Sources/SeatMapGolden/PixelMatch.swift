@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 /// Pixel comparison with the published pixelmatch algorithm (v7.2.0
 /// semantics): YIQ colour distance with the Kotsarenko–Ramos weights, a
@@ -87,31 +88,13 @@ public enum PixelMatch {
         // as memory and equal runs skipped a word at a time, so the cost
         // follows the changed pixels; identical images stay a buffer compare.
         if !diff && ignore.isEmpty {
-            a.pixels.withUnsafeBufferPointer { pa in
+            let counts = a.pixels.withUnsafeBufferPointer { pa in
                 b.pixels.withUnsafeBufferPointer { pb in
-                    guard let ba = pa.baseAddress, let bb = pb.baseAddress else { return }
-                    for y in 0..<h {
-                        let row = y * w
-                        if memcmp(ba + row, bb + row, w * 4) == 0 { continue }
-                        var x = 0
-                        while x < w {
-                            // Skip equal pixels two at a time.
-                            while x + 1 < w, UnsafeRawPointer(ba + row + x).loadUnaligned(as: UInt64.self)
-                                    == UnsafeRawPointer(bb + row + x).loadUnaligned(as: UInt64.self) { x += 2 }
-                            if x < w && pa[row + x] != pb[row + x] {
-                                if colorDelta(pa[row + x], pb[row + x], yOnly: false) > maxDelta {
-                                    if antialiased(pa, x, y, w, h, pb) || antialiased(pb, x, y, w, h, pa) {
-                                        result.aaPixels += 1
-                                    } else {
-                                        result.diffPixels += 1
-                                    }
-                                }
-                            }
-                            x += 1
-                        }
-                    }
+                    PixelMatch.countRows(pa, pb, w: w, h: h, maxDelta: maxDelta)
                 }
             }
+            result.diffPixels = counts.diff
+            result.aaPixels = counts.aa
             return (result, nil)
         }
         var output: [UInt32]? = nil
@@ -152,6 +135,42 @@ public enum PixelMatch {
             }
         }
         return (result, output.map { RGBAImage(width: w, height: h, pixels: $0) })
+    }
+
+    /// Counts differing and anti-aliased pixels, bands of rows on every
+    /// core (the counts are sums: the same whatever the split). Rows are
+    /// compared as memory and equal runs skipped 16 pixels at a time.
+    static func countRows(_ pa: UnsafeBufferPointer<UInt32>, _ pb: UnsafeBufferPointer<UInt32>, w: Int, h: Int,
+                          maxDelta: Double) -> (diff: Int, aa: Int) {
+        guard let ba = pa.baseAddress, let bb = pb.baseAddress, w > 0, h > 0 else { return (0, 0) }
+        let images = ImagePair(a: pa, b: pb, ba: ba, bb: bb)
+        // One worker per core, each taking every n-th chunk of 32 rows
+        // (changes cluster: interleaved chunks share them out evenly).
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, (h + 31) / 32))
+        let totals = CountBox(workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { k in
+            let pa = images.a, pb = images.b, ba = images.ba, bb = images.bb
+            var diff = 0, aa = 0
+            for y in 0..<h where (y / 32) % workers == k {
+                let row = y * w
+                if memcmp(ba + row, bb + row, w * 4) == 0 { continue }
+                var x = 0
+                while x < w {
+                    // Equal runs are skipped 16 pixels at a time, as memory.
+                    while x + 16 <= w && memcmp(ba + row + x, bb + row + x, 64) == 0 { x += 16 }
+                    let end = min(w, x + 16)
+                    while x < end {
+                        let p = pa[row + x], q = pb[row + x]
+                        if p != q && colorDelta(p, q, yOnly: false) > maxDelta {
+                            if antialiased(pa, x, y, w, h, pb) || antialiased(pb, x, y, w, h, pa) { aa += 1 } else { diff += 1 }
+                        }
+                        x += 1
+                    }
+                }
+            }
+            totals.set(k, diff, aa)
+        }
+        return totals.sum
     }
 
     @inline(__always)
@@ -296,4 +315,23 @@ extension RGBAImage {
         }
         return out
     }
+}
+
+/// Two images' pixels, read (never written) by the counting threads.
+private struct ImagePair: @unchecked Sendable {
+    let a: UnsafeBufferPointer<UInt32>, b: UnsafeBufferPointer<UInt32>
+    let ba: UnsafePointer<UInt32>, bb: UnsafePointer<UInt32>
+}
+
+/// Per-thread counts, summed at the end.
+private final class CountBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [(Int, Int)]
+    init(_ n: Int) { counts = Array(repeating: (0, 0), count: n) }
+    func set(_ k: Int, _ diff: Int, _ aa: Int) {
+        lock.lock()
+        counts[k] = (diff, aa)
+        lock.unlock()
+    }
+    var sum: (diff: Int, aa: Int) { counts.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) } }
 }

@@ -237,49 +237,53 @@ public enum Renderer {
     /// bands on every core.
     static let parallelPixels = 4_000_000
 
-    /// The bands a large full render is drawn in (nil: one pass): one per
-    /// core, each at least 256 rows.
+    /// Rows per band of a large full render (each band is drawn with
+    /// `regionPadding` rows to spare above and below).
+    static let bandRows = 1024
+
+    /// The bands a large full render is drawn in (nil: one pass).
     static func parallelBands(_ r: PixelRect) -> [PixelRect]? {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard cores > 1, r.w * r.h >= parallelPixels else { return nil }
-        let count = max(1, min(cores, r.h / 256))
-        guard count > 1 else { return nil }
-        let h = (r.h + count - 1) / count
-        return stride(from: 0, to: r.h, by: h).map { PixelRect(x: r.x, y: r.y + $0, w: r.w, h: min(h, r.h - $0)) }
+        guard ProcessInfo.processInfo.activeProcessorCount > 1, r.w * r.h >= parallelPixels, r.h > bandRows else { return nil }
+        return stride(from: 0, to: r.h, by: bandRows).map { PixelRect(x: r.x, y: r.y + $0, w: r.w, h: min(bandRows, r.h - $0)) }
     }
 
-    /// Draws each band on its own thread, exactly as a full render draws
-    /// it (each band is a region drawn with `regionPadding` to spare, as a
-    /// viewport is), and copies its rows into `image`.
+    /// Draws the bands on every core (one band per core at a time, so the
+    /// extra memory is a few bands, not a second image), each exactly as a
+    /// full render draws it (a region drawn with `regionPadding` to spare, as
+    /// a viewport is), and copies its rows into `image`.
     static func drawBands(_ scene: Scene, _ bands: [PixelRect], into image: RasterImage) throws(SeatMapError) {
         let errors = BandErrors(count: bands.count)
         cairo_surface_flush(image.surface.pointer)
         guard let target = cairo_image_surface_get_data(image.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
         let targetStride = image.stride
         let destination = BandTarget(pointer: target)
-        DispatchQueue.concurrentPerform(iterations: bands.count) { i in
-            do throws(SeatMapError) {
-                let band = bands[i]
-                let text = try PangoText(scene.theme, locale: scene.layout.locale)
-                let pad = scene.layout.regionPadding
-                let padded = PixelRect(x: band.x - pad, y: band.y - pad, w: band.w + 2 * pad, h: band.h + 2 * pad)
-                let scratch = try CairoSurface(width: padded.w, height: padded.h)
-                let context = try CairoContext(scratch)
-                let canvas = CairoCanvas(context, text: text)
-                canvas.translate(Double(-padded.x), Double(-padded.y))
-                Painter(scene: scene, canvas: canvas).draw(region: padded)
-                try context.check("drawing the seat map")
-                try text.check()
-                cairo_surface_flush(scratch.pointer)
-                guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
-                let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
-                for row in 0..<band.h {
-                    let from = source + (row + pad) * sourceStride + pad * 4
-                    let to = destination.pointer + (band.y - bands[0].y + row) * targetStride + (band.x - bands[0].x) * 4
-                    to.update(from: from, count: band.w * 4)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, bands.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { k in
+            let text: PangoText
+            do throws(SeatMapError) { text = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
+            for i in stride(from: k, to: bands.count, by: workers) {
+                do throws(SeatMapError) {
+                    let band = bands[i]
+                    let pad = scene.layout.regionPadding
+                    let padded = PixelRect(x: band.x - pad, y: band.y - pad, w: band.w + 2 * pad, h: band.h + 2 * pad)
+                    let scratch = try CairoSurface(width: padded.w, height: padded.h)
+                    let context = try CairoContext(scratch)
+                    let canvas = CairoCanvas(context, text: text)
+                    canvas.translate(Double(-padded.x), Double(-padded.y))
+                    Painter(scene: scene, canvas: canvas).draw(region: padded)
+                    try context.check("drawing the seat map")
+                    try text.check()
+                    cairo_surface_flush(scratch.pointer)
+                    guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
+                    let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
+                    for row in 0..<band.h {
+                        let from = source + (row + pad) * sourceStride + pad * 4
+                        let to = destination.pointer + (band.y - bands[0].y + row) * targetStride + (band.x - bands[0].x) * 4
+                        to.update(from: from, count: band.w * 4)
+                    }
+                } catch {
+                    errors.set(i, error)
                 }
-            } catch {
-                errors.set(i, error)
             }
         }
         cairo_surface_mark_dirty(image.surface.pointer)
