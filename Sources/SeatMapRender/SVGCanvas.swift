@@ -5,9 +5,16 @@ import SeatMapLayout
 /// Writes semantic SVG: one `<g>` per seat with `id="seat-1-3-5"`, classes
 /// for status and type, `data-row`, `data-column`, `data-price` and a
 /// `<title>`. User units are content pixels, so at 100 % a browser puts
-/// every seat exactly on its layout rect.
+/// every seat exactly on its layout rect. A shape drawn again is a `<use>`
+/// of its first occurrence; text styles are CSS classes.
 final class SVGCanvas: Canvas {
     private var body = ""
+    /// Shapes drawn more than once are written once and then placed with
+    /// `<use>`: the key is the path moved to its first point, with its
+    /// paint; the value the first one's id and first point.
+    private var shapes: [String: (id: Int, x: Double, y: Double)] = [:]
+    /// Text styles (size, anchor, colour) as CSS classes: `.tN`.
+    private var textStyles: [String: Int] = [:]
     private var clipCount = 0
     private var openClips = 0
     private let fontFamily: String
@@ -42,6 +49,11 @@ final class SVGCanvas: Canvas {
         s += "xml:lang=\"\(SVGCanvas.escape(language))\" direction=\"\(rightToLeft ? "rtl" : "ltr")\" "
         s += "role=\"group\" aria-labelledby=\"seatmap-title\" aria-describedby=\"seatmap-desc\">\n"
         s += "<title id=\"seatmap-title\">\(SVGCanvas.escape(title))</title>\n<desc id=\"seatmap-desc\">\(SVGCanvas.escape(description))</desc>\n"
+        if !textStyles.isEmpty {
+            s += "<style>text{dominant-baseline:central}"
+            for (style, n) in textStyles.sorted(by: { $0.value < $1.value }) { s += ".t\(n){\(style)}" }
+            s += "</style>\n"
+        }
         s += body
         s += "</svg>\n"
         return s
@@ -80,28 +92,54 @@ final class SVGCanvas: Canvas {
         return c.a < 1 ? "\(attr)=\"\(rgb)\" \(attr)-opacity=\"\(SVGCanvas.num(c.a))\"" : "\(attr)=\"\(rgb)\""
     }
 
-    private func pathData(_ p: Path) -> String {
+    /// The path's data, moved by (dx, dy).
+    private func pathData(_ p: Path, dx: Double = 0, dy: Double = 0) -> String {
         var parts: [String] = []
         for e in p.elements {
             switch e {
-            case .move(let x, let y): parts.append("M\(SVGCanvas.num(x)) \(SVGCanvas.num(y))")
-            case .line(let x, let y): parts.append("L\(SVGCanvas.num(x)) \(SVGCanvas.num(y))")
+            case .move(let x, let y): parts.append("M\(SVGCanvas.num(x + dx)) \(SVGCanvas.num(y + dy))")
+            case .line(let x, let y): parts.append("L\(SVGCanvas.num(x + dx)) \(SVGCanvas.num(y + dy))")
             case .curve(let a, let b, let c, let d, let x, let y):
-                parts.append("C\([a, b, c, d, x, y].map(SVGCanvas.num).joined(separator: " "))")
+                parts.append("C\([a + dx, b + dy, c + dx, d + dy, x + dx, y + dy].map(SVGCanvas.num).joined(separator: " "))")
             case .close: parts.append("Z")
             }
         }
         return parts.joined()
     }
 
+    /// Writes a shape with its paint: whole (with an id) the first time it
+    /// is seen, then as a `<use>` of that first one, moved by the distance
+    /// between their first points. Seats are whole pixels, so the shapes
+    /// of a hall's seats and marks are a handful.
+    private func shape(_ path: Path, paint: String) {
+        guard case .move(let x0, let y0)? = path.elements.first, abs(x0) < 1e9, abs(y0) < 1e9 else {
+            body += "<path d=\"\(pathData(path))\" \(paint)/>\n"
+            return
+        }
+        let d = pathData(path, dx: -x0, dy: -y0)
+        // A short element (a dash, a plain rect) costs no more written out.
+        guard d.utf8.count + paint.utf8.count >= 64 else {
+            body += "<path d=\"\(pathData(path))\" \(paint)/>\n"
+            return
+        }
+        let key = d + "|" + paint
+        if let first = shapes[key] {
+            body += "<use href=\"#s\(first.id)\" x=\"\(SVGCanvas.num(x0 - first.x))\" y=\"\(SVGCanvas.num(y0 - first.y))\"/>\n"
+        } else {
+            let id = shapes.count
+            shapes[key] = (id, x0, y0)
+            body += "<path id=\"s\(id)\" d=\"\(pathData(path))\" \(paint)/>\n"
+        }
+    }
+
     func fill(_ path: Path, _ c: Color) {
-        body += "<path d=\"\(pathData(path))\" \(color("fill", c))/>\n"
+        shape(path, paint: color("fill", c))
     }
 
     func stroke(_ path: Path, _ c: Color, width: Double, dash: [Double]) {
-        var s = "<path d=\"\(pathData(path))\" fill=\"none\" \(color("stroke", c)) stroke-width=\"\(SVGCanvas.num(width))\" stroke-linejoin=\"round\""
+        var s = "fill=\"none\" \(color("stroke", c)) stroke-width=\"\(SVGCanvas.num(width))\" stroke-linejoin=\"round\""
         if !dash.isEmpty { s += " stroke-dasharray=\"\(dash.map(SVGCanvas.num).joined(separator: " "))\"" }
-        body += s + "/>\n"
+        shape(path, paint: s)
     }
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
@@ -131,8 +169,13 @@ final class SVGCanvas: Canvas {
         case .center: anchor = "middle"
         case .right: anchor = rightToLeft ? "start" : "end"
         }
-        body += "<text x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\" font-size=\"\(SVGCanvas.num(size))\" "
-        body += "text-anchor=\"\(anchor)\" dominant-baseline=\"central\" \(color("fill", style.color))>\(SVGCanvas.escape(shown))"
+        // Size, anchor and colour as a CSS class shared by every text alike.
+        let rgb = Color(r: style.color.r, g: style.color.g, b: style.color.b).hex
+        var css = "font-size:\(SVGCanvas.num(size))px;text-anchor:\(anchor);fill:\(rgb)"
+        if style.color.a < 1 { css += ";fill-opacity:\(SVGCanvas.num(style.color.a))" }
+        let cls: Int
+        if let known = textStyles[css] { cls = known } else { cls = textStyles.count; textStyles[css] = cls }
+        body += "<text class=\"t\(cls)\" x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\">\(SVGCanvas.escape(shown))"
         if let full { body += "<title>\(SVGCanvas.escape(full))</title>" }
         body += "</text>\n"
     }

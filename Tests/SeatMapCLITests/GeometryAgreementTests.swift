@@ -29,15 +29,43 @@ struct GeometryAgreementTests {
         return out
     }
 
-    /// The bounding box of each seat group's first path (its shape) in the SVG.
+    /// The bounding box of each seat group's first shape in the SVG: its
+    /// first `<path>`, or the `<use>` of an earlier path moved by its x, y.
     static func svgSeats(_ svg: String) -> [String: SeatBox] {
         var out: [String: SeatBox] = [:]
-        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
-            guard let idEnd = chunk.firstIndex(of: "\""),
-                  let d = chunk.range(of: "<path d=\"") else { continue }
-            let id = String(chunk[..<idEnd])
+        // Every path with an id: its data, for the <use> elements that place it again.
+        var byID: [String: Substring] = [:]
+        for chunk in svg.components(separatedBy: "<path id=\"").dropFirst() {
+            guard let idEnd = chunk.firstIndex(of: "\""), let d = chunk.range(of: " d=\"") else { continue }
             let rest = chunk[d.upperBound...]
             guard let close = rest.firstIndex(of: "\"") else { continue }
+            byID[String(chunk[..<idEnd])] = rest[..<close]
+        }
+        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
+            guard let idEnd = chunk.firstIndex(of: "\"") else { continue }
+            let id = String(chunk[..<idEnd])
+            let pathAt = chunk.range(of: "<path ")?.lowerBound, useAt = chunk.range(of: "<use ")?.lowerBound
+            var data: Substring
+            var dx = 0.0, dy = 0.0
+            if let u = useAt, pathAt.map({ u < $0 }) ?? true {
+                let use = chunk[u...].prefix { $0 != ">" }
+                func attr(_ name: String) -> Substring? {
+                    guard let r = use.range(of: " \(name)=\"") else { return nil }
+                    return use[r.upperBound...].prefix { $0 != "\"" }
+                }
+                guard let href = attr("href"), let target = byID[String(href.dropFirst())],
+                      let x = attr("x").flatMap({ Double($0) }), let y = attr("y").flatMap({ Double($0) }) else { continue }
+                data = target
+                dx = x
+                dy = y
+            } else {
+                guard let p = pathAt, let d = chunk[p...].range(of: " d=\"") else { continue }
+                let rest = chunk[d.upperBound...]
+                guard let close = rest.firstIndex(of: "\"") else { continue }
+                data = rest[..<close]
+            }
+            let rest = data
+            let close = data.endIndex
             var numbers: [Double] = []
             var current = ""
             for ch in rest[..<close] {
@@ -49,8 +77,8 @@ struct GeometryAgreementTests {
                 }
             }
             if let v = Double(current) { numbers.append(v) }
-            let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
-            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+            let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] + dx }
+            let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] + dy }
             guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
             out[id] = SeatBox(x: Int(x0.rounded()), y: Int(y0.rounded()), w: Int((x1 - x0).rounded()), h: Int((y1 - y0).rounded()))
         }
