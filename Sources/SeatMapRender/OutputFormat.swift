@@ -40,7 +40,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         try encode(scene, options)
     }
 
-    public static let png = OutputFormat(name: "png", summary: "raster image through libpng") { scene, o throws(SeatMapError) in
+    public static let png = OutputFormat(name: "png", summary: "raster image (RGB when opaque; compressed on every core)") { scene, o throws(SeatMapError) in
         try Renderer.png(scene, viewport: o.viewport, minimap: o.minimap, compression: o.compression)
     }
     public static let svg = OutputFormat(name: "svg", summary: "vector for the web, one <g id=\"seat-…\"> per seat") { scene, o throws(SeatMapError) in

@@ -264,8 +264,7 @@ public enum Renderer {
             for i in stride(from: k, to: bands.count, by: workers) {
                 do throws(SeatMapError) {
                     let band = bands[i]
-                    let pad = scene.layout.regionPadding
-                    let padded = PixelRect(x: band.x - pad, y: band.y - pad, w: band.w + 2 * pad, h: band.h + 2 * pad)
+                    let padded = try Renderer.padded(band, scene.layout)
                     let scratch = try CairoSurface(width: padded.w, height: padded.h)
                     let context = try CairoContext(scratch)
                     let canvas = CairoCanvas(context, text: text)
@@ -277,7 +276,7 @@ public enum Renderer {
                     guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
                     let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
                     for row in 0..<band.h {
-                        let from = source + (row + pad) * sourceStride + pad * 4
+                        let from = source + (row + band.y - padded.y) * sourceStride + (band.x - padded.x) * 4
                         let to = destination.pointer + (band.y - bands[0].y + row) * targetStride + (band.x - bands[0].x) * 4
                         to.update(from: from, count: band.w * 4)
                     }
@@ -290,12 +289,27 @@ public enum Renderer {
         if let error = errors.first { throw error }
     }
 
+    /// The surface a region is drawn on: the region with `regionPadding`
+    /// to spare on each side, but none past the layout's edges (a full
+    /// render's surface ends there too, so shapes at the edge are drawn
+    /// alike, and nothing lies beyond). Refused, with the documented
+    /// message, when it would pass Cairo's size limit.
+    static func padded(_ region: PixelRect, _ layout: Layout) throws(SeatMapError) -> PixelRect {
+        let pad = layout.regionPadding, b = layout.bounds
+        let x0 = min(region.x, max(region.x - pad, b.x)), y0 = min(region.y, max(region.y - pad, b.y))
+        let x1 = max(region.maxX, min(region.maxX + pad, b.maxX)), y1 = max(region.maxY, min(region.maxY + pad, b.maxY))
+        let r = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
+        if r.w > CairoLibrary.maxSide || r.h > CairoLibrary.maxSide {
+            throw SeatMapError("drawing this view needs a \(r.w)×\(r.h) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller --viewport")
+        }
+        return r
+    }
+
     /// Draws `region` of the scene exactly as a full render would and copies
     /// it into `target` at (x, y).
     static func drawRegion(_ scene: Scene, _ region: PixelRect, text: PangoText, into target: RasterImage,
                            at x: Int, _ y: Int) throws(SeatMapError) {
-        let pad = scene.layout.regionPadding
-        let padded = PixelRect(x: region.x - pad, y: region.y - pad, w: region.w + 2 * pad, h: region.h + 2 * pad)
+        let padded = try Renderer.padded(region, scene.layout)
         let scratch = try CairoSurface(width: padded.w, height: padded.h)
         let context = try CairoContext(scratch)
         let canvas = CairoCanvas(context, text: text)
@@ -306,7 +320,7 @@ public enum Renderer {
         cairo_surface_flush(scratch.pointer)
         let copy = try CairoContext(target.surface)
         cairo_set_operator(copy.cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(copy.cr, scratch.pointer, Double(x - pad), Double(y - pad))
+        cairo_set_source_surface(copy.cr, scratch.pointer, Double(x - (region.x - padded.x)), Double(y - (region.y - padded.y)))
         cairo_rectangle(copy.cr, Double(x), Double(y), Double(region.w), Double(region.h))
         cairo_fill(copy.cr)
         try copy.check("copying the region")

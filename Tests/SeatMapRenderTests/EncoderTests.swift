@@ -75,6 +75,21 @@ struct EncoderTests {
         #expect(try image.pngData(compression: .best).count <= ours)
     }
 
+    @Test("a region's margin stops at the layout's edges: a band is never wider than the image, a view at Cairo's size limit renders")
+    func marginsAtEdges() throws {
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let l = scene.layout
+        let band = PixelRect(x: 0, y: 100, w: l.width, h: 50)
+        let padded = try Renderer.padded(band, l)
+        #expect(padded.x == 0 && padded.w == l.width && padded.y == 100 - l.regionPadding && padded.h == 50 + 2 * l.regionPadding)
+        // A viewport 32767 px wide (the limit) over a small hall: drawn, not refused.
+        let t = ViewTransform(layout: l, viewportWidth: Double(CairoLibrary.maxSide), viewportHeight: 40, offsetX: 0, offsetY: 200)
+        let image = try Renderer.raster(scene, viewport: t)
+        #expect(image.width == CairoLibrary.maxSide)
+        // One that cannot be drawn is refused with the documented advice.
+        #expect(throws: SeatMapError.self) { try Renderer.padded(PixelRect(x: -100, y: 0, w: CairoLibrary.maxSide + 1, h: 10), l) }
+    }
+
     @Test("a large render drawn in bands on several cores is the one-pass render, pixel for pixel")
     func bands() throws {
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("light"), zoom: 2.37, scale: 2,
