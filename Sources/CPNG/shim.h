@@ -34,32 +34,13 @@ static void seatmap_png_write_data(png_structp png, png_bytep bytes, png_size_t 
 static void seatmap_png_flush(png_structp png) { (void)png; }
 
 /*
- * One row of Cairo's premultiplied native-endian ARGB32 to non-premultiplied
- * R, G, B, A bytes (what a PNG holds). Shared by the encoder and by Swift
- * code that compares renders with decoded PNGs, so both agree to the bit.
- */
-static inline void seatmap_argb_to_rgba(const uint32_t *src, unsigned char *dst, int width) {
-    for (int x = 0; x < width; x++) {
-        uint32_t p = src[x];
-        unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
-        if (a != 0 && a != 255) {
-            r = (r * 255 + a / 2) / a;
-            g = (g * 255 + a / 2) / a;
-            b = (b * 255 + a / 2) / a;
-        }
-        dst[0] = (unsigned char)r; dst[1] = (unsigned char)g; dst[2] = (unsigned char)b; dst[3] = (unsigned char)a;
-        dst += 4;
-    }
-}
-
-/*
- * Encodes premultiplied native-endian ARGB32 pixels (Cairo's format) as an
- * 8-bit RGBA PNG. level: zlib level 0-9; filters: 0 for no filtering (fast),
+ * Encodes packed 8-bit RGBA rows (width × 4 bytes each) as an RGBA PNG
+ * through libpng. level: zlib level 0-9; filters: 0 for no filtering,
  * 1 for libpng's adaptive choice among all filters. No timestamps or other
  * varying chunks are written, so the same pixels give the same bytes.
  * Returns 0 and sets *out / *out_size, or -1 on any libpng error.
  */
-static inline int seatmap_png_encode(const unsigned char *pixels, int width, int height, int stride,
+static inline int seatmap_png_encode(const unsigned char *rgba, int width, int height,
                                      int level, int filters,
                                      unsigned char **out, size_t *out_size) {
     *out = NULL;
@@ -69,12 +50,9 @@ static inline int seatmap_png_encode(const unsigned char *pixels, int width, int
     png_infop info = png_create_info_struct(png);
     if (!info) { png_destroy_write_struct(&png, NULL); return -1; }
     seatmap_png_buffer buf = { NULL, 0, 0 };
-    unsigned char *row = (unsigned char *)malloc((size_t)width * 4 + 1);
-    if (!row) { png_destroy_write_struct(&png, &info); return -1; }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(buf.data);
-        free(row);
         return -1;
     }
     png_set_write_fn(png, &buf, seatmap_png_write_data, seatmap_png_flush);
@@ -83,13 +61,9 @@ static inline int seatmap_png_encode(const unsigned char *pixels, int width, int
     png_set_compression_level(png, level);
     png_set_filter(png, 0, filters ? PNG_ALL_FILTERS : PNG_FILTER_NONE);
     png_write_info(png, info);
-    for (int y = 0; y < height; y++) {
-        seatmap_argb_to_rgba((const uint32_t *)(pixels + (size_t)y * (size_t)stride), row, width);
-        png_write_row(png, row);
-    }
+    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgba + (size_t)y * (size_t)width * 4));
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
-    free(row);
     *out = buf.data;
     *out_size = buf.size;
     return 0;

@@ -23,6 +23,10 @@ static void convert(const uint32_t *src, unsigned char *dst, int width, int chan
         }
         return;
     }
+    seatmap_strips_argb_to_rgba(src, dst, width);
+}
+
+void seatmap_strips_argb_to_rgba(const uint32_t *src, unsigned char *dst, int width) {
     for (int x = 0; x < width; x++) {
         uint32_t p = src[x];
         unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;

@@ -1,5 +1,6 @@
 import CCairo
 import CPNG
+import CPNGStrips
 import Foundation
 import SeatMapCore
 import SeatMapLayout
@@ -13,9 +14,6 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// zlib level 9; each row Sub or Up, whichever sums smaller (libpng's
     /// five-filter heuristic made larger files of seat maps).
     case best
-
-    var level: Int32 { self == .fast ? 1 : self == .default ? 6 : 9 }
-    var filters: Int32 { self == .fast ? 0 : 1 }
 }
 
 /// PDF page sizes in points; `fit` makes the page the image's size.
@@ -109,7 +107,7 @@ public final class RasterImage {
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             for y in 0..<height {
                 data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
-                    seatmap_argb_to_rgba(row, base + y * width * 4, Int32(width))
+                    seatmap_strips_argb_to_rgba(row, base + y * width * 4, Int32(width))
                 }
             }
         }
@@ -136,15 +134,12 @@ public final class RasterImage {
     /// adaptive filtering), one row at a time on one core: the benchmark's
     /// reference for file size and the encoder SeatMap used before.
     public func libpngData() throws(SeatMapError) -> [UInt8] {
-        cairo_surface_flush(surface.pointer)
-        guard let data = cairo_image_surface_get_data(surface.pointer) else {
-            throw SeatMapError("the image has no pixel data")
-        }
-        let compression = PNGCompression.default
+        let rgba = rgbaPixels()
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        let status = seatmap_png_encode(data, Int32(width), Int32(height), Int32(stride),
-                                        compression.level, compression.filters, &out, &size)
+        let status = rgba.withUnsafeBytes { raw in
+            seatmap_png_encode(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), 6, 1, &out, &size)
+        }
         guard status == 0, let out else { throw SeatMapError("libpng failed to encode the image") }
         defer { free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
@@ -264,15 +259,7 @@ public enum Renderer {
             for i in stride(from: k, to: bands.count, by: workers) {
                 do throws(SeatMapError) {
                     let band = bands[i]
-                    let padded = try Renderer.padded(band, scene.layout)
-                    let scratch = try CairoSurface(width: padded.w, height: padded.h)
-                    let context = try CairoContext(scratch)
-                    let canvas = CairoCanvas(context, text: text)
-                    canvas.translate(Double(-padded.x), Double(-padded.y))
-                    Painter(scene: scene, canvas: canvas).draw(region: padded)
-                    try context.check("drawing the seat map")
-                    try text.check()
-                    cairo_surface_flush(scratch.pointer)
+                    let (scratch, padded) = try drawPadded(scene, band, text: text)
                     guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
                     let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
                     for row in 0..<band.h {
@@ -305,10 +292,10 @@ public enum Renderer {
         return r
     }
 
-    /// Draws `region` of the scene exactly as a full render would and copies
-    /// it into `target` at (x, y).
-    static func drawRegion(_ scene: Scene, _ region: PixelRect, text: PangoText, into target: RasterImage,
-                           at x: Int, _ y: Int) throws(SeatMapError) {
+    /// Draws `region` with its margin (`padded`) on a surface of its own,
+    /// exactly as a full render draws those pixels; returns the surface
+    /// (flushed) and the rect it holds.
+    static func drawPadded(_ scene: Scene, _ region: PixelRect, text: PangoText) throws(SeatMapError) -> (CairoSurface, PixelRect) {
         let padded = try Renderer.padded(region, scene.layout)
         let scratch = try CairoSurface(width: padded.w, height: padded.h)
         let context = try CairoContext(scratch)
@@ -316,8 +303,16 @@ public enum Renderer {
         canvas.translate(Double(-padded.x), Double(-padded.y))
         Painter(scene: scene, canvas: canvas).draw(region: padded)
         try context.check("drawing the seat map")
-            try text.check()
+        try text.check()
         cairo_surface_flush(scratch.pointer)
+        return (scratch, padded)
+    }
+
+    /// Draws `region` of the scene exactly as a full render would and copies
+    /// it into `target` at (x, y).
+    static func drawRegion(_ scene: Scene, _ region: PixelRect, text: PangoText, into target: RasterImage,
+                           at x: Int, _ y: Int) throws(SeatMapError) {
+        let (scratch, padded) = try drawPadded(scene, region, text: text)
         let copy = try CairoContext(target.surface)
         cairo_set_operator(copy.cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_surface(copy.cr, scratch.pointer, Double(x - (region.x - padded.x)), Double(y - (region.y - padded.y)))

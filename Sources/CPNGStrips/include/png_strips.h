@@ -10,6 +10,11 @@
    the image, never by the number of cores, so the bytes are the same on any
    machine. */
 
+/* One row of Cairo's premultiplied native-endian ARGB32 to non-premultiplied
+   R, G, B, A bytes (what a PNG holds): the one conversion, used by the
+   encoder and by the code that compares renders with decoded PNGs. */
+void seatmap_strips_argb_to_rgba(const uint32_t *src, unsigned char *dst, int width);
+
 /* 1 when every pixel of Cairo's premultiplied ARGB32 image is opaque. */
 int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, int stride);
 
