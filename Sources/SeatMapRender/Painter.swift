@@ -11,6 +11,9 @@ import SeatMapLayout
 struct Painter {
     let scene: Scene
     let canvas: Canvas
+    /// Mark colours by fill, worked out once per fill (a contrast needs
+    /// six powers; a hall has a handful of fills and thousands of seats).
+    let marks = MarkColors()
     var layout: Layout { scene.layout }
     var theme: Theme { scene.theme }
 
@@ -112,7 +115,7 @@ struct Painter {
                 color = area.fill.flatMap(Color.init(hex:)) ?? theme.text
             } else if let fill {
                 // Whichever of the theme's two text colours reads better on the fill.
-                color = theme.markColor(on: fill)
+                color = marks.on(fill, theme)
             } else {
                 color = theme.text
             }
@@ -248,9 +251,9 @@ struct Painter {
             glyph = nil
         }
         if let glyph {
-            drawGlyph(glyph, theme.markColor(on: fill))
+            drawGlyph(glyph, marks.on(fill, theme))
         } else if let number = layout.numberText(of: cell) {
-            drawText(cell.seatLabel, number, theme.markColor(on: fill), what: "a seat label")
+            drawText(cell.seatLabel, number, marks.on(fill, theme), what: "a seat label")
         }
         if isHighlighted(cell) {
             for (ring, color) in zip(layout.highlightRings(of: cell), [theme.highlight, theme.background]) {
@@ -316,7 +319,7 @@ struct Painter {
             return
         }
         for shape in item.swatch { canvas.fill(shape, fill) }
-        if let glyph { drawGlyph(glyph, theme.markColor(on: fill)) }
+        if let glyph { drawGlyph(glyph, marks.on(fill, theme)) }
         drawText(legendText(item.kind), item.text, theme.text, what: "the legend")
     }
 
@@ -365,5 +368,17 @@ struct Painter {
             canvas.fill(m.shape(of: cell.rect), fillColor(cell))
         }
         canvas.stroke(m.outline.path, theme.highlight, width: m.outline.width, dash: [])
+    }
+}
+
+/// The mark colour of each fill seen so far (see `Theme.markColor`).
+final class MarkColors {
+    private var known: [(fill: Color, mark: Color)] = []
+
+    func on(_ fill: Color, _ theme: Theme) -> Color {
+        if let k = known.first(where: { $0.fill == fill }) { return k.mark }
+        let mark = theme.markColor(on: fill)
+        known.append((fill, mark))
+        return mark
     }
 }
