@@ -354,13 +354,13 @@ public struct Bench {
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let refPath = dir.appendingPathComponent("reference.png").path, ourPath = dir.appendingPathComponent("seatmap.png").path
-        func referenceRun() -> Double {
+        func referenceRun() throws -> Double {
             let t0 = Bench.now()
             let status = rects.withUnsafeBufferPointer { r in colours.withUnsafeBufferPointer { c in
                 seatmap_reference_render(Int32(l.width), Int32(l.height), rgb(theme.background), r.baseAddress, c.baseAddress,
                                          Int32(seats.count), theme.style.cornerRadius * l.pixelsPerPoint, refPath)
             } }
-            precondition(status == 0, "the C reference failed")
+            guard status == 0 else { throw SeatMapError("the C Cairo reference failed to draw or write \(refPath)") }
             return Double(Bench.now() - t0) / 1e9
         }
         func ourRun(_ level: PNGCompression) throws -> Double {
@@ -370,11 +370,11 @@ public struct Bench {
             return Double(Bench.now() - t0) / 1e9
         }
         let rounds = quick ? 1 : 5
-        _ = referenceRun()
+        _ = try referenceRun()
         _ = try ourRun(.default)
         var refTimes: [Double] = [], ourTimes: [Double] = [], roundRatios: [Double] = []
         for _ in 0..<rounds {
-            let r = referenceRun(), o = try ourRun(.default)
+            let r = try referenceRun(), o = try ourRun(.default)
             refTimes.append(r); ourTimes.append(o); roundRatios.append(o / r)
         }
         func stat(_ t: [Double]) -> Stat {
@@ -387,7 +387,7 @@ public struct Bench {
         ratios.append(("full PNG render (default) / C reference, \(name)", ratio))
         target("full PNG render vs C Cairo reference at \(name)", ratio, "≤ 0.5×", ratio <= 0.5)
         for level in [PNGCompression.fast, .best] {
-            let o = try ourRun(level), r = referenceRun()
+            let o = try ourRun(level), r = try referenceRun()
             ratios.append(("full PNG render (\(level.rawValue)) / C reference, \(name)", o / r))
         }
         let ours = try image.pngData(compression: .default).count, libpng = try image.libpngData().count

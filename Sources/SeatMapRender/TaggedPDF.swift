@@ -33,7 +33,7 @@ enum TaggedPDF {
         guard !needle.isEmpty, hay.count >= needle.count else { return nil }
         var i = start
         while i <= hay.count - needle.count {
-            if hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle { return i }
+            if hay[i] == needle[0] && hay[i..<i + needle.count].elementsEqual(needle) { return i }
             i += 1
         }
         return nil
@@ -43,7 +43,7 @@ enum TaggedPDF {
         guard hay.count >= needle.count else { return nil }
         var i = hay.count - needle.count
         while i >= 0 {
-            if hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle { return i }
+            if hay[i] == needle[0] && hay[i..<i + needle.count].elementsEqual(needle) { return i }
             i -= 1
         }
         return nil
