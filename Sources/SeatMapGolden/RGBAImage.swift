@@ -77,19 +77,13 @@ public struct RGBAImage: Sendable, Equatable {
         }
     }
 
-    /// Encodes as an RGBA PNG (default compression).
+    /// Encodes as an RGBA PNG through libpng (zlib 6, adaptive filtering):
+    /// the pixels are already the packed RGBA bytes a PNG row holds.
     public func pngData() throws(GoldenError) -> [UInt8] {
-        // The encoder takes Cairo's premultiplied native ARGB32.
-        let argb: [UInt32] = pixels.map { p in
-            let r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF, a = p >> 24
-            if a == 255 { return 0xFF00_0000 | r << 16 | g << 8 | b }
-            let pr = (r * a + 127) / 255, pg = (g * a + 127) / 255, pb = (b * a + 127) / 255
-            return a << 24 | pr << 16 | pg << 8 | pb
-        }
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        let status = argb.withUnsafeBytes { raw in
-            seatmap_png_encode(raw.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(width * 4), 6, 1, &out, &size)
+        let status = pixels.withUnsafeBytes { raw in
+            seatmap_png_encode(raw.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), 6, 1, &out, &size)
         }
         guard status == 0, let out else { throw GoldenError("libpng failed to encode the image") }
         defer { free(out) }
