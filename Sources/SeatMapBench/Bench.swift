@@ -33,6 +33,10 @@ public struct Bench {
     var quick: Bool
     /// Only layout and hit-testing (`--hit-only`).
     var hitOnly = false
+    /// The parts of the run (`--only`): the scenes' figures, the 4K diff,
+    /// the batch scaling. All by default.
+    static let parts = ["scenes", "diff", "batch"]
+    var parts = Set(Bench.parts)
     /// The geometry flags (`--theme`, `--no-header`, `--no-legend`): the
     /// theme whose style every layout of the run is built with.
     var theme: Theme
@@ -46,7 +50,7 @@ public struct Bench {
     let log: (String) -> Void
 
     public static let usage = """
-    Usage: seatmap-bench [--quick] [--hit-only] [--json FILE] [--hall FILE] [--scene NAME]... [--theme T] [--no-header] [--no-legend] [--zoom Z] [--scale S]
+    Usage: seatmap-bench [--quick] [--hit-only] [--json FILE] [--hall FILE] [--scene NAME]... [--only PART]... [--theme T] [--no-header] [--no-legend] [--zoom Z] [--scale S]
 
     Measures layout, hit-testing, rendering (PNG by compression level, SVG, PDF),
     incremental redraw, image diff and peak memory on generated scenes
@@ -57,6 +61,7 @@ public struct Bench {
       --json FILE    also write every figure as JSON
       --hall FILE    add a hall file as a scene
       --scene NAME   only this scene (repeatable)
+      --only PART    only this part of the run: scenes, diff or batch (repeatable)
     Geometry flags, as for seatmap render: every layout is built with --theme's style
     (default light) and --no-header / --no-legend; --zoom and --scale set the render
     figures' zoom and scale (layout is timed at z2 s2, hit-testing at z2.37 s2).
@@ -69,6 +74,7 @@ public struct Bench {
         var json: String? = nil
         var halls: [String] = []
         var only: [String] = []
+        var parts: Set<String> = []
         var themeName = "light"
         var header = true, legend = true
         var zoom: Double? = nil, scale: Double? = nil
@@ -79,13 +85,19 @@ public struct Bench {
             case "--hit-only": hitOnly = true
             case "--no-header": header = false
             case "--no-legend": legend = false
-            case "--json", "--hall", "--scene", "--theme", "--zoom", "--scale":
+            case "--json", "--hall", "--scene", "--theme", "--zoom", "--scale", "--only":
                 guard i + 1 < args.count else { log("seatmap-bench: \(args[i]) needs a value\n\n\(usage)"); return 2 }
                 let value = args[i + 1]
                 switch args[i] {
                 case "--json": json = value
                 case "--hall": halls.append(value)
                 case "--scene": only.append(value)
+                case "--only":
+                    guard Bench.parts.contains(value) else {
+                        log("seatmap-bench: --only expects one of \(Bench.parts.joined(separator: ", "))\n\n\(usage)")
+                        return 2
+                    }
+                    parts.insert(value)
                 case "--theme": themeName = value
                 default:
                     let range = args[i] == "--zoom" ? Layout.zoomRange : Layout.scaleRange
@@ -106,6 +118,7 @@ public struct Bench {
             theme.style = theme.style.with(header: header, legend: legend)
             var bench = Bench(quick: quick, theme: theme, renderZoom: zoom, renderScale: scale, log: log)
             bench.hitOnly = hitOnly
+            bench.parts = parts.isEmpty ? Set(Bench.parts) : parts
             var scenes: [(String, Hall)] = []
             for name in (only.isEmpty ? (quick ? BenchScenes.quick : BenchScenes.all) : only) {
                 guard let hall = try BenchScenes.make(name) else { log("seatmap-bench: unknown scene \(name)"); return 2 }
@@ -181,13 +194,13 @@ public struct Bench {
         var layoutTimes: [String: Double] = [:]
         // Layout first for every scene, side by side, before the big renders
         // disturb the allocator.
-        for (name, hall) in scenes {
+        for (name, hall) in scenes where parts.contains("scenes") {
             let seats = HallSummary(hall).seats
             let layoutStat = try measure(quick ? 1 : 11) { _ = try layout(hall, zoom: 2, scale: 2) }
             add(name, "layout z2 s2", layoutStat, "\(seats) seats")
             layoutTimes[name] = layoutStat.median
         }
-        for (name, hall) in scenes {
+        for (name, hall) in scenes where parts.contains("scenes") {
             log("… \(name)")
             try hitTest(name, hall)
             // The 100k free venue is measured for layout and hit-testing (its
@@ -199,8 +212,8 @@ public struct Bench {
             ratios.append(("layout stadium-100k / arena-10k", r))
             target("layout grows linearly: stadium-100k / arena-10k", r, "≤ 12×", r <= 12)
         }
-        if !hitOnly { try diff4K() }
-        if !hitOnly { try batchScaling() }
+        if !hitOnly && parts.contains("diff") { try diff4K() }
+        if !hitOnly && parts.contains("batch") { try batchScaling() }
         let peak = Bench.peakMB()
         add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
     }
@@ -312,10 +325,11 @@ public struct Bench {
             encode[level] = stat.median
         }
         if let fast = encode[.fast], let def = encode[.default] {
+            // Reported, no longer a target: "fast ≥ 3× faster than default"
+            // was set when default took 3.5 s on one core with libpng; default
+            // now runs cheap filters and strips on every core (6× faster),
+            // and both are judged against the C reference below.
             ratios.append(("PNG encode default / fast, \(name)", def / fast))
-            if name == "arena-10k" || (quick && name == "imax-600") {
-                target("PNG fast vs default encode at \(name)", def / fast, "≥ 3×", def / fast >= 3)
-            }
         }
         if name == "arena-10k" || (quick && name == "imax-600") { try reference(name, scene, image) }
         let raw = Double(image.width * image.height * 4) / 1_048_576
@@ -507,9 +521,13 @@ public struct Bench {
         _ = try sync.apply(StatusBatch(batchId: "d", sequence: 1, changes: ids.map { .init(seat: $0, status: .sold) }), selection: &sel)
         let b = try render(sync.hall)
         let label = "\(a.width)×\(a.height)"
-        add("diff", "diff \(label), identical", try measure(quick ? 1 : 7) { _ = try PixelMatch.compare(a, a) })
+        // A copy in its own memory: two files of one image, as a test has them.
+        let same = RGBAImage(width: a.width, height: a.height, pixels: a.pixels.map { $0 })
+        add("diff", "diff \(label), identical", try measure(quick ? 1 : 7) { _ = try PixelMatch.compare(a, same) })
         var result: PixelMatch.Result? = nil
-        add("diff", "diff \(label), \(ids.count) seats changed", try measure(quick ? 1 : 5) { result = try PixelMatch.compare(a, b).0 },
+        let changed = try measure(quick ? 1 : 5) { result = try PixelMatch.compare(a, b).0 }
+        if !quick { target("diff of a 4K pair, \(ids.count) seats changed", changed.median, "≤ 10 ms", changed.median <= 10) }
+        add("diff", "diff \(label), \(ids.count) seats changed", changed,
             result.map { "\($0.diffPixels) differing, \($0.aaPixels) anti-aliased" } ?? "")
     }
 

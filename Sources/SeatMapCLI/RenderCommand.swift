@@ -178,7 +178,16 @@ extension SeatMapCLI {
         let results = BatchResults(count: files.count)
         let progress = console.stderrIsTerminal
         let limit = Files.maxInputBytes  // task-local: carried into the worker threads by hand
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        // Largest files first (a file's size stands for its work): the
+        // last renders are the small ones, so no core waits long for the
+        // others to finish. Results are still reported in the given order.
+        let sizes = files.map { f -> Int in
+            var st = stat()
+            return f != "-" && stat(f, &st) == 0 ? Int(st.st_size) : 0
+        }
+        let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        DispatchQueue.concurrentPerform(iterations: files.count) { k in
+            let i = order[k]
             var failure: String? = nil
             do {
                 try Files.$maxInputBytes.withValue(limit) { try renderOne(files[i], to: outputs[i], format: format, settings) }

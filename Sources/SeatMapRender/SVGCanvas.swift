@@ -6,7 +6,8 @@ import SeatMapLayout
 /// for status and type, `data-row`, `data-column`, `data-price` and a
 /// `<title>`. User units are content pixels, so at 100 % a browser puts
 /// every seat exactly on its layout rect. A shape drawn again is a `<use>`
-/// of its first occurrence; text styles are CSS classes.
+/// of its first occurrence, and so is a seat's whole drawing (shape and
+/// marks) when it has two or more parts; text styles are CSS classes.
 final class SVGCanvas: Canvas {
     private var body = ""
     /// Shapes drawn more than once are written once and then placed with
@@ -17,6 +18,20 @@ final class SVGCanvas: Canvas {
     private var textStyles: [String: Int] = [:]
     private var clipCount = 0
     private var openClips = 0
+    /// Inside a seat, its drawing is held back until `endSeat`: a seat's
+    /// shapes, marks and clips drawn again elsewhere (sold seats' hatching,
+    /// a wheelchair mark) are written once as a group and then placed with
+    /// one `<use>`. Keyed by the drawing moved to its first point.
+    private var seatOps: [Op]? = nil
+    private var fragments: [String: (id: Int, x: Double, y: Double)] = [:]
+
+    private enum Op {
+        case fill(Path, Color)
+        case stroke(Path, Color, Double, [Double])
+        case push(PixelRect)
+        case pop
+        case text(String, Double, Double, TextAlign, TextStyle)
+    }
     private let fontFamily: String
     private let language: String
     private let rightToLeft: Bool
@@ -133,10 +148,12 @@ final class SVGCanvas: Canvas {
     }
 
     func fill(_ path: Path, _ c: Color) {
+        if seatOps != nil { seatOps?.append(.fill(path, c)); return }
         shape(path, paint: color("fill", c))
     }
 
     func stroke(_ path: Path, _ c: Color, width: Double, dash: [Double]) {
+        if seatOps != nil { seatOps?.append(.stroke(path, c, width, dash)); return }
         var s = "fill=\"none\" \(color("stroke", c)) stroke-width=\"\(SVGCanvas.num(width))\" stroke-linejoin=\"round\""
         if !dash.isEmpty { s += " stroke-dasharray=\"\(dash.map(SVGCanvas.num).joined(separator: " "))\"" }
         shape(path, paint: s)
@@ -144,6 +161,7 @@ final class SVGCanvas: Canvas {
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty else { return }
+        if seatOps != nil { seatOps?.append(.text(string, x, y, align, style)); return }
         // Fitted as the raster draws it: the size it was shrunk to, and the
         // text as cut, with the whole text in its <title>.
         var size = style.size, shown = string, full: String? = nil
@@ -228,6 +246,7 @@ final class SVGCanvas: Canvas {
     }
 
     func pushClip(_ rect: PixelRect) {
+        if seatOps != nil { seatOps?.append(.push(rect)); return }
         clipCount += 1
         openClips += 1
         body += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(rect.x)\" y=\"\(rect.y)\" width=\"\(rect.w)\" height=\"\(rect.h)\"/></clipPath>\n"
@@ -235,6 +254,7 @@ final class SVGCanvas: Canvas {
     }
 
     func popClip() {
+        if seatOps != nil { seatOps?.append(.pop); return }
         guard openClips > 0 else { return }
         openClips -= 1
         body += "</g>\n"
@@ -248,9 +268,74 @@ final class SVGCanvas: Canvas {
         body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\" "
         body += "role=\"img\" aria-label=\"\(title)\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
         body += "<title>\(title)</title>\n"
+        seatOps = []
     }
 
-    func endSeat() { body += "</g>\n" }
+    func endSeat() {
+        if let ops = seatOps {
+            seatOps = nil
+            writeSeat(ops)
+        }
+        body += "</g>\n"
+    }
+
+    /// Writes a seat's drawing: its shapes and marks (everything before its
+    /// text) as a `<use>` of the first seat drawn alike when there are two
+    /// or more of them, then its text as it is. Anything else is written
+    /// element by element, as outside a seat.
+    private func writeSeat(_ ops: [Op]) {
+        let shapes = ops.prefix { if case .text = $0 { return false } else { return true } }
+        let rest = ops.dropFirst(shapes.count)
+        let textOnly = rest.allSatisfy { if case .text = $0 { return true } else { return false } }
+        if shapes.count >= 2, textOnly, let key = fragmentKey(shapes) {
+            if let first = fragments[key.text] {
+                body += "<use href=\"#f\(first.id)\" x=\"\(SVGCanvas.num(key.x - first.x))\" y=\"\(SVGCanvas.num(key.y - first.y))\"/>\n"
+            } else {
+                let id = fragments.count
+                fragments[key.text] = (id, key.x, key.y)
+                body += "<g id=\"f\(id)\">\n"
+                for op in shapes { replay(op) }
+                body += "</g>\n"
+            }
+            for op in rest { replay(op) }
+            return
+        }
+        for op in ops { replay(op) }
+    }
+
+    private func replay(_ op: Op) {
+        switch op {
+        case .fill(let p, let c): fill(p, c)
+        case .stroke(let p, let c, let w, let d): stroke(p, c, width: w, dash: d)
+        case .push(let r): pushClip(r)
+        case .pop: popClip()
+        case .text(let t, let x, let y, let a, let st): text(t, x: x, y: y, align: a, style: st)
+        }
+    }
+
+    /// The drawing moved to its first shape's first point, as text (nil when
+    /// it does not start with a shape or has unbalanced clips).
+    private func fragmentKey(_ ops: ArraySlice<Op>) -> (text: String, x: Double, y: Double)? {
+        guard case .fill(let first, _)? = ops.first, case .move(let x0, let y0)? = first.elements.first,
+              abs(x0) < 1e9, abs(y0) < 1e9 else { return nil }
+        var key = "", depth = 0
+        for op in ops {
+            switch op {
+            case .fill(let p, let c): key += "F\(pathData(p, dx: -x0, dy: -y0))|\(color("fill", c))"
+            case .stroke(let p, let c, let w, let d):
+                key += "S\(pathData(p, dx: -x0, dy: -y0))|\(color("stroke", c))|\(SVGCanvas.num(w))|\(d.map(SVGCanvas.num))"
+            case .push(let r):
+                depth += 1
+                key += "P\(SVGCanvas.num(Double(r.x) - x0)) \(SVGCanvas.num(Double(r.y) - y0)) \(r.w) \(r.h)"
+            case .pop:
+                depth -= 1
+                if depth < 0 { return nil }
+                key += "Q"
+            case .text: return nil
+            }
+        }
+        return depth == 0 ? (key, x0, y0) : nil
+    }
 
     func beginArea(_ tag: SeatTag) {
         body += "<g id=\"area-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\""

@@ -30,40 +30,49 @@ struct GeometryAgreementTests {
     }
 
     /// The bounding box of each seat group's first shape in the SVG: its
-    /// first `<path>`, or the `<use>` of an earlier path moved by its x, y.
+    /// first `<path>`, or the `<use>` that places an earlier path (or an
+    /// earlier seat's whole drawing, a `<g id="fN">`) moved by its x, y.
     static func svgSeats(_ svg: String) -> [String: SeatBox] {
         var out: [String: SeatBox] = [:]
-        // Every path with an id: its data, for the <use> elements that place it again.
-        var byID: [String: Substring] = [:]
-        for chunk in svg.components(separatedBy: "<path id=\"").dropFirst() {
-            guard let idEnd = chunk.firstIndex(of: "\""), let d = chunk.range(of: " d=\"") else { continue }
-            let rest = chunk[d.upperBound...]
-            guard let close = rest.firstIndex(of: "\"") else { continue }
-            byID[String(chunk[..<idEnd])] = rest[..<close]
-        }
-        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
-            guard let idEnd = chunk.firstIndex(of: "\"") else { continue }
-            let id = String(chunk[..<idEnd])
-            let pathAt = chunk.range(of: "<path ")?.lowerBound, useAt = chunk.range(of: "<use ")?.lowerBound
-            var data: Substring
-            var dx = 0.0, dy = 0.0
+        /// The first `<path>` or `<use>` in `text`: its path data and offset,
+        /// following `<use>` through `byID`.
+        func firstShape(_ text: Substring, _ byID: [String: (Substring, Double, Double)]) -> (Substring, Double, Double)? {
+            let pathAt = text.range(of: "<path ")?.lowerBound, useAt = text.range(of: "<use ")?.lowerBound
             if let u = useAt, pathAt.map({ u < $0 }) ?? true {
-                let use = chunk[u...].prefix { $0 != ">" }
+                let use = text[u...].prefix { $0 != ">" }
                 func attr(_ name: String) -> Substring? {
                     guard let r = use.range(of: " \(name)=\"") else { return nil }
                     return use[r.upperBound...].prefix { $0 != "\"" }
                 }
                 guard let href = attr("href"), let target = byID[String(href.dropFirst())],
-                      let x = attr("x").flatMap({ Double($0) }), let y = attr("y").flatMap({ Double($0) }) else { continue }
-                data = target
-                dx = x
-                dy = y
-            } else {
-                guard let p = pathAt, let d = chunk[p...].range(of: " d=\"") else { continue }
-                let rest = chunk[d.upperBound...]
-                guard let close = rest.firstIndex(of: "\"") else { continue }
-                data = rest[..<close]
+                      let x = attr("x").flatMap({ Double($0) }), let y = attr("y").flatMap({ Double($0) }) else { return nil }
+                return (target.0, target.1 + x, target.2 + y)
             }
+            guard let p = pathAt, let d = text[p...].range(of: " d=\"") else { return nil }
+            let rest = text[d.upperBound...]
+            guard let close = rest.firstIndex(of: "\"") else { return nil }
+            return (rest[..<close], 0, 0)
+        }
+        // Every path and fragment group with an id, in document order (a
+        // fragment's first shape may be a <use> of an earlier path).
+        var byID: [String: (Substring, Double, Double)] = [:]
+        var cursor = svg.startIndex
+        while let r = svg.range(of: " id=\"", range: cursor..<svg.endIndex) {
+            cursor = r.upperBound
+            guard let idEnd = svg[r.upperBound...].firstIndex(of: "\"") else { break }
+            let id = String(svg[r.upperBound..<idEnd])
+            let tagStart = svg[..<r.lowerBound].lastIndex(of: "<") ?? r.lowerBound
+            if svg[tagStart...].hasPrefix("<path") {
+                let tagEnd = svg[idEnd...].firstIndex(of: ">") ?? svg.endIndex
+                if let shape = firstShape(svg[tagStart..<tagEnd], byID) { byID[id] = shape }
+            } else if svg[tagStart...].hasPrefix("<g") && id.hasPrefix("f") {
+                if let shape = firstShape(svg[idEnd...], byID) { byID[id] = shape }
+            }
+        }
+        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
+            guard let idEnd = chunk.firstIndex(of: "\"") else { continue }
+            let id = String(chunk[..<idEnd])
+            guard let (data, dx, dy) = firstShape(chunk[idEnd...], byID) else { continue }
             let rest = data
             let close = data.endIndex
             var numbers: [Double] = []

@@ -219,6 +219,36 @@ struct SVGTests {
     }
 }
 
+@Suite("SVG size")
+struct SVGSizeTests {
+    @Test("a seat drawn alike again (shape and mark) is one <use> of the first one's group; a hatch's clip is written once per look")
+    func seatFragments() throws {
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1, selected: [])
+        let svg = try Renderer.svg(scene)
+        var defined: Set<String> = [], undefined: [String] = [], unmarked: [String] = []
+        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
+            guard let end = chunk.firstIndex(of: "\"") else { continue }
+            let id = String(chunk[..<end])
+            let seat = chunk.components(separatedBy: "<g id=\"seat-")[0]
+            for part in seat.components(separatedBy: "<g id=\"f").dropFirst() { defined.insert(String(part.prefix { $0 != "\"" })) }
+            for part in seat.components(separatedBy: "<use href=\"#f").dropFirst() where !defined.contains(String(part.prefix { $0 != "\"" })) {
+                undefined.append(id)
+            }
+            // Sold (cross) and locked (hatch) seats are a shape and a mark: one group or one <use> of it.
+            if let cell = scene.layout.cell(id: SeatID(id) ?? ""), cell.status != .available,
+               !seat.contains("<use href=\"#f") && !seat.contains("<g id=\"f") {
+                unmarked.append(id)
+            }
+        }
+        #expect(undefined.isEmpty, "a <use> before the group it places: \(undefined.prefix(3))")
+        #expect(unmarked.isEmpty, "\(unmarked.prefix(3))")
+        let locked = scene.layout.seats.filter { $0.status == .locked }.count
+        let clips = svg.components(separatedBy: "<clipPath").count - 1
+        #expect(locked >= 2 && clips >= 1 && clips < locked, "\(clips) clips for \(locked) locked seats")
+    }
+}
+
 /// Collects the seat groups of an SVG document.
 final class SVGSeatReader: NSObject, XMLParserDelegate {
     struct SeatElement {

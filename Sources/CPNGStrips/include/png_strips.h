@@ -27,8 +27,9 @@ int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, in
 void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, int y0, int y1, int channels, int effort,
                            unsigned char *out);
 
-/* Compresses `len` bytes as raw deflate at `level`: a sync-flushed piece
-   when `last` is 0, the final piece otherwise. Returns the compressed size
+/* Compresses `len` bytes as raw deflate at `level` (6: tuned for long runs;
+   9: the smaller of zlib's 9 and the tuned 6): a sync-flushed piece when
+   `last` is 0, the final piece otherwise. Returns the compressed size
    in *out_size and a malloc'd buffer in *out (free it), or -1. */
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
 
