@@ -144,9 +144,10 @@ public enum PixelMatch {
                           maxDelta: Double) -> (diff: Int, aa: Int) {
         guard let ba = pa.baseAddress, let bb = pb.baseAddress, w > 0, h > 0 else { return (0, 0) }
         let images = ImagePair(a: pa, b: pb, ba: ba, bb: bb)
-        // One worker per core, each taking every n-th chunk of 32 rows
-        // (changes cluster: interleaved chunks share them out evenly).
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, (h + 31) / 32))
+        // Four parts per core, each taking every n-th chunk of 32 rows
+        // (changes cluster: interleaved chunks share them out evenly); a
+        // core that gets ahead takes more parts when another is held up.
+        let workers = max(1, min(4 * ProcessInfo.processInfo.activeProcessorCount, (h + 31) / 32))
         let totals = CountBox(workers)
         DispatchQueue.concurrentPerform(iterations: workers) { k in
             let pa = images.a, pb = images.b, ba = images.ba, bb = images.bb
@@ -205,15 +206,13 @@ public enum PixelMatch {
         guard x > 0, y > 0, x < w - 1, y < h - 1 else { return false }
         let c = img + (y * w + x), up = c - w, down = c + w
         let v = c[0]
-        var n = 0
-        if up[-1] == v { n += 1 }
-        if up[0] == v { n += 1 }
-        if up[1] == v { n += 1 }
-        if c[-1] == v { n += 1 }
-        if c[1] == v { n += 1 }
-        if down[-1] == v { n += 1 }
+        // The four side neighbours first: inside an area three of them
+        // answer, and the corners are not read.
+        var n = (c[-1] == v ? 1 : 0) + (c[1] == v ? 1 : 0) + (up[0] == v ? 1 : 0)
+        if n > 2 { return true }
         if down[0] == v { n += 1 }
-        if down[1] == v { n += 1 }
+        if n > 2 { return true }
+        n += (up[-1] == v ? 1 : 0) + (up[1] == v ? 1 : 0) + (down[-1] == v ? 1 : 0) + (down[1] == v ? 1 : 0)
         return n > 2
     }
 
@@ -227,6 +226,17 @@ public enum PixelMatch {
 
     @inline(__always)
     static func luma(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.29889531 + g * 0.58662247 + b * 0.11448223 }
+
+    /// A pixel's brightness (Y of YIQ), blended over white when translucent.
+    @inline(__always)
+    static func brightness(_ p: UInt32) -> Double {
+        var (r, g, b, a) = channels(p)
+        if a < 255 {
+            a /= 255
+            r = blend(r, a); g = blend(g, a); b = blend(b, a)
+        }
+        return luma(r, g, b)
+    }
 
     /// Squared YIQ distance, or with `yOnly` the signed brightness difference.
     @inline(__always)
@@ -271,10 +281,14 @@ public enum PixelMatch {
         if equal - 1 > 2 { return false }
         var minDelta = 0.0, maxDelta = 0.0
         var minX = 0, minY = 0, maxX = 0, maxY = 0
+        // The centre's brightness once (colorDelta's yOnly is the difference
+        // of the two brightnesses, computed the same way).
+        let yc = brightness(centre)
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
-                let delta = colorDelta(centre, img[y * w + x], yOnly: true)
+                let p = img[y * w + x]
+                let delta = p == centre ? 0 : yc - brightness(p)
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }

@@ -61,6 +61,24 @@ final class CairoSurface {
     convenience init(width: Int, height: Int) throws(SeatMapError) {
         try self.init(adopting: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
                       what: "a \(width)×\(height) image")
+        adviseHugePages()
+    }
+
+    /// Asks the kernel to back a large image's memory with 2 MB pages when
+    /// it is first written (Linux `MADV_HUGEPAGE`; ignored where unsupported
+    /// or switched off). A 60-megapixel render otherwise takes ~60,000 page
+    /// faults; the pixels are the same either way.
+    private func adviseHugePages() {
+        #if os(Linux)
+        guard let data = cairo_image_surface_get_data(pointer) else { return }
+        let bytes = Int(cairo_image_surface_get_stride(pointer)) * Int(cairo_image_surface_get_height(pointer))
+        let huge = 2 << 20
+        guard bytes >= 2 * huge else { return }
+        let start = (Int(bitPattern: data) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: data) + bytes) & ~(huge - 1)
+        guard end > start, let base = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(base, end - start, MADV_HUGEPAGE)
+        #endif
     }
 
     deinit { cairo_surface_destroy(pointer) }
