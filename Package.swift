@@ -28,6 +28,13 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        // libmicrohttpd: the HTTP/1.1 server under `seatmap serve`.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
@@ -57,7 +64,7 @@ let package = Package(
         .target(name: "SeatMapTesting", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
 
         // MARK: Command line: a testable library and a thin executable
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore"],
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore", "CMicroHTTPD"],
                 plugins: ["BuildInfo"]),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),

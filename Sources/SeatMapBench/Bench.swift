@@ -418,8 +418,7 @@ public struct Bench {
                 p.arguments = [svgPath, dir.appendingPathComponent("resvg.png").path]
                 p.standardError = FileHandle.nullDevice
                 let t0 = Bench.now()
-                try p.run()
-                p.waitUntilExit()
+                try Bench.Child(p).wait()
                 return Double(Bench.now() - t0) / 1e9
             }
             var rr: [Double] = []
@@ -433,6 +432,26 @@ public struct Bench {
     }
 
     /// The full path of an executable on PATH, or nil.
+    /// A started child process whose end is noticed at once (Foundation's
+    /// `waitUntilExit` polls every 50 ms on Linux, which would round every
+    /// timing of a child up to the next 50 ms).
+    final class Child: @unchecked Sendable {
+        private let process: Process
+        private let done = DispatchSemaphore(value: 0)
+        init(_ process: Process) throws {
+            self.process = process
+            let done = self.done
+            process.terminationHandler = { _ in done.signal() }
+            try process.run()
+        }
+        /// Waits for the end; the exit status.
+        @discardableResult
+        func wait() throws -> Int32 {
+            done.wait()
+            return process.terminationStatus
+        }
+    }
+
     static func which(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let path = "\(dir)/\(name)"
@@ -473,18 +492,16 @@ public struct Bench {
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-batch-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        func start(_ cpus: String, _ out: String) throws -> Process {
+        func start(_ cpus: String, _ out: String) throws -> Bench.Child {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: taskset)
             p.arguments = ["-c", cpus, seatmap, "render"] + examples.map { "Examples/" + $0 }
                 + ["--out-dir", dir.appendingPathComponent(out).path, "--scale", "2"]
             p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            return p
+            return try Bench.Child(p)
         }
-        func finish(_ p: Process) throws {
-            p.waitUntilExit()
-            guard p.terminationStatus == 0 else { throw SeatMapError("seatmap render --out-dir failed in the batch benchmark") }
+        func finish(_ p: Bench.Child) throws {
+            guard try p.wait() == 0 else { throw SeatMapError("seatmap render --out-dir failed in the batch benchmark") }
         }
         func run(_ cpus: String) throws -> Double {
             let t0 = Bench.now()

@@ -104,6 +104,21 @@ extension SeatMapCLI {
         if s.svgTextAsPaths, (format ?? OutputFormat.forPath(out)) != .svg {
             throw UsageError(message: "--svg-text goes with SVG output (\(out) is not .svg)")
         }
+        guard let format = format ?? OutputFormat.forPath(out) else {
+            throw SeatMapError(file: out, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try renderBytes(file, format: format, s)
+        } catch let error as SeatMapError {
+            throw SeatMapError(file: error.file ?? out, diagnostics: error.diagnostics)
+        }
+        try Files.writeAtomically(bytes, to: out)
+    }
+
+    /// The bytes `render FILE` writes with these settings (`serve` answers with them too).
+    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings) throws -> [UInt8] {
+        if s.svgTextAsPaths, format != .svg { throw UsageError(message: "--svg-text goes with SVG output") }
         let hall = try Files.readHall(file)
         let selected = try seatIDs(s.selected, option: "--select")
         var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
@@ -121,9 +136,8 @@ extension SeatMapCLI {
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }
-        try Renderer.write(scene, to: out, format: format,
-                           options: RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
-                                                  svgTextAsPaths: s.svgTextAsPaths))
+        return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
+                                                     svgTextAsPaths: s.svgTextAsPaths))
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
@@ -186,11 +200,17 @@ extension SeatMapCLI {
             return f != "-" && stat(f, &st) == 0 ? Int(st.st_size) : 0
         }
         let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        // Each render gets its share of the cores: with as many files as
+        // cores, one each (no bands or strips fighting the other renders).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let share = max(1, cores / max(1, min(files.count, cores)))
         DispatchQueue.concurrentPerform(iterations: files.count) { k in
             let i = order[k]
             var failure: String? = nil
             do {
-                try Files.$maxInputBytes.withValue(limit) { try renderOne(files[i], to: outputs[i], format: format, settings) }
+                try Files.$maxInputBytes.withValue(limit) {
+                    try Renderer.$cores.withValue(share) { try renderOne(files[i], to: outputs[i], format: format, settings) }
+                }
             } catch let e as SeatMapError {
                 failure = e.file == nil ? "\(files[i]): \(e.message)" : e.message
             } catch {

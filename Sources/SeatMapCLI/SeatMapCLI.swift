@@ -14,7 +14,7 @@ public enum SeatMapCLI {
     }
 
     static var commands: [Command] {
-        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, selectCommand, recommendCommand, applyCommand, importCommand, exportCommand]
+        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, selectCommand, recommendCommand, applyCommand, importCommand, exportCommand, serveCommand]
     }
 
     static let overview = """

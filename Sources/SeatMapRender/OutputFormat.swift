@@ -30,6 +30,8 @@ public struct RenderOptions: Sendable {
 public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     public let name: String
     public let summary: String
+    /// The media type an HTTP response gives it.
+    public let mimeType: String
     let encode: @Sendable (Scene, RenderOptions) throws(SeatMapError) -> [UInt8]
 
     public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
@@ -40,13 +42,13 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         try encode(scene, options)
     }
 
-    public static let png = OutputFormat(name: "png", summary: "raster image (RGB when opaque; compressed on every core)") { scene, o throws(SeatMapError) in
+    public static let png = OutputFormat(name: "png", summary: "raster image (RGB when opaque; compressed on every core)", mimeType: "image/png") { scene, o throws(SeatMapError) in
         try Renderer.png(scene, viewport: o.viewport, minimap: o.minimap, compression: o.compression)
     }
-    public static let svg = OutputFormat(name: "svg", summary: "vector for the web, one <g id=\"seat-…\"> per seat") { scene, o throws(SeatMapError) in
+    public static let svg = OutputFormat(name: "svg", summary: "vector for the web, one <g id=\"seat-…\"> per seat", mimeType: "image/svg+xml") { scene, o throws(SeatMapError) in
         Array(try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap, textAsPaths: o.svgTextAsPaths).utf8)
     }
-    public static let pdf = OutputFormat(name: "pdf", summary: "vector page for print") { scene, o throws(SeatMapError) in
+    public static let pdf = OutputFormat(name: "pdf", summary: "vector page for print", mimeType: "application/pdf") { scene, o throws(SeatMapError) in
         try Renderer.pdf(scene, page: o.page, viewport: o.viewport, minimap: o.minimap)
     }
 

@@ -32,7 +32,7 @@ enum PNGEncoder {
     }
 
     /// Encodes Cairo's premultiplied ARGB32 pixels. `workers`: how many
-    /// strips run at once (default: every core); it never changes the bytes.
+    /// strips run at once (default: `Renderer.cores`); it never changes the bytes.
     static func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, compression: PNGCompression,
                        workers: Int? = nil) throws(SeatMapError) -> [UInt8] {
         guard width > 0, height > 0 else { throw SeatMapError("the image is empty") }
@@ -45,7 +45,7 @@ enum PNGEncoder {
         let box = StripBox(count: count)
         // The pixels outlive the concurrent loop, which only reads them.
         let source = UnsafeSendable(pixels)
-        let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, count))
+        let n = max(1, min(workers ?? Renderer.cores, count))
         DispatchQueue.concurrentPerform(iterations: n) { w in
             let pixels = source.value
             // One filter buffer per worker, reused strip after strip.

@@ -149,6 +149,11 @@ public final class RasterImage {
 /// Renders scenes to PNG, SVG and PDF. All geometry comes from the scene's
 /// layout; the same scene always gives the same bytes.
 public enum Renderer {
+    /// The cores one render may use (bands, PNG strips): every core, unless
+    /// the caller runs several renders at once (`render --out-dir`) and
+    /// gives each its share. Neither the pixels nor the bytes depend on it.
+    @TaskLocal public static var cores: Int = ProcessInfo.processInfo.activeProcessorCount
+
     /// Images larger than this many pixels are refused.
     public static let maxPixels = ImageLimits.maxPixels
 
@@ -238,7 +243,7 @@ public enum Renderer {
 
     /// The bands a large full render is drawn in (nil: one pass).
     static func parallelBands(_ r: PixelRect) -> [PixelRect]? {
-        guard ProcessInfo.processInfo.activeProcessorCount > 1, r.w * r.h >= parallelPixels, r.h > bandRows else { return nil }
+        guard cores > 1, r.w * r.h >= parallelPixels, r.h > bandRows else { return nil }
         return stride(from: 0, to: r.h, by: bandRows).map { PixelRect(x: r.x, y: r.y + $0, w: r.w, h: min(bandRows, r.h - $0)) }
     }
 
@@ -252,7 +257,7 @@ public enum Renderer {
         guard let target = cairo_image_surface_get_data(image.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
         let targetStride = image.stride
         let destination = BandTarget(pointer: target)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, bands.count))
+        let workers = max(1, min(cores, bands.count))
         DispatchQueue.concurrentPerform(iterations: workers) { k in
             let text: PangoText
             do throws(SeatMapError) { text = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }

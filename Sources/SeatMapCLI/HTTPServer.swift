@@ -1,0 +1,250 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import SeatMapCore
+
+/// An HTTP request as `seatmap serve` handles it: everything is copied out
+/// of libmicrohttpd's buffers while its callbacks run.
+struct HTTPRequest: Sendable {
+    var method: String
+    /// The path without the query, percent-decoded by libmicrohttpd.
+    var path: String
+    /// Query parameters in the order given (a key may repeat).
+    var query: [(String, String)]
+    /// Request headers, names in lower case.
+    var headers: [String: String]
+    var body: [UInt8]
+}
+
+/// A response: status, headers and body.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// JSON text with its content type.
+    static func json(_ status: Int, _ node: JSONNode) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+                     body: Array((JSONWriter.write(node, pretty: true).trimmingSuffixNewline + "\n").utf8))
+    }
+
+    /// `{"error": message, "status": code}`.
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, JSONNode(.object([JSONMember("error", JSONNode(.string(message))),
+                                       JSONMember("status", JSONNode(.number(String(status))))])))
+    }
+}
+
+/// The HTTP/1.1 server under `seatmap serve`: libmicrohttpd parses HTTP and
+/// polls the connections on a few I/O threads; every request's work runs
+/// on a bounded pool of workers while its connection is suspended, so a
+/// slow render never holds up another connection, and a slow or silent
+/// client only ever holds its own connection (closed after `timeout`).
+final class HTTPServer: @unchecked Sendable {
+    struct Limits: Sendable {
+        /// Largest request body accepted (413 beyond it).
+        var maxBody = 1 << 20
+        /// Bytes per connection for the request line and headers (431/413 beyond it).
+        var headerMemory = 64 << 10
+        /// Seconds a connection may stay idle.
+        var timeout: UInt32 = 30
+        /// Connections open at once.
+        var connections: UInt32 = 1024
+        /// Requests waiting for a worker before new ones get 503.
+        var queue = 512
+    }
+
+    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    private var daemon: OpaquePointer?
+    private let handler: Handler
+    private let limits: Limits
+    private let workers: OperationQueue
+    private let log: @Sendable (String) -> Void
+    private let pending = Counter()
+    /// The port listened on.
+    private(set) var port: UInt16 = 0
+
+    /// Starts listening at once; throws when the address is not an IP
+    /// literal or the port cannot be bound.
+    init(host: String, port: UInt16, workers: Int, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
+         handler: @escaping Handler) throws(SeatMapError) {
+        self.handler = handler
+        self.limits = limits
+        self.log = log
+        self.workers = OperationQueue()
+        self.workers.maxConcurrentOperationCount = max(1, workers)
+        self.workers.name = "seatmap serve workers"
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.headerMemory,
+                                       HTTPServer.access, me, HTTPServer.completed, me)
+        guard let daemon else {
+            throw SeatMapError("cannot listen on \(host):\(port): the address must be an IP literal (127.0.0.1, ::1, 0.0.0.0) and the port free")
+        }
+        self.daemon = daemon
+        self.port = seatmap_mhd_port(daemon)
+    }
+
+    /// Stops listening and closes every connection.
+    func stop() {
+        if let daemon { MHD_stop_daemon(daemon) }
+        daemon = nil
+        workers.waitUntilAllOperationsAreFinished()
+    }
+
+    deinit { stop() }
+
+    /// One request's state across libmicrohttpd's calls, kept in its
+    /// connection's `con_cls`.
+    final class Exchange: @unchecked Sendable {
+        var request: HTTPRequest
+        let started = DispatchTime.now().uptimeNanoseconds
+        var tooLarge = false
+        var dispatched = false
+        var response: HTTPResponse?
+        var status = 0
+        init(_ request: HTTPRequest) { self.request = request }
+    }
+
+    private static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+        guard let cls, let connection, let conCls, let uploadSize else { return seatmap_mhd_no }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.handle(connection, url: url, method: method, upload: uploadData, size: uploadSize, state: conCls)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+        guard let cls, let conCls, let raw = conCls.pointee else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+        conCls.pointee = nil
+        server.logLine(exchange)
+    }
+
+    private func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                        upload: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
+                        state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        // First call: the request line and headers are in.
+        guard let raw = state.pointee else {
+            let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                                      query: HTTPServer.values(connection, headers: false).map { ($0.0, $0.1) },
+                                      headers: Dictionary(HTTPServer.values(connection, headers: true).map { ($0.0.lowercased(), $0.1) },
+                                                          uniquingKeysWith: { a, _ in a }),
+                                      body: [])
+            let exchange = Exchange(request)
+            if let length = request.headers["content-length"].flatMap(Int.init), length > limits.maxBody { exchange.tooLarge = true }
+            state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            return seatmap_mhd_yes
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+        // Body data: kept up to the limit, the rest read and dropped.
+        if size.pointee > 0 {
+            if !exchange.tooLarge, let upload {
+                if exchange.request.body.count + size.pointee > limits.maxBody {
+                    exchange.tooLarge = true
+                    exchange.request.body = []
+                } else {
+                    upload.withMemoryRebound(to: UInt8.self, capacity: size.pointee) {
+                        exchange.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size.pointee))
+                    }
+                }
+            }
+            size.pointee = 0
+            return seatmap_mhd_yes
+        }
+        if let response = exchange.response { return send(connection, exchange, response) }
+        if exchange.tooLarge {
+            return send(connection, exchange, .error(413, "the request body is over \(limits.maxBody) bytes"))
+        }
+        if exchange.dispatched { return seatmap_mhd_yes }
+        guard pending.increment(limit: limits.queue) else {
+            return send(connection, exchange, .error(503, "the server is busy (\(limits.queue) requests waiting); try again"))
+        }
+        exchange.dispatched = true
+        // The work runs on a worker while libmicrohttpd polls the others;
+        // resuming calls this handler again, which sends the response.
+        MHD_suspend_connection(connection)
+        let request = exchange.request, handler = self.handler, pending = self.pending
+        let ticket = ConnectionTicket(connection: connection, exchange: exchange)
+        workers.addOperation {
+            let response = handler(request)
+            ticket.exchange.response = response
+            pending.decrement()
+            MHD_resume_connection(ticket.connection)
+        }
+        return seatmap_mhd_yes
+    }
+
+    private func send(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {
+        exchange.status = response.status
+        var names: [UnsafeMutablePointer<CChar>?] = []
+        for (name, value) in response.headers {
+            names.append(strdup(name))
+            names.append(strdup(value))
+        }
+        defer { names.forEach { free($0) } }
+        let headers = names.map { UnsafePointer($0) }
+        return response.body.withUnsafeBytes { body in
+            headers.withUnsafeBufferPointer { h in
+                seatmap_mhd_respond(connection, UInt32(response.status), body.baseAddress, body.count, h.baseAddress, response.headers.count)
+            }
+        }
+    }
+
+    /// One line per request: time, method, path, status, duration, bytes.
+    private func logLine(_ exchange: Exchange) {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e6
+        let bytes = exchange.response?.body.count ?? 0
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let status = exchange.status == 0 ? "-" : String(exchange.status)
+        log("\(stamp) \(exchange.request.method) \(exchange.request.path) \(status) \(String(format: "%.1f", ms)) ms \(bytes) B")
+    }
+
+    /// A connection's values of one kind (query arguments, headers).
+    private static func values(_ connection: OpaquePointer, headers: Bool) -> [(String, String)] {
+        let box = PairBox()
+        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+            guard let cls, let key else { return seatmap_mhd_yes }
+            let box = Unmanaged<PairBox>.fromOpaque(cls).takeUnretainedValue()
+            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+            return seatmap_mhd_yes
+        }
+        let cls = Unmanaged.passUnretained(box).toOpaque()
+        _ = headers ? seatmap_mhd_headers(connection, iterator, cls) : seatmap_mhd_query(connection, iterator, cls)
+        return box.pairs
+    }
+}
+
+private final class PairBox {
+    var pairs: [(String, String)] = []
+}
+
+/// A suspended connection and its exchange, handed to a worker (which
+/// resumes the connection once the response is set).
+private struct ConnectionTicket: @unchecked Sendable {
+    let connection: OpaquePointer
+    let exchange: HTTPServer.Exchange
+}
+
+/// Requests waiting for or on a worker.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment(limit: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return false }
+        value += 1
+        return true
+    }
+    func decrement() {
+        lock.lock()
+        value -= 1
+        lock.unlock()
+    }
+}

@@ -1,0 +1,278 @@
+import Dispatch
+import Foundation
+import SeatMapCore
+import SeatMapRender
+
+extension SeatMapCLI {
+    static let serveCommand = Command(
+        spec: CommandSpec(
+            name: "serve",
+            usage: "serve --halls DIR [--host 127.0.0.1] [--port 8080] [--workers N]",
+            summary: "An HTTP service: the halls in DIR rendered, hit-tested and summarised over HTTP/1.1.",
+            options: [
+                .value("halls", "DIR", "The hall files served: DIR/NAME.json is the hall NAME."),
+                .value("host", "IP", "The address to listen on, an IPv4 or IPv6 literal (default 127.0.0.1)."),
+                .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
+                .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
+            ],
+            details: """
+            Endpoints (README "The HTTP service" has curl examples):
+              GET  /healthz                      {"status": "ok"}
+              GET  /halls                        every hall's summary, as `info --json`, with its name
+              GET  /halls/NAME.png|.svg|.pdf     the same bytes as `render`; query parameters are its options
+                                                 (zoom, fit, scale, theme, no-header, no-legend, locale, viewport,
+                                                 offset, minimap, pin-row-labels, select, highlight, ticket,
+                                                 show-occupancy, page, png-compression, svg-text); ETag from the
+                                                 content, If-None-Match answered 304, Cache-Control: no-cache
+              POST /halls/NAME/hit               {"points": [[x, y], ...], "zoom": 2, ...}: the JSON of `hit --json`
+            Errors are JSON {"error", "status"} with the CLI's message: 400 bad parameters, 404 unknown hall or
+            path, 405 wrong method, 413 body over 1 MiB, 422 a hall file with errors, 503 over 512 requests waiting.
+            One log line per request on standard error. Stops on SIGINT or SIGTERM.
+            """),
+        run: { args, console in
+            _ = try positionals(args, [])
+            guard let dir = args.value("halls") else { throw UsageError(message: "missing --halls DIR") }
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                throw SeatMapError(file: dir, "is not a folder")
+            }
+            let host = args.value("host") ?? "127.0.0.1"
+            let port = try args.int("port", in: 0...65535) ?? 8080
+            let workers = try args.int("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+            let service = HallService(folder: dir)
+            let server = try HTTPServer(host: host, port: UInt16(port), workers: workers, log: { console.err($0) }) { service.respond($0) }
+            console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port) (halls in \(dir), \(workers) workers)")
+            // Serve until SIGINT or SIGTERM (main's handlers end the process).
+            let forever = DispatchSemaphore(value: 0)
+            forever.wait()
+            server.stop()
+            return 0
+        })
+}
+
+/// The routes of `seatmap serve` over a folder of hall files. Every answer
+/// is produced by the code the CLI runs for the same options (option
+/// parsing included), so the bytes and the messages are the CLI's.
+struct HallService: Sendable {
+    let folder: String
+
+    /// The query parameters a render takes: `render`'s options that shape
+    /// the image (not its output or batch options).
+    static let renderParameters: Set<String> = [
+        "zoom", "fit", "scale", "theme", "no-header", "no-legend", "locale", "viewport", "offset", "minimap",
+        "pin-row-labels", "select", "highlight", "ticket", "show-occupancy", "page", "png-compression", "svg-text",
+    ]
+    /// The JSON members a hit request takes besides `points`.
+    static let hitParameters: Set<String> = [
+        "zoom", "fit", "scale", "theme", "no-header", "no-legend", "locale", "viewport", "offset", "slop", "pin-row-labels",
+    ]
+
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        let parts = Array(request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init).dropFirst())
+        let method = request.method
+        if parts == ["healthz"] {
+            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            return .json(200, JSONNode(.object([JSONMember("status", JSONNode(.string("ok")))])))
+        }
+        if parts == ["halls"] {
+            guard method == "GET" else { return .error(405, "\(request.path) answers GET") }
+            return halls()
+        }
+        if parts.count == 2, parts[0] == "halls", parts[1].contains(".") {
+            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            return render(parts[1], request)
+        }
+        if parts.count == 3, parts[0] == "halls", parts[2] == "hit" {
+            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            return hit(parts[1], request)
+        }
+        return .error(404, "no such endpoint: \(method) \(request.path)")
+    }
+
+    /// A hall name: letters, digits, `-`, `_` and `.` (not leading), so a
+    /// path can never leave the folder.
+    static func isHallName(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 200 && !s.hasPrefix(".")
+            && s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.".unicodeScalars.contains($0) }
+    }
+
+    /// The hall file of `name`, or the 404 answer.
+    func hallPath(_ name: String) -> Result<String, HTTPResponseError> {
+        guard HallService.isHallName(name) else { return .failure(HTTPResponseError(.error(404, "no such hall: \(name)"))) }
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name + ".json").path
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return .failure(HTTPResponseError(.error(404, "no such hall: \(name) (no \(name).json in the halls folder)")))
+        }
+        return .success(path)
+    }
+
+    func halls() -> HTTPResponse {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(HallService.isHallName).sorted()
+        var items: [JSONNode] = []
+        for name in names {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name + ".json").path
+            var members = [JSONMember("hall", JSONNode(.string(name)))]
+            do {
+                let summary = HallSummary(try Files.readHall(path)).json
+                if case .object(let more) = summary.value { members += more }
+            } catch {
+                members.append(JSONMember("error", JSONNode(.string(error.message))))
+            }
+            items.append(JSONNode(.object(members)))
+        }
+        return .json(200, JSONNode(.array(items)))
+    }
+
+    /// The query as `render`'s arguments; a flag's value may be empty,
+    /// `1` or `true` (given) or `0` or `false` (not given).
+    static func arguments(_ query: [(String, String)], allowed: Set<String>, flags: Set<String>) throws(UsageError) -> [String] {
+        var args: [String] = []
+        for (key, value) in query {
+            guard allowed.contains(key) else {
+                throw UsageError(message: "unknown parameter \"\(key)\" (known: \(allowed.sorted().joined(separator: ", ")))")
+            }
+            if flags.contains(key) {
+                switch value {
+                case "", "1", "true": args.append("--" + key)
+                case "0", "false": continue
+                default: throw UsageError(message: "\(key) is a flag: give it as \(key), \(key)=1 or \(key)=true")
+                }
+            } else {
+                args += ["--" + key, value]
+            }
+        }
+        return args
+    }
+
+    func render(_ file: String, _ request: HTTPRequest) -> HTTPResponse {
+        let dot = file.lastIndex(of: ".") ?? file.endIndex
+        let name = String(file[..<dot]), ext = String(file[file.index(after: dot)...])
+        guard let format = OutputFormat.named(ext) else {
+            return .error(404, "no such endpoint: \(request.path) (halls render as \(OutputFormat.list(prefix: ".")))")
+        }
+        let path: String
+        switch hallPath(name) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        let spec = SeatMapCLI.renderCommand.spec
+        let flags = Set(spec.options.filter { $0.arity == .flag }.map(\.name))
+        let bytes: [UInt8]
+        do {
+            let args = try HallService.arguments(request.query, allowed: HallService.renderParameters, flags: flags)
+            let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: spec))
+            bytes = try SeatMapCLI.renderBytes(path, format: format, settings)
+        } catch let e as UsageError {
+            return .error(400, e.message.replacingOccurrences(of: "--", with: ""))
+        } catch let e as SeatMapError {
+            return .error(422, e.message)
+        } catch {
+            return .error(500, "\(error)")
+        }
+        let etag = "\"" + HallService.contentHash(bytes) + "\""
+        let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
+        if let match = request.headers["if-none-match"],
+           match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
+        }
+        return HTTPResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : bytes)
+    }
+
+    /// A hex digest of the bytes for the ETag (FNV-1a, 64 bits, twice with
+    /// different offsets: collisions between two renders are not a concern
+    /// at 128 bits).
+    static func contentHash(_ bytes: [UInt8]) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b ^ UInt64(byte ^ 0x5A)) &* 0x0000_0100_0000_01B3
+        }
+        return String(format: "%016llx%016llx", a, b)
+    }
+
+    /// POST /halls/NAME/hit: `{"points": [[x, y], ...], ...options}` run as
+    /// `seatmap hit FILE --json --point x,y ... --option value`.
+    func hit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        let path: String
+        switch hallPath(name) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        let body: JSONNode
+        do { body = try JSONParser.parse(request.body) } catch {
+            return .error(400, "the body is not JSON: \(error)")
+        }
+        guard case .object(let members) = body.value else { return .error(400, "the body must be a JSON object with \"points\"") }
+        var args = ["hit", path, "--json"]
+        var sawPoints = false
+        for m in members {
+            if m.key == "points" {
+                guard case .array(let points) = m.node.value, !points.isEmpty, points.count <= 10_000 else {
+                    return .error(400, "points: expected an array of 1 to 10000 [x, y] pairs")
+                }
+                for (i, p) in points.enumerated() {
+                    guard let pair = HallService.pair(p) else { return .error(400, "points[\(i)]: expected [x, y] numbers") }
+                    args += ["--point", pair]
+                }
+                sawPoints = true
+                continue
+            }
+            guard HallService.hitParameters.contains(m.key) else {
+                return .error(400, "unknown member \"\(m.key)\" (known: points, \(HallService.hitParameters.sorted().joined(separator: ", ")))")
+            }
+            switch m.node.value {
+            case .bool(let b): if b { args.append("--" + m.key) }
+            case .number(let n): args += ["--" + m.key, n]
+            case .string(let s): args += ["--" + m.key, s]
+            case .array:
+                guard let pair = HallService.pair(m.node) else { return .error(400, "\(m.key): expected [x, y] numbers or \"x,y\"") }
+                args += ["--" + m.key, pair]
+            default: return .error(400, "\(m.key): expected a number, a string, true or [x, y]")
+            }
+        }
+        guard sawPoints else { return .error(400, "missing \"points\": [[x, y], ...]") }
+        return runJSON(args)
+    }
+
+    static func pair(_ node: JSONNode) -> String? {
+        guard case .array(let xy) = node.value, xy.count == 2, case .number(let x) = xy[0].value, case .number(let y) = xy[1].value else { return nil }
+        return "\(x),\(y)"
+    }
+
+    /// Runs a CLI command whose standard output is JSON: 200 with it, or
+    /// the command's message (400 for usage, 422 for bad input).
+    func runJSON(_ args: [String]) -> HTTPResponse {
+        let out = OutputBuffer(), err = OutputBuffer()
+        let console = Console(out: { out.append($0) }, err: { err.append($0) })
+        let code = SeatMapCLI.run(args, console: console)
+        if code == 0 {
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(out.text.utf8))
+        }
+        // The CLI's message without its "Run `seatmap … --help`" advice.
+        let message = err.text.split(separator: "\n").filter { !$0.hasPrefix("Run `seatmap") }.joined(separator: "\n")
+        return .error(code == 2 ? 400 : 422, message.replacingOccurrences(of: "--", with: ""))
+    }
+}
+
+/// An HTTP answer carried as an error.
+struct HTTPResponseError: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}
+
+/// Text written by a command run for a request.
+final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parts: [String] = []
+    func append(_ s: String) {
+        lock.lock()
+        parts.append(s)
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return parts.joined()
+    }
+}
