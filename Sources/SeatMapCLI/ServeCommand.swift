@@ -2,15 +2,17 @@ import Dispatch
 import Foundation
 import SeatMapCore
 import SeatMapRender
+import SeatMapStore
 
 extension SeatMapCLI {
     static let serveCommand = Command(
         spec: CommandSpec(
             name: "serve",
-            usage: "serve --halls DIR [--host 127.0.0.1] [--port 8080] [--workers N]",
+            usage: "serve --halls DIR [--store DB] [--host 127.0.0.1] [--port 8080] [--workers N]",
             summary: "An HTTP service: the halls in DIR rendered, hit-tested and summarised over HTTP/1.1.",
             options: [
                 .value("halls", "DIR", "The hall files served: DIR/NAME.json is the hall NAME."),
+                .value("store", "DB", "The selection store (SQLite): held selections, confirmed orders, applied status batches."),
                 .value("host", "IP", "The address to listen on, an IPv4 or IPv6 literal (default 127.0.0.1)."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
                 .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
@@ -25,6 +27,11 @@ extension SeatMapCLI {
                                                  show-occupancy, page, png-compression, svg-text); ETag from the
                                                  content, If-None-Match answered 304, Cache-Control: no-cache
               POST /halls/NAME/hit               {"points": [[x, y], ...], "zoom": 2, ...}: the JSON of `hit --json`
+              POST /shows/SHOW/select            {"hall": NAME, "toggle": [ids], "holdSeconds": 600}: the JSON of
+                                                 `select --store DB --show SHOW --json` (the hold kept in the store)
+              POST /shows/SHOW/order             {"hall": NAME}: the held seats become sold in DIR/NAME.json
+              POST /halls/NAME/status            status batches as `apply` reads them: applied to DIR/NAME.json,
+                                                 each batch id once (the store remembers them)
             Errors are JSON {"error", "status"} with the CLI's message: 400 bad parameters, 404 unknown hall or
             path, 405 wrong method, 413 body over 1 MiB, 422 a hall file with errors, 503 over 512 requests waiting.
             One log line per request on standard error. Stops on SIGINT or SIGTERM.
@@ -39,15 +46,32 @@ extension SeatMapCLI {
             let host = args.value("host") ?? "127.0.0.1"
             let port = try args.int("port", in: 0...65535) ?? 8080
             let workers = try args.int("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-            let service = HallService(folder: dir)
-            let server = try HTTPServer(host: host, port: UInt16(port), workers: workers, log: { console.err($0) }) { service.respond($0) }
-            console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port) (halls in \(dir), \(workers) workers)")
+            let service = try SeatMapService(halls: dir, store: args.value("store"), host: host, port: UInt16(port), workers: workers,
+                                             log: { console.err($0) })
+            console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")
             // Serve until SIGINT or SIGTERM (main's handlers end the process).
             let forever = DispatchSemaphore(value: 0)
             forever.wait()
-            server.stop()
+            service.stop()
             return 0
         })
+}
+
+/// `seatmap serve` as a library: the HTTP service over a folder of halls,
+/// listening from `init` until `stop()` (tests and embedding programs).
+public final class SeatMapService: @unchecked Sendable {
+    private let server: HTTPServer
+    /// The port listened on (the one picked when 0 was asked for).
+    public var port: UInt16 { server.port }
+
+    public init(halls folder: String, store: String? = nil, host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
+        if let store { _ = try SeatStore(path: store) }  // created (or its problem reported) at start
+        let service = HallService(folder: folder, store: store)
+        server = try HTTPServer(host: host, port: port, workers: workers, log: log) { service.respond($0) }
+    }
+
+    public func stop() { server.stop() }
 }
 
 /// The routes of `seatmap serve` over a folder of hall files. Every answer
@@ -55,6 +79,11 @@ extension SeatMapCLI {
 /// parsing included), so the bytes and the messages are the CLI's.
 struct HallService: Sendable {
     let folder: String
+    /// The SQLite store for selections, orders and status batches (nil:
+    /// those endpoints answer 409).
+    var store: String? = nil
+    /// One writer at a time per hall file (in this process).
+    let locks = HallLocks()
 
     /// The query parameters a render takes: `render`'s options that shape
     /// the image (not its output or batch options).
@@ -86,7 +115,149 @@ struct HallService: Sendable {
             guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
             return hit(parts[1], request)
         }
+        if parts.count == 3, parts[0] == "halls", parts[2] == "status" {
+            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            return status(parts[1], request)
+        }
+        if parts.count == 3, parts[0] == "shows", parts[2] == "select" || parts[2] == "order" {
+            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            return parts[2] == "select" ? select(parts[1], request) : order(parts[1], request)
+        }
         return .error(404, "no such endpoint: \(method) \(request.path)")
+    }
+
+    /// The JSON object of a request body, or the 400 answer.
+    static func object(_ request: HTTPRequest) -> Result<[JSONMember], HTTPResponseError> {
+        guard let body = try? JSONParser.parse(request.body) else {
+            return .failure(HTTPResponseError(.error(400, "the body is not JSON")))
+        }
+        guard case .object(let members) = body.value else { return .failure(HTTPResponseError(.error(400, "the body must be a JSON object"))) }
+        return .success(members)
+    }
+
+    /// A show id: what a hall name may be.
+    static func showID(_ s: String) -> HTTPResponse? {
+        isHallName(s) ? nil : .error(400, "a show id is letters, digits, -, _ and . (not leading): \"\(s)\"")
+    }
+
+    /// POST /shows/SHOW/select: `{"hall", "toggle": [ids], "holdSeconds"?, "locale"?, "singleSeatRule"?}`.
+    func select(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        if let bad = HallService.showID(show) { return bad }
+        guard let store else { return .error(409, "this service runs without --store: selections need one") }
+        let members: [JSONMember]
+        switch HallService.object(request) {
+        case .success(let m): members = m
+        case .failure(let e): return e.response
+        }
+        var hall: String?, toggles: [String] = [], extra: [String] = []
+        for m in members {
+            switch (m.key, m.node.value) {
+            case ("hall", .string(let h)): hall = h
+            case ("toggle", .array(let ids)):
+                for (i, id) in ids.enumerated() {
+                    guard case .string(let text) = id.value, !text.isEmpty, !text.contains(",") else {
+                        return .error(400, "toggle[\(i)]: expected a seat id such as \"1-3-5\"")
+                    }
+                    toggles.append(text)
+                }
+            case ("holdSeconds", .number(let n)): extra += ["--hold-ttl", n]
+            case ("locale", .string(let l)): extra += ["--locale", l]
+            case ("singleSeatRule", .bool(let b)): if !b { extra.append("--no-single-seat-rule") }
+            default: return .error(400, "\(m.key): unknown member or wrong type (known: hall, toggle, holdSeconds, locale, singleSeatRule)")
+            }
+        }
+        guard let hall else { return .error(400, "missing \"hall\": the hall's name") }
+        guard !toggles.isEmpty, toggles.count <= 1000 else { return .error(400, "toggle: expected 1 to 1000 seat ids") }
+        let path: String
+        switch hallPath(hall) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        // The hall file is read while no status batch or order is rewriting it.
+        return locks.with(hall) {
+            runJSON(["select", path, "--store", store, "--show", show, "--json", "--toggle", toggles.joined(separator: ",")] + extra)
+        }
+    }
+
+    /// POST /shows/SHOW/order `{"hall"}`: the show's held seats become sold
+    /// in the hall file, and the hold is cleared. 409 when nothing is held
+    /// or a held seat was sold in the meantime ("seat just sold").
+    func order(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        if let bad = HallService.showID(show) { return bad }
+        guard let store else { return .error(409, "this service runs without --store: orders need one") }
+        var hallName: String?
+        switch HallService.object(request) {
+        case .success(let members):
+            for m in members {
+                guard m.key == "hall", case .string(let h) = m.node.value else { return .error(400, "\(m.key): unknown member (known: hall)") }
+                hallName = h
+            }
+        case .failure(let e): return e.response
+        }
+        guard let hallName else { return .error(400, "missing \"hall\": the hall's name") }
+        let path: String
+        switch hallPath(hallName) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        return locks.with(hallName) {
+            do {
+                let db = try SeatStore(path: store)
+                let hall = try Files.readHall(path)
+                let held = try db.heldSeats(show: show).filter { !$0.hasPrefix("area:") }
+                guard !held.isEmpty else { return .error(409, "show \(show) holds no seats (select them first, within the hold time)") }
+                let gone = held.filter { id -> Bool in
+                    guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return true }
+                    return cell.seat.status != .available
+                }
+                if !gone.isEmpty {
+                    return .error(409, "seat just sold: \(gone.joined(separator: ", ")) is no longer available; select again")
+                }
+                let batch = JSONNode(.object([
+                    JSONMember("batchId", JSONNode(.string("order:\(show):\(held.joined(separator: ","))"))),
+                    JSONMember("sequence", JSONNode(.number("1"))),
+                    JSONMember("changes", JSONNode(.array(held.map {
+                        JSONNode(.object([JSONMember("id", JSONNode(.string($0))), JSONMember("status", JSONNode(.number("2")))]))
+                    }))),
+                ]))
+                let updates = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-order-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
+                try Files.writeAtomically(Array(JSONWriter.write(batch, pretty: false).utf8), to: updates)
+                defer { try? FileManager.default.removeItem(atPath: updates) }
+                let applied = runJSON(["apply", path, updates, "-o", path, "--json"])
+                guard applied.status == 200 else { return applied }
+                try db.transaction { try db.release(show: show) }
+                return .json(200, JSONNode(.object([
+                    JSONMember("show", JSONNode(.string(show))), JSONMember("hall", JSONNode(.string(hallName))),
+                    JSONMember("sold", JSONNode(.array(held.map { JSONNode(.string($0)) }))),
+                ])))
+            } catch let e as SeatMapError {
+                return .error(422, e.message)
+            } catch {
+                return .error(500, "\(error)")
+            }
+        }
+    }
+
+    /// POST /halls/NAME/status: status batches as `apply` reads them,
+    /// applied all or nothing to the hall file; a batch id seen before is
+    /// skipped (the store remembers them per hall).
+    func status(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        guard let store else { return .error(409, "this service runs without --store: status batches need one") }
+        let path: String
+        switch hallPath(name) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        return locks.with(name) {
+            let updates = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-status-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
+            do { try Files.writeAtomically(request.body, to: updates) } catch { return .error(500, "\(error)") }
+            defer { try? FileManager.default.removeItem(atPath: updates) }
+            let answer = runJSON(["apply", path, updates, "-o", path, "--store", store, "--show", "hall:" + name, "--json"])
+            // Messages name the body, not the temporary file.
+            guard answer.status != 200 else { return answer }
+            let text = String(decoding: answer.body, as: UTF8.self).replacingOccurrences(of: updates, with: "the body")
+            return HTTPResponse(status: answer.status, headers: answer.headers, body: Array(text.utf8))
+        }
     }
 
     /// A hall name: letters, digits, `-`, `_` and `.` (not leading), so a
@@ -250,8 +421,26 @@ struct HallService: Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(out.text.utf8))
         }
         // The CLI's message without its "Run `seatmap … --help`" advice.
-        let message = err.text.split(separator: "\n").filter { !$0.hasPrefix("Run `seatmap") }.joined(separator: "\n")
+        let message = err.text.split(separator: "\n").filter { !$0.hasPrefix("Run `seatmap") }
+            .map { line in line.hasPrefix("seatmap \(args[0]): ") ? line.dropFirst("seatmap \(args[0]): ".count) : line[...] }
+            .joined(separator: "\n")
         return .error(code == 2 ? 400 : 422, message.replacingOccurrences(of: "--", with: ""))
+    }
+}
+
+/// A lock per hall name, so that one request at a time reads or rewrites
+/// a hall file (renders read it without one: a file is replaced whole).
+final class HallLocks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var locks: [String: NSLock] = [:]
+    func with<T>(_ hall: String, _ body: () -> T) -> T {
+        lock.lock()
+        let l = locks[hall] ?? NSLock()
+        locks[hall] = l
+        lock.unlock()
+        l.lock()
+        defer { l.unlock() }
+        return body()
     }
 }
 
