@@ -7,7 +7,7 @@ SEATMAP := .build/debug/seatmap
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test golden bench fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-browser test-load golden bench fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -49,6 +49,21 @@ test: deps
 	$(SWIFT) build --build-tests || $(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	cd Examples/Consumer && ($(SWIFT) build --build-tests || $(SWIFT) build --build-tests) && $(SWIFT) test --skip-build
+
+# The picker page in a real browser (Debian chromium + chromium-driver,
+# Selenium from PyPI in .build/browser-venv): clicks at two zoom levels
+# checked against `seatmap hit`, a drag, the total, the keyboard.
+test-browser: deps
+	bash scripts/install-browser-deps.sh
+	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
+	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
+
+# 200 concurrent clients x 20 mixed requests against `seatmap serve` on
+# 127.0.0.1 (release build): no error, no lost selection; prints requests/s
+# and p50/p99 latency.
+test-load: deps
+	$(SWIFT) build -c release --product seatmap
+	python3 Tests/Load/load_test.py --seatmap .build/release/seatmap
 
 # Re-record every golden image (the run fails on purpose: look at the new
 # references in Golden/ before committing them).

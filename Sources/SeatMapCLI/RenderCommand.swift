@@ -101,8 +101,8 @@ extension SeatMapCLI {
 
     /// Renders one hall file to one output path.
     static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings) throws {
-        if s.svgTextAsPaths, (format ?? OutputFormat.forPath(out)) != .svg {
-            throw UsageError(message: "--svg-text goes with SVG output (\(out) is not .svg)")
+        if s.svgTextAsPaths, let f = format ?? OutputFormat.forPath(out), f != .svg && f != .html {
+            throw UsageError(message: "--svg-text goes with SVG or HTML output (\(out) is not .svg or .html)")
         }
         guard let format = format ?? OutputFormat.forPath(out) else {
             throw SeatMapError(file: out, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
@@ -117,8 +117,8 @@ extension SeatMapCLI {
     }
 
     /// The bytes `render FILE` writes with these settings (`serve` answers with them too).
-    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings) throws -> [UInt8] {
-        if s.svgTextAsPaths, format != .svg { throw UsageError(message: "--svg-text goes with SVG output") }
+    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings, picker: PickerEndpoint? = nil) throws -> [UInt8] {
+        if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
         let hall = try Files.readHall(file)
         let selected = try seatIDs(s.selected, option: "--select")
         var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
@@ -137,7 +137,7 @@ extension SeatMapCLI {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }
         return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
-                                                     svgTextAsPaths: s.svgTextAsPaths))
+                                                     svgTextAsPaths: s.svgTextAsPaths, picker: picker))
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {

@@ -3,6 +3,7 @@ import Foundation
 import SeatMapCore
 import SeatMapRender
 import SeatMapStore
+import CMicroHTTPD
 
 /// The `seatmap` command line: thin commands over the SeatMap modules.
 ///
@@ -43,7 +44,7 @@ public enum SeatMapCLI {
     /// (when built from a git checkout), and the C libraries linked at run time.
     static var versionText: String {
         let commit = buildCommit.isEmpty ? "" : " (commit \(buildCommit))"
-        let libs = CairoLibrary.linkedVersions + [("sqlite", SeatStore.sqliteVersion)]
+        let libs = CairoLibrary.linkedVersions + [("sqlite", SeatStore.sqliteVersion), ("libmicrohttpd", MHD_get_version().map { String(cString: $0) } ?? "?")]
         return "seatmap \(SeatMap.version)\(commit)\n" + libs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 

@@ -21,11 +21,12 @@ extension SeatMapCLI {
             Endpoints (README "The HTTP service" has curl examples):
               GET  /healthz                      {"status": "ok"}
               GET  /halls                        every hall's summary, as `info --json`, with its name
-              GET  /halls/NAME.png|.svg|.pdf     the same bytes as `render`; query parameters are its options
+              GET  /halls/NAME.png|.svg|.pdf|.html  the same bytes as `render`; query parameters are its options
                                                  (zoom, fit, scale, theme, no-header, no-legend, locale, viewport,
                                                  offset, minimap, pin-row-labels, select, highlight, ticket,
                                                  show-occupancy, page, png-compression, svg-text); ETag from the
                                                  content, If-None-Match answered 304, Cache-Control: no-cache
+              GET  /halls/NAME/picker?show=SHOW  the picker page, its toggles sent to /shows/SHOW/select
               POST /halls/NAME/hit               {"points": [[x, y], ...], "zoom": 2, ...}: the JSON of `hit --json`
               POST /shows/SHOW/select            {"hall": NAME, "toggle": [ids], "holdSeconds": 600}: the JSON of
                                                  `select --store DB --show SHOW --json` (the hold kept in the store)
@@ -84,6 +85,8 @@ struct HallService: Sendable {
     var store: String? = nil
     /// One writer at a time per hall file (in this process).
     let locks = HallLocks()
+    /// Recent renders by file identity and options.
+    let cache = RenderCache()
 
     /// The query parameters a render takes: `render`'s options that shape
     /// the image (not its output or batch options).
@@ -114,6 +117,10 @@ struct HallService: Sendable {
         if parts.count == 3, parts[0] == "halls", parts[2] == "hit" {
             guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
             return hit(parts[1], request)
+        }
+        if parts.count == 3, parts[0] == "halls", parts[2] == "picker" {
+            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            return picker(parts[1], request)
         }
         if parts.count == 3, parts[0] == "halls", parts[2] == "status" {
             guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
@@ -333,7 +340,15 @@ struct HallService: Sendable {
         do {
             let args = try HallService.arguments(request.query, allowed: HallService.renderParameters, flags: flags)
             let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: spec))
-            bytes = try SeatMapCLI.renderBytes(path, format: format, settings)
+            // Same file (inode, size, modification time), same options: the
+            // same bytes, so a recent render is answered again.
+            let key = RenderCache.key(path: path, parts: [format.name] + args)
+            if let key, let cached = cache.get(key) {
+                bytes = cached
+            } else {
+                bytes = try SeatMapCLI.renderBytes(path, format: format, settings)
+                if let key { cache.put(key, bytes) }
+            }
         } catch let e as UsageError {
             return .error(400, e.message.replacingOccurrences(of: "--", with: ""))
         } catch let e as SeatMapError {
@@ -348,6 +363,45 @@ struct HallService: Sendable {
             return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
         return HTTPResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : bytes)
+    }
+
+    /// GET /halls/NAME/picker?show=SHOW&...render options: the picker page,
+    /// its toggles sent to /shows/SHOW/select (the show's held seats drawn
+    /// picked). Without `show` it is the page `render --format html` writes.
+    func picker(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        let path: String
+        switch hallPath(name) {
+        case .success(let p): path = p
+        case .failure(let e): return e.response
+        }
+        var query = request.query
+        var endpoint: PickerEndpoint? = nil
+        if let i = query.firstIndex(where: { $0.0 == "show" }) {
+            let show = query[i].1
+            query.remove(at: i)
+            if let bad = HallService.showID(show) { return bad }
+            guard let store else { return .error(409, "this service runs without --store: a picker for a show needs one") }
+            let held: [String]
+            do { held = try SeatStore(path: store).heldSeats(show: show).filter { !$0.hasPrefix("area:") } } catch {
+                return .error(500, error.message)
+            }
+            endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: name, held: held)
+        }
+        let spec = SeatMapCLI.renderCommand.spec
+        let flags = Set(spec.options.filter { $0.arity == .flag }.map(\.name))
+        do {
+            let args = try HallService.arguments(query, allowed: HallService.renderParameters.subtracting(["page", "png-compression"]), flags: flags)
+            let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: spec))
+            let bytes = try SeatMapCLI.renderBytes(path, format: .html, settings, picker: endpoint)
+            return HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")],
+                                body: request.method == "HEAD" ? [] : bytes)
+        } catch let e as UsageError {
+            return .error(400, e.message.replacingOccurrences(of: "--", with: ""))
+        } catch let e as SeatMapError {
+            return .error(422, e.message)
+        } catch {
+            return .error(500, "\(error)")
+        }
     }
 
     /// A hex digest of the bytes for the ETag (FNV-1a, 64 bits, twice with
@@ -441,6 +495,45 @@ final class HallLocks: @unchecked Sendable {
         l.lock()
         defer { l.unlock() }
         return body()
+    }
+}
+
+/// Recent renders, keyed by the hall file's identity (device, inode, size,
+/// modification time in nanoseconds: a status batch or order replaces the
+/// file, so its key changes) and the render's options; at most 64 entries
+/// and 256 MB, the oldest dropped first.
+final class RenderCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: [UInt8]] = [:]
+    private var order: [String] = []
+    private var bytes = 0
+    private let maxEntries = 64, maxBytes = 256 << 20
+
+    static func key(path: String, parts: [String]) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\u{0}\(path)\u{0}" + parts.joined(separator: "\u{0}")
+    }
+
+    func get(_ key: String) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func put(_ key: String, _ value: [UInt8]) {
+        guard value.count <= maxBytes / 4 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if entries[key] != nil { return }
+        entries[key] = value
+        order.append(key)
+        bytes += value.count
+        while order.count > maxEntries || bytes > maxBytes, !order.isEmpty {
+            let old = order.removeFirst()
+            bytes -= entries[old]?.count ?? 0
+            entries[old] = nil
+        }
     }
 }
 

@@ -12,14 +12,18 @@ public struct RenderOptions: Sendable {
     /// SVG: text as outlined paths (the same glyphs as the PNG on a machine
     /// without the fonts), each with its text as title and label.
     public var svgTextAsPaths: Bool
+    /// HTML: where the picker page sends toggles (nil: it emits
+    /// `seatmap:toggle` events only, as a page opened from a file).
+    public var picker: PickerEndpoint?
 
     public init(viewport: ViewTransform? = nil, minimap: Bool = false, compression: PNGCompression = .default,
-                page: PageSize = .fit, svgTextAsPaths: Bool = false) {
+                page: PageSize = .fit, svgTextAsPaths: Bool = false, picker: PickerEndpoint? = nil) {
         self.viewport = viewport
         self.minimap = minimap
         self.compression = compression
         self.page = page
         self.svgTextAsPaths = svgTextAsPaths
+        self.picker = picker
     }
 }
 
@@ -52,8 +56,14 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         try Renderer.pdf(scene, page: o.page, viewport: o.viewport, minimap: o.minimap)
     }
 
+    public static let html = OutputFormat(name: "html", summary: "interactive seat-picker page (the SVG with pan, zoom, keyboard and tap-to-toggle; self-contained)",
+                                          mimeType: "text/html; charset=utf-8") { scene, o throws(SeatMapError) in
+        let svg = try Renderer.svg(scene, viewport: o.viewport, minimap: o.minimap, textAsPaths: o.svgTextAsPaths)
+        return Array(PickerPage.html(svg: svg, scene: scene, endpoint: o.picker).utf8)
+    }
+
     /// Every format, in the order help lists them.
-    public static let all: [OutputFormat] = [png, svg, pdf]
+    public static let all: [OutputFormat] = [png, svg, pdf, html]
 
     public static func named(_ name: String) -> OutputFormat? {
         all.first { $0.name == name.lowercased() }

@@ -83,7 +83,7 @@ struct ValidateInfoCLITests {
         #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"seatsio\" (expected maoyan, pretix)"))
         let dir = try Fixtures.tempFolder()
         let badFormat = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("x.gif").path)
-        #expect(badFormat.code == 2 && badFormat.err.contains("use a .png, .svg or .pdf name"))
+        #expect(badFormat.code == 2 && badFormat.err.contains("use a .png, .svg, .pdf or .html name"))
     }
 
     @Test("a missing file is a clear error, exit 1")

@@ -169,7 +169,7 @@ struct ServeTests {
         }
         try expectError(http.request("GET", "/halls/nope.png"), 404, "no such hall: nope")
         try expectError(http.request("GET", "/halls/..%2F..%2Fetc%2Fpasswd.png"), 404, "no such")
-        try expectError(http.request("GET", "/halls/seed.gif"), 404, ".png, .svg or .pdf")
+        try expectError(http.request("GET", "/halls/seed.gif"), 404, ".png, .svg, .pdf or .html")
         try expectError(http.request("GET", "/halls/seed.png?zoom=abc"), 400, "zoom expects a number")
         try expectError(http.request("GET", "/halls/seed.png?zoom=99"), 400, "zoom")
         try expectError(http.request("GET", "/halls/seed.png?bogus=1"), 400, "unknown parameter \"bogus\"")

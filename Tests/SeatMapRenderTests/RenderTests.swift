@@ -154,7 +154,7 @@ struct RenderTests {
         #expect(!inkRows.isEmpty, "the header has text")
     }
 
-    @Test("PNG, SVG and PDF are the same bytes every time", arguments: OutputFormat.all)
+    @Test("PNG, SVG, PDF and the picker page are the same bytes every time", arguments: OutputFormat.all)
     func deterministic(format: OutputFormat) throws {
         let theme = try Theme.load("print")
         let make = {
@@ -163,7 +163,7 @@ struct RenderTests {
         }
         let first = try make()
         #expect(try make() == first)
-        let magic = ["png": [0x89, 0x50, 0x4E, 0x47], "pdf": Array("%PDF".utf8), "svg": Array("<?xml".utf8)]
+        let magic = ["png": [0x89, 0x50, 0x4E, 0x47], "pdf": Array("%PDF".utf8), "svg": Array("<?xml".utf8), "html": Array("<!doctype html>".utf8)]
         #expect(first.starts(with: try #require(magic[format.name])))
     }
 

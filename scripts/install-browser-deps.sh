@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# What the browser tests need (make test-browser): Debian's chromium and
+# chromium-driver, and Selenium from PyPI in a virtual environment at
+# .build/browser-venv (a test-side tool: the product never imports it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(chromium chromium-driver python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing missing packages: ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "error: these Debian packages are missing: ${missing[*]} (run as root or install them)" >&2; exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+venv=.build/browser-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "selenium>=4.10,<5"
+fi
