@@ -107,17 +107,14 @@ extension SeatMapCLI {
         guard let format = format ?? OutputFormat.forPath(out) else {
             throw SeatMapError(file: out, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try renderBytes(file, format: format, s)
-        } catch let error as SeatMapError {
-            throw SeatMapError(file: error.file ?? out, diagnostics: error.diagnostics)
-        }
-        try Files.writeAtomically(bytes, to: out)
+        try Files.writeAtomically(try renderBytes(file, format: format, s, output: out), to: out)
     }
 
     /// The bytes `render FILE` writes with these settings (`serve` answers with them too).
-    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings, picker: PickerEndpoint? = nil) throws -> [UInt8] {
+    /// Errors of the encoding itself name `output` (the image being written);
+    /// errors about the hall or the options name what they are about.
+    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings, picker: PickerEndpoint? = nil,
+                            output: String? = nil) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
         let hall = try Files.readHall(file)
         let selected = try seatIDs(s.selected, option: "--select")
@@ -136,8 +133,12 @@ extension SeatMapCLI {
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }
-        return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
-                                                     svgTextAsPaths: s.svgTextAsPaths, picker: picker))
+        do {
+            return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
+                                                         svgTextAsPaths: s.svgTextAsPaths, picker: picker))
+        } catch {
+            throw SeatMapError(file: error.file ?? output, diagnostics: error.diagnostics)
+        }
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {

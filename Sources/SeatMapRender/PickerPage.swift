@@ -192,13 +192,30 @@ enum PickerPage {
       // Picked seats: a mark over the seat's shape, inside its group (so the
       // browser still hit-tests the seat there).
       var picked = new Set();
+      // A seat's own shape: its first <path>, or what its first <use> places
+      // (through a seat drawn alike), as the box of the path's points (the
+      // SVG writes absolute coordinates; a rounded rect's control points lie
+      // inside it). Marks and highlight rings are left out.
+      function shapeBox(seat) {
+        var el = seat.querySelector(":scope > path, :scope > use"), dx = 0, dy = 0, guard = 0;
+        while (el && el.tagName.toLowerCase() === "use" && guard++ < 4) {
+          dx += parseFloat(el.getAttribute("x") || "0"); dy += parseFloat(el.getAttribute("y") || "0");
+          var ref = document.getElementById((el.getAttribute("href") || "").slice(1));
+          el = ref && ref.tagName.toLowerCase() === "g" ? ref.querySelector("path, use") : ref;
+        }
+        if (!el || el.tagName.toLowerCase() !== "path") return null;
+        var n = (el.getAttribute("d") || "").match(/-?[0-9.]+/g) || [], xs = [], ys = [];
+        for (var i = 0; i + 1 < n.length; i += 2) { xs.push(parseFloat(n[i])); ys.push(parseFloat(n[i + 1])); }
+        if (!xs.length) return null;
+        var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
+        return { x: x0 + dx, y: y0 + dy, width: Math.max.apply(null, xs) - x0, height: Math.max.apply(null, ys) - y0 };
+      }
       function mark(seat, on) {
         var old = seat.querySelector(".seatmap-picked");
         if (old) old.remove();
         if (!on) return;
-        var shape = seat.querySelector("path,use,rect");
-        if (!shape) return;
-        var b = shape.getBBox();
+        var b = shapeBox(seat);
+        if (!b) return;
         var g = document.createElementNS(NS, "g");
         g.setAttribute("class", "seatmap-picked");
         g.setAttribute("pointer-events", "none");

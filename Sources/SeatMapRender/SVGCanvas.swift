@@ -291,11 +291,13 @@ final class SVGCanvas: Canvas {
             if let first = fragments[key.text] {
                 body += "<use href=\"#f\(first.id)\" x=\"\(SVGCanvas.num(key.x - first.x))\" y=\"\(SVGCanvas.num(key.y - first.y))\"/>\n"
             } else {
+                // Defined in <defs> (drawn by the <use> after it), so a script
+                // that changes this seat's elements changes no other seat.
                 let id = fragments.count
                 fragments[key.text] = (id, key.x, key.y)
-                body += "<g id=\"f\(id)\">\n"
+                body += "<defs><g id=\"f\(id)\">\n"
                 for op in shapes { replay(op) }
-                body += "</g>\n"
+                body += "</g></defs><use href=\"#f\(id)\" x=\"0\" y=\"0\"/>\n"
             }
             for op in rest { replay(op) }
             return

@@ -133,6 +133,22 @@ struct OutputFileTests {
     }
 }
 
+@Suite("CLI: errors name what they are about")
+struct ErrorBlameTests {
+    @Test("a seat option's error names the option, not the output being written; a hall's error names the hall")
+    func blame() throws {
+        let dir = try Fixtures.tempFolder()
+        let out = dir.appendingPathComponent("x.png").path
+        let select = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out, "--select", "9-9-9")
+        #expect(select.code == 1 && select.err.hasPrefix("--select: no such seat 9-9-9"), "\(select.err)")
+        let ticket = seatmap("render", Fixtures.examplePath("seed.json"), "-o", "-", "--format", "png", "--ticket", "9-9-9")
+        #expect(ticket.code == 1 && ticket.err.hasPrefix("--ticket: no such seat 9-9-9"), "\(ticket.err)")
+        let batch = seatmap("render", Fixtures.examplePath("seed.json"), "--out-dir", dir.path, "--select", "9-9-9")
+        #expect(batch.code == 1 && batch.err.contains("seed.json: --select: no such seat 9-9-9"), "\(batch.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
+
 @Suite("CLI: image inputs")
 struct ImageInputTests {
     @Test("diff finds a size mismatch from the headers and refuses an image over the limits, without decoding it")
