@@ -63,6 +63,12 @@ static inline int seatmap_mhd_headers(struct MHD_Connection *connection, MHD_Key
     return MHD_get_connection_values(connection, MHD_HEADER_KIND, iterator, cls);
 }
 
+/* A connection's socket (-1 when libmicrohttpd does not say). */
+static inline int seatmap_mhd_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? (int)info->connect_fd : -1;
+}
+
 /* The port the daemon listens on (the one picked when 0 was asked for). */
 static inline uint16_t seatmap_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

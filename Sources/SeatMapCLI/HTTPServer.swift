@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import SeatMapCore
+import SeatMapRender
 
 /// An HTTP request as `seatmap serve` handles it: everything is copied out
 /// of libmicrohttpd's buffers while its callbacks run.
@@ -50,8 +51,8 @@ final class HTTPServer: @unchecked Sendable {
     struct Limits: Sendable {
         /// Largest request body accepted (413 beyond it).
         var maxBody = 1 << 20
-        /// Bytes per connection for the request line and headers (431/413 beyond it).
-        var headerMemory = 64 << 10
+        /// Bytes per connection for the request line, headers and parsed query (libmicrohttpd answers 414/431 beyond it).
+        var headerMemory = 256 << 10
         /// Seconds a connection may stay idle.
         var timeout: UInt32 = 30
         /// Connections open at once.
@@ -65,7 +66,12 @@ final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let handler: Handler
     private let limits: Limits
-    private let workers: OperationQueue
+    /// Renders on one pool, everything else on another: a queue of slow
+    /// renders never delays a selection or a hit test.
+    private let workers: WorkerPool
+    private let light: WorkerPool
+    private let instant: @Sendable (HTTPRequest) -> Bool
+    private let heavy: @Sendable (HTTPRequest) -> Bool
     private let log: @Sendable (String) -> Void
     private let pending = Counter()
     /// The port listened on.
@@ -73,14 +79,18 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening at once; throws when the address is not an IP
     /// literal or the port cannot be bound.
+    /// `instant` requests are answered on the I/O thread at once (a health
+    /// check); `heavy` ones go to the render pool, the rest to the other.
     init(host: String, port: UInt16, workers: Int, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
+         instant: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, heavy: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
          handler: @escaping Handler) throws(SeatMapError) {
         self.handler = handler
         self.limits = limits
         self.log = log
-        self.workers = OperationQueue()
-        self.workers.maxConcurrentOperationCount = max(1, workers)
-        self.workers.name = "seatmap serve workers"
+        self.instant = instant
+        self.heavy = heavy
+        self.workers = WorkerPool(threads: max(1, workers), name: "seatmap-render")
+        self.light = WorkerPool(threads: max(1, workers), name: "seatmap-request")
         let me = Unmanaged.passUnretained(self).toOpaque()
         let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.headerMemory,
                                        HTTPServer.access, me, HTTPServer.completed, me)
@@ -95,7 +105,8 @@ final class HTTPServer: @unchecked Sendable {
     func stop() {
         if let daemon { MHD_stop_daemon(daemon) }
         daemon = nil
-        workers.waitUntilAllOperationsAreFinished()
+        workers.stop()
+        light.stop()
     }
 
     deinit { stop() }
@@ -162,6 +173,7 @@ final class HTTPServer: @unchecked Sendable {
             return send(connection, exchange, .error(413, "the request body is over \(limits.maxBody) bytes"))
         }
         if exchange.dispatched { return seatmap_mhd_yes }
+        if instant(exchange.request) { return send(connection, exchange, handler(exchange.request)) }
         guard pending.increment(limit: limits.queue) else {
             return send(connection, exchange, .error(503, "the server is busy (\(limits.queue) requests waiting); try again"))
         }
@@ -170,9 +182,10 @@ final class HTTPServer: @unchecked Sendable {
         // resuming calls this handler again, which sends the response.
         MHD_suspend_connection(connection)
         let request = exchange.request, handler = self.handler, pending = self.pending
-        let ticket = ConnectionTicket(connection: connection, exchange: exchange)
-        workers.addOperation {
-            let response = handler(request)
+        let ticket = ConnectionTicket(connection: connection, exchange: exchange, socket: seatmap_mhd_socket(connection))
+        (heavy(request) ? workers : light).submit {
+            // A client that has gone while its request waited is not worked for.
+            let response = ticket.clientGone() ? HTTPResponse.error(499, "the client closed the connection") : handler(request)
             ticket.exchange.response = response
             pending.decrement()
             MHD_resume_connection(ticket.connection)
@@ -229,6 +242,69 @@ private final class PairBox {
 private struct ConnectionTicket: @unchecked Sendable {
     let connection: OpaquePointer
     let exchange: HTTPServer.Exchange
+    /// The connection's socket (-1 when unknown).
+    let socket: Int32
+
+    /// Whether the client closed its end (a read would give end-of-file);
+    /// pipelined bytes waiting to be read mean it is still there.
+    func clientGone() -> Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0
+    }
+}
+
+/// Threads of its own taking jobs in order (not Dispatch's shared pool,
+/// whose threads blocked renders could all occupy).
+final class WorkerPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var stopping = false
+    private var running = 0
+
+    init(threads: Int, name: String) {
+        for i in 0..<threads {
+            let thread = Thread { [self] in self.loop() }
+            thread.name = "\(name)-\(i)"
+            thread.stackSize = 8 << 20
+            running += 1
+            thread.start()
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping { condition.wait() }
+            if jobs.isEmpty && stopping {
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            // Each request's render uses one core: the pool is the parallelism.
+            Renderer.$cores.withValue(1) { job() }
+        }
+    }
+
+    /// Finishes the queued jobs, then ends the threads.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
 }
 
 /// Requests waiting for or on a worker.

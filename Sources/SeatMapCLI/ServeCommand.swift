@@ -69,7 +69,8 @@ public final class SeatMapService: @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         if let store { _ = try SeatStore(path: store) }  // created (or its problem reported) at start
         let service = HallService(folder: folder, store: store)
-        server = try HTTPServer(host: host, port: port, workers: workers, log: log) { service.respond($0) }
+        server = try HTTPServer(host: host, port: port, workers: workers, log: log, instant: HallService.isInstant,
+                                heavy: HallService.isRender) { service.respond($0) }
     }
 
     public func stop() { server.stop() }
@@ -103,44 +104,71 @@ struct HallService: Sendable {
         let parts = Array(request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init).dropFirst())
         let method = request.method
         if parts == ["healthz"] {
-            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            guard method == "GET" || method == "HEAD" else { return HallService.notAllowed(request.path, "GET, HEAD") }
             return .json(200, JSONNode(.object([JSONMember("status", JSONNode(.string("ok")))])))
         }
         if parts == ["halls"] {
-            guard method == "GET" else { return .error(405, "\(request.path) answers GET") }
+            guard method == "GET" || method == "HEAD" else { return HallService.notAllowed(request.path, "GET, HEAD") }
             return halls()
         }
         if parts.count == 2, parts[0] == "halls", parts[1].contains(".") {
-            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            guard method == "GET" || method == "HEAD" else { return HallService.notAllowed(request.path, "GET, HEAD") }
             return render(parts[1], request)
         }
         if parts.count == 3, parts[0] == "halls", parts[2] == "hit" {
-            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            guard method == "POST" else { return HallService.notAllowed(request.path, "POST") }
             return hit(parts[1], request)
         }
         if parts.count == 3, parts[0] == "halls", parts[2] == "picker" {
-            guard method == "GET" || method == "HEAD" else { return .error(405, "\(request.path) answers GET") }
+            guard method == "GET" || method == "HEAD" else { return HallService.notAllowed(request.path, "GET, HEAD") }
             return picker(parts[1], request)
         }
         if parts.count == 3, parts[0] == "halls", parts[2] == "status" {
-            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            guard method == "POST" else { return HallService.notAllowed(request.path, "POST") }
             return status(parts[1], request)
         }
         if parts.count == 3, parts[0] == "shows", parts[2] == "select" || parts[2] == "order" {
-            guard method == "POST" else { return .error(405, "\(request.path) answers POST") }
+            guard method == "POST" else { return HallService.notAllowed(request.path, "POST") }
             return parts[2] == "select" ? select(parts[1], request) : order(parts[1], request)
         }
         return .error(404, "no such endpoint: \(method) \(request.path)")
     }
 
+    /// 405 with the methods the path answers (`Allow`).
+    static func notAllowed(_ path: String, _ allow: String) -> HTTPResponse {
+        var r = HTTPResponse.error(405, "\(path) answers \(allow.replacingOccurrences(of: ", HEAD", with: ""))")
+        r.headers.append(("Allow", allow))
+        return r
+    }
+
+    /// Whether a request is cheap enough to answer on the I/O thread (no
+    /// file is read: it can never wait behind a render).
+    static func isInstant(_ request: HTTPRequest) -> Bool { request.path == "/healthz" }
+
+    /// Whether a request renders an image or page (the render pool); the
+    /// rest (hit tests, selections, orders, statuses) has a pool of its own,
+    /// so renders never hold up a selection.
+    static func isRender(_ request: HTTPRequest) -> Bool {
+        request.method != "POST" && request.path.hasPrefix("/halls/") && (request.path.contains(".") || request.path.hasSuffix("/picker"))
+    }
+
     /// The JSON object of a request body, or the 400 answer.
     static func object(_ request: HTTPRequest) -> Result<[JSONMember], HTTPResponseError> {
-        guard let body = try? JSONParser.parse(request.body) else {
-            return .failure(HTTPResponseError(.error(400, "the body is not JSON")))
+        let body: JSONNode
+        do { body = try JSONParser.parse(request.body) } catch {
+            return .failure(HTTPResponseError(.error(400, "the body is not JSON: \(error.message)")))
         }
         guard case .object(let members) = body.value else { return .failure(HTTPResponseError(.error(400, "the body must be a JSON object"))) }
+        var seen: Set<String> = []
+        for m in members where !seen.insert(m.key).inserted {
+            return .failure(HTTPResponseError(.error(400, "\"\(m.key)\" is given twice")))
+        }
         return .success(members)
     }
+
+    /// The store's key for a show's hold: the show in its hall, so an order
+    /// can only sell what was selected in the hall it names.
+    static func holdKey(show: String, hall: String) -> String { "\(hall)/\(show)" }
 
     /// A show id: what a hall name may be.
     static func showID(_ s: String) -> HTTPResponse? {
@@ -162,13 +190,15 @@ struct HallService: Sendable {
             case ("hall", .string(let h)): hall = h
             case ("toggle", .array(let ids)):
                 for (i, id) in ids.enumerated() {
-                    guard case .string(let text) = id.value, !text.isEmpty, !text.contains(",") else {
+                    guard case .string(let text) = id.value, !text.isEmpty, !text.contains(","), !text.hasPrefix("-") else {
                         return .error(400, "toggle[\(i)]: expected a seat id such as \"1-3-5\"")
                     }
                     toggles.append(text)
                 }
             case ("holdSeconds", .number(let n)): extra += ["--hold-ttl", n]
-            case ("locale", .string(let l)): extra += ["--locale", l]
+            case ("locale", .string(let l)):
+                do { try HallService.checkValue("locale", l) } catch { return .error(400, error.message) }
+                extra += ["--locale", l]
             case ("singleSeatRule", .bool(let b)): if !b { extra.append("--no-single-seat-rule") }
             default: return .error(400, "\(m.key): unknown member or wrong type (known: hall, toggle, holdSeconds, locale, singleSeatRule)")
             }
@@ -182,7 +212,8 @@ struct HallService: Sendable {
         }
         // The hall file is read while no status batch or order is rewriting it.
         return locks.with(hall) {
-            runJSON(["select", path, "--store", store, "--show", show, "--json", "--toggle", toggles.joined(separator: ",")] + extra)
+            runJSON(["select", path, "--store", store, "--show", HallService.holdKey(show: show, hall: hall), "--json",
+                     "--toggle", toggles.joined(separator: ",")] + extra, rename: ["hold-ttl": "holdSeconds"])
         }
     }
 
@@ -211,8 +242,11 @@ struct HallService: Sendable {
             do {
                 let db = try SeatStore(path: store)
                 let hall = try Files.readHall(path)
-                let held = try db.heldSeats(show: show).filter { !$0.hasPrefix("area:") }
-                guard !held.isEmpty else { return .error(409, "show \(show) holds no seats (select them first, within the hold time)") }
+                let key = HallService.holdKey(show: show, hall: hallName)
+                let held = try db.heldSeats(show: key).filter { !$0.hasPrefix("area:") }
+                guard !held.isEmpty else {
+                    return .error(409, "show \(show) holds no seats in \(hallName) (select them there first, within the hold time)")
+                }
                 let gone = held.filter { id -> Bool in
                     guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return true }
                     return cell.seat.status != .available
@@ -232,7 +266,7 @@ struct HallService: Sendable {
                 defer { try? FileManager.default.removeItem(atPath: updates) }
                 let applied = runJSON(["apply", path, updates, "-o", path, "--json"])
                 guard applied.status == 200 else { return applied }
-                try db.transaction { try db.release(show: show) }
+                try db.transaction { try db.release(show: key) }
                 return .json(200, JSONNode(.object([
                     JSONMember("show", JSONNode(.string(show))), JSONMember("hall", JSONNode(.string(hallName))),
                     JSONMember("sold", JSONNode(.array(held.map { JSONNode(.string($0)) }))),
@@ -295,7 +329,7 @@ struct HallService: Sendable {
                 let summary = HallSummary(try Files.readHall(path)).json
                 if case .object(let more) = summary.value { members += more }
             } catch {
-                members.append(JSONMember("error", JSONNode(.string(error.message))))
+                members.append(JSONMember("error", JSONNode(.string(clean(error.message)))))
             }
             items.append(JSONNode(.object(members)))
         }
@@ -306,10 +340,12 @@ struct HallService: Sendable {
     /// `1` or `true` (given) or `0` or `false` (not given).
     static func arguments(_ query: [(String, String)], allowed: Set<String>, flags: Set<String>) throws(UsageError) -> [String] {
         var args: [String] = []
+        guard query.count <= 64 else { throw UsageError(message: "too many parameters (\(query.count); at most 64)") }
         for (key, value) in query {
             guard allowed.contains(key) else {
                 throw UsageError(message: "unknown parameter \"\(key)\" (known: \(allowed.sorted().joined(separator: ", ")))")
             }
+            try checkValue(key, value)
             if flags.contains(key) {
                 switch value {
                 case "", "1", "true": args.append("--" + key)
@@ -321,6 +357,22 @@ struct HallService: Sendable {
             }
         }
         return args
+    }
+
+    /// The themes a request may name: the service's own (shipped, or in
+    /// $SEATMAP_THEMES / ./Themes where it runs), by name only. A path would
+    /// let a client make the service open any file.
+    static let themeNames: Set<String> = Set(Theme.available().map(\.name))
+
+    /// A value as an option's value: a theme must be one of `themeNames`,
+    /// and nothing may look like an option (`--help`); negative numbers may.
+    static func checkValue(_ key: String, _ value: String) throws(UsageError) {
+        if key == "theme" && !themeNames.contains(value) {
+            throw UsageError(message: "theme: one of \(themeNames.sorted().joined(separator: ", ")), got \"\(value)\"")
+        }
+        if value.hasPrefix("-"), !(value.dropFirst().first?.isNumber ?? false) {
+            throw UsageError(message: "\(key): a value cannot start with \"-\", got \"\(value)\"")
+        }
     }
 
     func render(_ file: String, _ request: HTTPRequest) -> HTTPResponse {
@@ -350,16 +402,16 @@ struct HallService: Sendable {
                 if let key { cache.put(key, bytes) }
             }
         } catch let e as UsageError {
-            return .error(400, e.message.replacingOccurrences(of: "--", with: ""))
+            return .error(400, clean(e.message.replacingOccurrences(of: "--", with: "")))
         } catch let e as SeatMapError {
-            return .error(422, e.message)
+            return .error(422, clean(e.message.replacingOccurrences(of: "--", with: "")))
         } catch {
             return .error(500, "\(error)")
         }
         let etag = "\"" + HallService.contentHash(bytes) + "\""
         let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
         if let match = request.headers["if-none-match"],
-           match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+           match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
             return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
         return HTTPResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : bytes)
@@ -382,7 +434,7 @@ struct HallService: Sendable {
             if let bad = HallService.showID(show) { return bad }
             guard let store else { return .error(409, "this service runs without --store: a picker for a show needs one") }
             let held: [String]
-            do { held = try SeatStore(path: store).heldSeats(show: show).filter { !$0.hasPrefix("area:") } } catch {
+            do { held = try SeatStore(path: store).heldSeats(show: HallService.holdKey(show: show, hall: name)).filter { !$0.hasPrefix("area:") } } catch {
                 return .error(500, error.message)
             }
             endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: name, held: held)
@@ -396,9 +448,9 @@ struct HallService: Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")],
                                 body: request.method == "HEAD" ? [] : bytes)
         } catch let e as UsageError {
-            return .error(400, e.message.replacingOccurrences(of: "--", with: ""))
+            return .error(400, clean(e.message.replacingOccurrences(of: "--", with: "")))
         } catch let e as SeatMapError {
-            return .error(422, e.message)
+            return .error(422, clean(e.message.replacingOccurrences(of: "--", with: "")))
         } catch {
             return .error(500, "\(error)")
         }
@@ -424,11 +476,11 @@ struct HallService: Sendable {
         case .success(let p): path = p
         case .failure(let e): return e.response
         }
-        let body: JSONNode
-        do { body = try JSONParser.parse(request.body) } catch {
-            return .error(400, "the body is not JSON: \(error)")
+        let members: [JSONMember]
+        switch HallService.object(request) {
+        case .success(let m): members = m
+        case .failure(let e): return e.response
         }
-        guard case .object(let members) = body.value else { return .error(400, "the body must be a JSON object with \"points\"") }
         var args = ["hit", path, "--json"]
         var sawPoints = false
         for m in members {
@@ -449,7 +501,9 @@ struct HallService: Sendable {
             switch m.node.value {
             case .bool(let b): if b { args.append("--" + m.key) }
             case .number(let n): args += ["--" + m.key, n]
-            case .string(let s): args += ["--" + m.key, s]
+            case .string(let s):
+                do { try HallService.checkValue(m.key, s) } catch { return .error(400, error.message) }
+                args += ["--" + m.key, s]
             case .array:
                 guard let pair = HallService.pair(m.node) else { return .error(400, "\(m.key): expected [x, y] numbers or \"x,y\"") }
                 args += ["--" + m.key, pair]
@@ -467,7 +521,7 @@ struct HallService: Sendable {
 
     /// Runs a CLI command whose standard output is JSON: 200 with it, or
     /// the command's message (400 for usage, 422 for bad input).
-    func runJSON(_ args: [String]) -> HTTPResponse {
+    func runJSON(_ args: [String], rename: [String: String] = [:]) -> HTTPResponse {
         let out = OutputBuffer(), err = OutputBuffer()
         let console = Console(out: { out.append($0) }, err: { err.append($0) })
         let code = SeatMapCLI.run(args, console: console)
@@ -478,7 +532,16 @@ struct HallService: Sendable {
         let message = err.text.split(separator: "\n").filter { !$0.hasPrefix("Run `seatmap") }
             .map { line in line.hasPrefix("seatmap \(args[0]): ") ? line.dropFirst("seatmap \(args[0]): ".count) : line[...] }
             .joined(separator: "\n")
-        return .error(code == 2 ? 400 : 422, message.replacingOccurrences(of: "--", with: ""))
+        var text = message.replacingOccurrences(of: "--", with: "")
+        for (from, to) in rename { text = text.replacingOccurrences(of: from, with: to) }
+        return .error(code == 2 ? 400 : 422, clean(text))
+    }
+
+    /// A message as a client sees it: hall files by name, not by the
+    /// service's paths.
+    func clean(_ message: String) -> String {
+        let dir = URL(fileURLWithPath: folder).standardizedFileURL.path
+        return message.replacingOccurrences(of: dir + "/", with: "").replacingOccurrences(of: folder + "/", with: "")
     }
 }
 

@@ -121,6 +121,7 @@ struct ServeTests {
         #expect(again.headers["etag"] == tag && again.body == first.body, "deterministic")
         let cached = try http.request("GET", "/halls/seed.png?zoom=2", headers: ["If-None-Match": tag])
         #expect(cached.status == 304 && cached.body.isEmpty)
+        #expect(try http.request("GET", "/halls/seed.png?zoom=2", headers: ["If-None-Match": "\"other\", W/" + tag]).status == 304)
         let other = try http.request("GET", "/halls/seed.png?zoom=3", headers: ["If-None-Match": tag])
         #expect(other.status == 200 && other.headers["etag"] != tag && !other.body.isEmpty)
     }
@@ -183,8 +184,40 @@ struct ServeTests {
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "colour": 1}"#.utf8)), 400, "unknown member \"colour\"")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": 99}"#.utf8)), 400, "zoom 99 is outside")
         try expectError(http.request("POST", "/halls/seed/hit", body: [UInt8](repeating: 32, count: (1 << 20) + 1)), 413, "over 1048576 bytes")
+        // Only the service's own themes, by name: never a file a client names.
+        try expectError(http.request("GET", "/halls/seed.svg?theme=/etc/passwd"), 400, "theme: one of")
+        try expectError(http.request("GET", "/halls/seed.png?theme=../Themes/dark.json"), 400, "theme: one of")
+        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "theme": "/dev/zero"}"#.utf8)), 400, "theme: one of")
+        #expect(try http.request("GET", "/halls/seed.svg?theme=dark").status == 200)
+        // Nothing that looks like an option; negative numbers are fine.
+        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": "--help"}"#.utf8)), 400, "cannot start with")
+        try expectError(http.request("GET", "/halls/seed.png?locale=--help"), 400, "cannot start with")
+        #expect(try http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "offset": "-5,3"}"#.utf8)).status == 200)
+        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": 2, "zoom": 3}"#.utf8)), 400, "\"zoom\" is given twice")
+        let notAllowed = try http.request("DELETE", "/halls/seed.png")
+        #expect(notAllowed.status == 405 && notAllowed.headers["allow"] == "GET, HEAD")
+        #expect(try http.request("HEAD", "/halls").status == 200)
         // The service still answers after all of that.
         #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
+    @Test("slow renders hold up neither the health check nor a hit test or selection")
+    func renderQueue() throws {
+        let (service, http) = try Self.start()
+        defer { service.stop() }
+        // Four large renders, more than the two workers, left running.
+        let group = DispatchGroup()
+        for z in ["3.7", "3.8", "3.9", "4"] {
+            DispatchQueue.global().async(group: group) { _ = try? http.request("GET", "/halls/arena-blocks.png?zoom=\(z)&scale=3") }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        var t0 = Date()
+        #expect(try http.request("GET", "/healthz").status == 200)
+        #expect(Date().timeIntervalSince(t0) < 1, "the health check waited \(Date().timeIntervalSince(t0)) s")
+        t0 = Date()
+        #expect(try http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]]}"#.utf8)).status == 200)
+        #expect(Date().timeIntervalSince(t0) < 3, "the hit test waited \(Date().timeIntervalSince(t0)) s")
+        group.wait()
     }
 
     @Test("a client that stops half-way through its request holds up no one else")
@@ -251,6 +284,13 @@ struct ServeTests {
             #expect(hall.cell(id: SeatID(id) ?? "")?.seat.status == .sold, "\(id)")
         }
         #expect(try post("/shows/evening/order", #"{"hall": "cinema-12x18"}"#).status == 409)
+        // A hold belongs to its hall: an order naming another hall sells nothing.
+        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "toggle": ["1-1-1"]}"#).status == 200)
+        let elsewhere = try post("/shows/matinee/order", #"{"hall": "imax-3-sections"}"#)
+        #expect(elsewhere.status == 409 && elsewhere.text.contains("holds no seats in imax-3-sections"), "\(elsewhere.text)")
+        let imax = try Files.readHall(dir.appendingPathComponent("imax-3-sections.json").path)
+        #expect(imax == (try Fixtures.example("imax-3-sections.json")), "the other hall is untouched")
+        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "hall": "seed", "toggle": ["1-1-1"]}"#).status == 400)
         // Renders show the new statuses.
         let svg = try http.request("GET", "/halls/cinema-12x18.svg").text
         #expect(svg.contains(#"id="seat-1-5-4" class="seat sold"#))
