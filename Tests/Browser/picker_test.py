@@ -11,7 +11,7 @@ server's; keyboard selection must work.
 Exit 0 when everything holds, 1 on a failed check (each printed), 2 when the
 tools are missing.
 """
-import argparse, json, os, random, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, random, shutil, subprocess, sys, tempfile, time, urllib.request
 
 try:
     from selenium import webdriver
@@ -136,9 +136,11 @@ def main():
 
         # The total shown is the server's for the show's held selection.
         shown = driver.execute_script("return document.getElementById('seatmap-status').getAttribute('data-total');")
-        probe = subprocess.run([seatmap, "select", hall, "--store", os.path.join(tmp, "store.db"), "--show", "browser",
-                                "--toggle", "99-99-99", "--json"], check=True, capture_output=True, text=True).stdout
-        server_answer = json.loads(probe)
+        # The server's answer for the show (toggling no seat of the hall reads the hold back).
+        req = urllib.request.Request(base + "/shows/browser/select", method="POST",
+                                     data=json.dumps({"hall": name, "toggle": ["99-99-99"]}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        server_answer = json.loads(urllib.request.urlopen(req, timeout=30).read())
         check(shown == server_answer["total"], "the page shows total %r, the server holds %r" % (shown, server_answer["total"]))
         picked = driver.execute_script("return window.seatmap.selected();")
         check(sorted(picked) == sorted(server_answer["selected"]),
