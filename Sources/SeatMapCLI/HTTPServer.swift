@@ -74,6 +74,8 @@ final class HTTPServer: @unchecked Sendable {
     private let heavy: @Sendable (HTTPRequest) -> Bool
     private let log: @Sendable (String) -> Void
     private let pending = Counter()
+    /// Connections suspended while their work runs.
+    private let suspended = Counter()
     /// The port listened on.
     private(set) var port: UInt16 = 0
 
@@ -101,12 +103,21 @@ final class HTTPServer: @unchecked Sendable {
         self.port = seatmap_mhd_port(daemon)
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening, lets the requests being worked on finish, then
+    /// closes every connection. (libmicrohttpd aborts the process when
+    /// stopped with a connection still suspended, so the work is waited for
+    /// and the resumed connections are answered first.)
     func stop() {
-        if let daemon { MHD_stop_daemon(daemon) }
-        daemon = nil
+        guard let daemon else { return }
+        let listener = MHD_quiesce_daemon(daemon)
         workers.stop()
         light.stop()
+        // Resumed connections are answered on the I/O threads; wait for them.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+        while suspended.value > 0 && DispatchTime.now().uptimeNanoseconds < deadline { usleep(2000) }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        self.daemon = nil
     }
 
     deinit { stop() }
@@ -118,6 +129,8 @@ final class HTTPServer: @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         var tooLarge = false
         var dispatched = false
+        /// Counted as no longer suspended (answered, or ended).
+        var settled = false
         var response: HTTPResponse?
         var status = 0
         init(_ request: HTTPRequest) { self.request = request }
@@ -134,6 +147,7 @@ final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         conCls.pointee = nil
+        server.settle(exchange)
         server.logLine(exchange)
     }
 
@@ -148,8 +162,13 @@ final class HTTPServer: @unchecked Sendable {
                                                           uniquingKeysWith: { a, _ in a }),
                                       body: [])
             let exchange = Exchange(request)
-            if let length = request.headers["content-length"].flatMap(Int.init), length > limits.maxBody { exchange.tooLarge = true }
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            // A body announced over the limit is refused before it is sent
+            // (no "100 Continue"; libmicrohttpd drops what arrives anyway).
+            if let length = request.headers["content-length"], Int(length).map({ $0 > limits.maxBody }) ?? true {
+                exchange.tooLarge = true
+                return send(connection, exchange, .error(413, "the request body is over \(limits.maxBody) bytes"))
+            }
             return seatmap_mhd_yes
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
@@ -168,7 +187,10 @@ final class HTTPServer: @unchecked Sendable {
             size.pointee = 0
             return seatmap_mhd_yes
         }
-        if let response = exchange.response { return send(connection, exchange, response) }
+        if let response = exchange.response {
+            settle(exchange)
+            return send(connection, exchange, response)
+        }
         if exchange.tooLarge {
             return send(connection, exchange, .error(413, "the request body is over \(limits.maxBody) bytes"))
         }
@@ -180,6 +202,7 @@ final class HTTPServer: @unchecked Sendable {
         exchange.dispatched = true
         // The work runs on a worker while libmicrohttpd polls the others;
         // resuming calls this handler again, which sends the response.
+        _ = suspended.increment(limit: Int.max)
         MHD_suspend_connection(connection)
         let request = exchange.request, handler = self.handler, pending = self.pending
         let ticket = ConnectionTicket(connection: connection, exchange: exchange, socket: seatmap_mhd_socket(connection))
@@ -191,6 +214,13 @@ final class HTTPServer: @unchecked Sendable {
             MHD_resume_connection(ticket.connection)
         }
         return seatmap_mhd_yes
+    }
+
+    /// A dispatched request leaves the suspended count once.
+    private func settle(_ exchange: Exchange) {
+        guard exchange.dispatched, !exchange.settled else { return }
+        exchange.settled = true
+        suspended.decrement()
     }
 
     private func send(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {
@@ -310,17 +340,22 @@ final class WorkerPool: @unchecked Sendable {
 /// Requests waiting for or on a worker.
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = 0
+    private var count = 0
     func increment(limit: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard value < limit else { return false }
-        value += 1
+        guard count < limit else { return false }
+        count += 1
         return true
     }
     func decrement() {
         lock.lock()
-        value -= 1
+        count -= 1
         lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }

@@ -195,7 +195,9 @@ struct HallService: Sendable {
                     }
                     toggles.append(text)
                 }
-            case ("holdSeconds", .number(let n)): extra += ["--hold-ttl", n]
+            case ("holdSeconds", .number(let n)):
+                guard let v = Double(n), v >= 1, v <= 3600 else { return .error(400, "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
+                extra += ["--hold-ttl", n]
             case ("locale", .string(let l)):
                 do { try HallService.checkValue("locale", l) } catch { return .error(400, error.message) }
                 extra += ["--locale", l]

@@ -48,7 +48,7 @@ struct TestHTTP {
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
-        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        if (!body.isEmpty || method == "POST") && headers["Content-Length"] == nil { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         TestHTTP.send(fd, Array(head.utf8) + body)
         var data: [UInt8] = []
@@ -184,6 +184,8 @@ struct ServeTests {
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "colour": 1}"#.utf8)), 400, "unknown member \"colour\"")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": 99}"#.utf8)), 400, "zoom 99 is outside")
         try expectError(http.request("POST", "/halls/seed/hit", body: [UInt8](repeating: 32, count: (1 << 20) + 1)), 413, "over 1048576 bytes")
+        // Announced too large: refused before the body is sent (no 100 Continue).
+        try expectError(http.request("POST", "/halls/seed/hit", headers: ["Expect": "100-continue", "Content-Length": "4000000"]), 413, "over 1048576 bytes")
         // Only the service's own themes, by name: never a file a client names.
         try expectError(http.request("GET", "/halls/seed.svg?theme=/etc/passwd"), 400, "theme: one of")
         try expectError(http.request("GET", "/halls/seed.png?theme=../Themes/dark.json"), 400, "theme: one of")
@@ -291,6 +293,7 @@ struct ServeTests {
         let imax = try Files.readHall(dir.appendingPathComponent("imax-3-sections.json").path)
         #expect(imax == (try Fixtures.example("imax-3-sections.json")), "the other hall is untouched")
         #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "hall": "seed", "toggle": ["1-1-1"]}"#).status == 400)
+        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "toggle": ["1-1-2"], "holdSeconds": 86400}"#).status == 400)
         // Renders show the new statuses.
         let svg = try http.request("GET", "/halls/cinema-12x18.svg").text
         #expect(svg.contains(#"id="seat-1-5-4" class="seat sold"#))
