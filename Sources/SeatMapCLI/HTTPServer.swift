@@ -35,9 +35,11 @@ struct HTTPResponse: Sendable {
                      body: Array((JSONWriter.write(node, pretty: true).trimmingSuffixNewline + "\n").utf8))
     }
 
-    /// `{"error": message, "status": code}`.
+    /// `{"error": message, "status": code}`; a message is cut at 500
+    /// characters (it may quote what the client sent).
     static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, JSONNode(.object([JSONMember("error", JSONNode(.string(message))),
+        let text = message.count > 500 ? String(message.prefix(500)) + "…" : message
+        return json(status, JSONNode(.object([JSONMember("error", JSONNode(.string(text))),
                                        JSONMember("status", JSONNode(.number(String(status))))])))
     }
 }
