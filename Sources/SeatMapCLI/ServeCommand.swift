@@ -207,15 +207,12 @@ struct HallService: Sendable {
         }
         guard let hall else { return .error(400, "missing \"hall\": the hall's name") }
         guard !toggles.isEmpty, toggles.count <= 1000 else { return .error(400, "toggle: expected 1 to 1000 seat ids") }
-        let path: String
-        switch hallPath(hall) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
-        }
         // The hall file is read while no status batch or order is rewriting it.
-        return locks.with(hall) {
-            runJSON(["select", path, "--store", store, "--show", HallService.holdKey(show: show, hall: hall), "--json",
-                     "--toggle", toggles.joined(separator: ",")] + extra, rename: ["hold-ttl": "holdSeconds"])
+        return withHall(hall) { path in
+            locks.with(hall) {
+                runJSON(["select", path, "--store", store, "--show", HallService.holdKey(show: show, hall: hall), "--json",
+                         "--toggle", toggles.joined(separator: ",")] + extra, rename: ["hold-ttl": "holdSeconds"])
+            }
         }
     }
 
@@ -235,48 +232,38 @@ struct HallService: Sendable {
         case .failure(let e): return e.response
         }
         guard let hallName else { return .error(400, "missing \"hall\": the hall's name") }
-        let path: String
-        switch hallPath(hallName) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
-        }
-        return locks.with(hallName) {
-            do {
-                let db = try SeatStore(path: store)
-                let hall = try Files.readHall(path)
-                let key = HallService.holdKey(show: show, hall: hallName)
-                let held = try db.heldSeats(show: key).filter { !$0.hasPrefix("area:") }
-                guard !held.isEmpty else {
-                    return .error(409, "show \(show) holds no seats in \(hallName) (select them there first, within the hold time)")
+        return withHall(hallName) { path in
+            locks.with(hallName) {
+                do {
+                    let db = try SeatStore(path: store)
+                    let hall = try Files.readHall(path)
+                    let key = HallService.holdKey(show: show, hall: hallName)
+                    let held = try db.heldSeats(show: key).filter { !$0.hasPrefix("area:") }
+                    guard !held.isEmpty else {
+                        return .error(409, "show \(show) holds no seats in \(hallName) (select them there first, within the hold time)")
+                    }
+                    let gone = held.filter { id -> Bool in
+                        guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return true }
+                        return cell.seat.status != .available
+                    }
+                    if !gone.isEmpty {
+                        return .error(409, "seat just sold: \(gone.joined(separator: ", ")) is no longer available; select again")
+                    }
+                    let batch = JSONNode.object([
+                        ("batchId", .string("order:\(show):\(held.joined(separator: ","))")),
+                        ("sequence", .int(1)),
+                        ("changes", .array(held.map { JSONNode.object([("id", .string($0)), ("status", .int(2))]) })),
+                    ])
+                    let applied = apply(path, Array(JSONWriter.write(batch, pretty: false).utf8), what: "the order", [])
+                    guard applied.status == 200 else { return applied }
+                    try db.transaction { try db.release(show: key) }
+                    return .json(200, .object([("show", .string(show)), ("hall", .string(hallName)),
+                                               ("sold", .array(held.map { .string($0) }))]))
+                } catch let e as SeatMapError {
+                    return .error(422, clean(e.message))
+                } catch {
+                    return .error(500, "\(error)")
                 }
-                let gone = held.filter { id -> Bool in
-                    guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return true }
-                    return cell.seat.status != .available
-                }
-                if !gone.isEmpty {
-                    return .error(409, "seat just sold: \(gone.joined(separator: ", ")) is no longer available; select again")
-                }
-                let batch = JSONNode(.object([
-                    JSONMember("batchId", JSONNode(.string("order:\(show):\(held.joined(separator: ","))"))),
-                    JSONMember("sequence", JSONNode(.number("1"))),
-                    JSONMember("changes", JSONNode(.array(held.map {
-                        JSONNode(.object([JSONMember("id", JSONNode(.string($0))), JSONMember("status", JSONNode(.number("2")))]))
-                    }))),
-                ]))
-                let updates = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-order-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
-                try Files.writeAtomically(Array(JSONWriter.write(batch, pretty: false).utf8), to: updates)
-                defer { try? FileManager.default.removeItem(atPath: updates) }
-                let applied = runJSON(["apply", path, updates, "-o", path, "--json"])
-                guard applied.status == 200 else { return applied }
-                try db.transaction { try db.release(show: key) }
-                return .json(200, JSONNode(.object([
-                    JSONMember("show", JSONNode(.string(show))), JSONMember("hall", JSONNode(.string(hallName))),
-                    JSONMember("sold", JSONNode(.array(held.map { JSONNode(.string($0)) }))),
-                ])))
-            } catch let e as SeatMapError {
-                return .error(422, e.message)
-            } catch {
-                return .error(500, "\(error)")
             }
         }
     }
@@ -286,21 +273,23 @@ struct HallService: Sendable {
     /// skipped (the store remembers them per hall).
     func status(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let store else { return .error(409, "this service runs without --store: status batches need one") }
-        let path: String
-        switch hallPath(name) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
+        return withHall(name) { path in
+            locks.with(name) { apply(path, request.body, what: "the body", ["--store", store, "--show", "hall:" + name]) }
         }
-        return locks.with(name) {
-            let updates = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-status-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
-            do { try Files.writeAtomically(request.body, to: updates) } catch { return .error(500, "\(error)") }
-            defer { try? FileManager.default.removeItem(atPath: updates) }
-            let answer = runJSON(["apply", path, updates, "-o", path, "--store", store, "--show", "hall:" + name, "--json"])
-            // Messages name the body, not the temporary file.
-            guard answer.status != 200 else { return answer }
-            let text = String(decoding: answer.body, as: UTF8.self).replacingOccurrences(of: updates, with: "the body")
-            return HTTPResponse(status: answer.status, headers: answer.headers, body: Array(text.utf8))
-        }
+    }
+
+    /// Runs `apply` on the hall file with `batches` (kept in a temporary
+    /// file for it), writing the hall back in place; messages name the
+    /// batches as `what`, not the temporary file. Call under the hall's lock.
+    func apply(_ path: String, _ batches: [UInt8], what: String, _ extra: [String]) -> HTTPResponse {
+        let updates = FileManager.default.temporaryDirectory
+            .appendingPathComponent("seatmap-batches-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
+        do { try Files.writeAtomically(batches, to: updates) } catch { return .error(500, "\(error)") }
+        defer { try? FileManager.default.removeItem(atPath: updates) }
+        let answer = runJSON(["apply", path, updates, "-o", path, "--json"] + extra)
+        guard answer.status != 200 else { return answer }
+        let text = String(decoding: answer.body, as: UTF8.self).replacingOccurrences(of: updates, with: what)
+        return HTTPResponse(status: answer.status, headers: answer.headers, body: Array(text.utf8))
     }
 
     /// A hall name: letters, digits, `-`, `_` and `.` (not leading), so a
@@ -310,14 +299,14 @@ struct HallService: Sendable {
             && s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.".unicodeScalars.contains($0) }
     }
 
-    /// The hall file of `name`, or the 404 answer.
-    func hallPath(_ name: String) -> Result<String, HTTPResponseError> {
-        guard HallService.isHallName(name) else { return .failure(HTTPResponseError(.error(404, "no such hall: \(name)"))) }
+    /// `body` with the hall file of `name`, or the 404 answer.
+    func withHall(_ name: String, _ body: (String) -> HTTPResponse) -> HTTPResponse {
+        guard HallService.isHallName(name) else { return .error(404, "no such hall: \(name)") }
         let path = URL(fileURLWithPath: folder).appendingPathComponent(name + ".json").path
         guard FileManager.default.isReadableFile(atPath: path) else {
-            return .failure(HTTPResponseError(.error(404, "no such hall: \(name) (no \(name).json in the halls folder)")))
+            return .error(404, "no such hall: \(name) (no \(name).json in the halls folder)")
         }
-        return .success(path)
+        return body(path)
     }
 
     func halls() -> HTTPResponse {
@@ -377,84 +366,79 @@ struct HallService: Sendable {
         }
     }
 
+    /// `render`'s flags (options without a value).
+    static let renderFlags = Set(SeatMapCLI.renderCommand.spec.options.filter { $0.arity == .flag }.map(\.name))
+
+    /// The bytes `render` writes for the query's options, or the error
+    /// answer. Images are kept in the render cache; a picker page for a
+    /// show (its held seats inside) is not.
+    func rendered(_ path: String, _ format: OutputFormat, _ query: [(String, String)], allowed: Set<String>,
+                  picker: PickerEndpoint? = nil) -> Result<[UInt8], HTTPResponseError> {
+        do {
+            let args = try HallService.arguments(query, allowed: allowed, flags: HallService.renderFlags)
+            let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: SeatMapCLI.renderCommand.spec))
+            // Same file (inode, size, modification time), same options: the
+            // same bytes, so a recent render is answered again.
+            let key = picker == nil ? RenderCache.key(path: path, parts: [format.name] + args) : nil
+            if let key, let cached = cache.get(key) { return .success(cached) }
+            let bytes = try SeatMapCLI.renderBytes(path, format: format, settings, picker: picker)
+            if let key { cache.put(key, bytes) }
+            return .success(bytes)
+        } catch let e as UsageError {
+            return .failure(HTTPResponseError(.error(400, clean(e.message.replacingOccurrences(of: "--", with: "")))))
+        } catch let e as SeatMapError {
+            return .failure(HTTPResponseError(.error(422, clean(e.message.replacingOccurrences(of: "--", with: "")))))
+        } catch {
+            return .failure(HTTPResponseError(.error(500, "\(error)")))
+        }
+    }
+
     func render(_ file: String, _ request: HTTPRequest) -> HTTPResponse {
         let dot = file.lastIndex(of: ".") ?? file.endIndex
         let name = String(file[..<dot]), ext = String(file[file.index(after: dot)...])
         guard let format = OutputFormat.named(ext) else {
             return .error(404, "no such endpoint: \(request.path) (halls render as \(OutputFormat.list(prefix: ".")))")
         }
-        let path: String
-        switch hallPath(name) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
-        }
-        let spec = SeatMapCLI.renderCommand.spec
-        let flags = Set(spec.options.filter { $0.arity == .flag }.map(\.name))
-        let bytes: [UInt8]
-        do {
-            let args = try HallService.arguments(request.query, allowed: HallService.renderParameters, flags: flags)
-            let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: spec))
-            // Same file (inode, size, modification time), same options: the
-            // same bytes, so a recent render is answered again.
-            let key = RenderCache.key(path: path, parts: [format.name] + args)
-            if let key, let cached = cache.get(key) {
-                bytes = cached
-            } else {
-                bytes = try SeatMapCLI.renderBytes(path, format: format, settings)
-                if let key { cache.put(key, bytes) }
+        return withHall(name) { path in
+            let bytes: [UInt8]
+            switch rendered(path, format, request.query, allowed: HallService.renderParameters) {
+            case .success(let b): bytes = b
+            case .failure(let e): return e.response
             }
-        } catch let e as UsageError {
-            return .error(400, clean(e.message.replacingOccurrences(of: "--", with: "")))
-        } catch let e as SeatMapError {
-            return .error(422, clean(e.message.replacingOccurrences(of: "--", with: "")))
-        } catch {
-            return .error(500, "\(error)")
+            let etag = "\"" + HallService.contentHash(bytes) + "\""
+            let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
+            if let match = request.headers["if-none-match"],
+               match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
+                return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
+            }
+            return HTTPResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : bytes)
         }
-        let etag = "\"" + HallService.contentHash(bytes) + "\""
-        let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
-        if let match = request.headers["if-none-match"],
-           match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
-            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
-        }
-        return HTTPResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : bytes)
     }
 
     /// GET /halls/NAME/picker?show=SHOW&...render options: the picker page,
     /// its toggles sent to /shows/SHOW/select (the show's held seats drawn
     /// picked). Without `show` it is the page `render --format html` writes.
     func picker(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
-        let path: String
-        switch hallPath(name) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
-        }
-        var query = request.query
-        var endpoint: PickerEndpoint? = nil
-        if let i = query.firstIndex(where: { $0.0 == "show" }) {
-            let show = query[i].1
-            query.remove(at: i)
-            if let bad = HallService.showID(show) { return bad }
-            guard let store else { return .error(409, "this service runs without --store: a picker for a show needs one") }
-            let held: [String]
-            do { held = try SeatStore(path: store).heldSeats(show: HallService.holdKey(show: show, hall: name)).filter { !$0.hasPrefix("area:") } } catch {
-                return .error(500, error.message)
+        withHall(name) { path in
+            var query = request.query
+            var endpoint: PickerEndpoint? = nil
+            if let i = query.firstIndex(where: { $0.0 == "show" }) {
+                let show = query[i].1
+                query.remove(at: i)
+                if let bad = HallService.showID(show) { return bad }
+                guard let store else { return .error(409, "this service runs without --store: a picker for a show needs one") }
+                let held: [String]
+                do { held = try SeatStore(path: store).heldSeats(show: HallService.holdKey(show: show, hall: name)).filter { !$0.hasPrefix("area:") } } catch {
+                    return .error(500, (error as? SeatMapError)?.message ?? "\(error)")
+                }
+                endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: name, held: held)
             }
-            endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: name, held: held)
-        }
-        let spec = SeatMapCLI.renderCommand.spec
-        let flags = Set(spec.options.filter { $0.arity == .flag }.map(\.name))
-        do {
-            let args = try HallService.arguments(query, allowed: HallService.renderParameters.subtracting(["page", "png-compression"]), flags: flags)
-            let settings = try SeatMapCLI.renderSettings(try Arguments(args, spec: spec))
-            let bytes = try SeatMapCLI.renderBytes(path, format: .html, settings, picker: endpoint)
-            return HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")],
-                                body: request.method == "HEAD" ? [] : bytes)
-        } catch let e as UsageError {
-            return .error(400, clean(e.message.replacingOccurrences(of: "--", with: "")))
-        } catch let e as SeatMapError {
-            return .error(422, clean(e.message.replacingOccurrences(of: "--", with: "")))
-        } catch {
-            return .error(500, "\(error)")
+            switch rendered(path, .html, query, allowed: HallService.renderParameters.subtracting(["page", "png-compression"]), picker: endpoint) {
+            case .success(let bytes):
+                return HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")],
+                                    body: request.method == "HEAD" ? [] : bytes)
+            case .failure(let e): return e.response
+            }
         }
     }
 
@@ -473,11 +457,10 @@ struct HallService: Sendable {
     /// POST /halls/NAME/hit: `{"points": [[x, y], ...], ...options}` run as
     /// `seatmap hit FILE --json --point x,y ... --option value`.
     func hit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
-        let path: String
-        switch hallPath(name) {
-        case .success(let p): path = p
-        case .failure(let e): return e.response
-        }
+        withHall(name) { path in hitAnswer(path, request) }
+    }
+
+    private func hitAnswer(_ path: String, _ request: HTTPRequest) -> HTTPResponse {
         let members: [JSONMember]
         switch HallService.object(request) {
         case .success(let m): members = m

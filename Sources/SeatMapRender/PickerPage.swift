@@ -34,12 +34,10 @@ public struct PickerEndpoint: Sendable, Equatable {
 enum PickerPage {
     static func html(svg: String, scene: Scene, endpoint: PickerEndpoint?) -> String {
         let locale = scene.layout.locale
-        let selected = scene.theme.selected
-        let rgb = Color(r: selected.r, g: selected.g, b: selected.b).hex
+        let selected = scene.theme.selected, mark = scene.theme.markColor(on: selected)
         var config: [(String, JSONNode)] = [
-            ("selectedColor", .string(rgb)),
-            ("markColor", .string(Color(r: scene.theme.markColor(on: selected).r, g: scene.theme.markColor(on: selected).g,
-                                          b: scene.theme.markColor(on: selected).b).hex)),
+            ("selectedColor", .string(Color(r: selected.r, g: selected.g, b: selected.b).hex)),
+            ("markColor", .string(Color(r: mark.r, g: mark.g, b: mark.b).hex)),
             ("words", .object([
                 ("sold", .string(locale.status(.sold))),
                 ("selected", .string(locale.text("status.selected"))),
