@@ -140,6 +140,17 @@ public struct Bench {
     /// A number as short text: whole numbers without ".0".
     static func short(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
+    /// A new, empty folder of this run's own (mkdtemp): two benchmark runs
+    /// in one process (tests run them side by side) never share one, so
+    /// one's clean-up cannot remove the other's outputs.
+    static func scratchFolder(_ prefix: String) throws -> URL {
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } }) else {
+            throw SeatMapError("cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno)))")
+        }
+        return URL(fileURLWithPath: made)
+    }
+
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Runs `body` `runs` times (after one warm-up when not quick) and
@@ -364,8 +375,7 @@ public struct Bench {
             default: return rgb(theme.tierColor(c.tier))
             }
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-bench-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Bench.scratchFolder("seatmap-bench")
         defer { try? FileManager.default.removeItem(at: dir) }
         let refPath = dir.appendingPathComponent("reference.png").path, ourPath = dir.appendingPathComponent("seatmap.png").path
         func referenceRun() throws -> Double {
@@ -490,7 +500,7 @@ public struct Bench {
             log("(batch scaling skipped: needs the seatmap binary beside seatmap-bench, taskset, Examples/ and two cores)")
             return
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-batch-\(getpid())")
+        let dir = try Bench.scratchFolder("seatmap-batch")
         defer { try? FileManager.default.removeItem(at: dir) }
         func start(_ cpus: String, _ out: String) throws -> Bench.Child {
             let p = Process()

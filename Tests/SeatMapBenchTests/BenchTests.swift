@@ -41,6 +41,24 @@ struct BenchTests {
         #expect(output.contains("PNG render: drawing (z1.37 s1)"))
     }
 
+    /// Each run keeps its scratch files in a folder of its own: two runs in
+    /// one process (as tests run them) once shared one named by the pid,
+    /// and the first to finish removed the other's outputs.
+    @Test("two benchmark runs side by side in one process both finish")
+    func sideBySide() async {
+        async let a = Task.detached { () -> (Int32, String) in
+            var out = ""
+            return (Bench.main(["--quick", "--only", "batch"], log: { out += $0 + "\n" }), out)
+        }.value
+        async let b = Task.detached { () -> (Int32, String) in
+            var out = ""
+            return (Bench.main(["--quick", "--only", "batch"], log: { out += $0 + "\n" }), out)
+        }.value
+        for (code, out) in await [a, b] {
+            #expect(code == 0, "\(out)")
+        }
+    }
+
     @Test("bad arguments exit 2")
     func usage() {
         #expect(Bench.main(["--bogus"], log: { _ in }) == 2)
