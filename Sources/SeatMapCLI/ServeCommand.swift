@@ -591,18 +591,21 @@ struct HTTPResponseError: Error {
     init(_ response: HTTPResponse) { self.response = response }
 }
 
-/// Text written by a command run for a request.
-final class OutputBuffer: @unchecked Sendable {
+/// Text written by a command run for a request: pieces appended from any
+/// thread, read back whole (`text`) or as the pieces (`parts`).
+public final class OutputBuffer: @unchecked Sendable {
     private let lock = NSLock()
-    private var parts: [String] = []
-    func append(_ s: String) {
+    private var pieces: [String] = []
+    public init() {}
+    public func append(_ s: String) {
         lock.lock()
-        parts.append(s)
+        pieces.append(s)
         lock.unlock()
     }
-    var text: String {
+    public var parts: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return parts.joined()
+        return pieces
     }
+    public var text: String { parts.joined() }
 }

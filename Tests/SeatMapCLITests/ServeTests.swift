@@ -212,7 +212,7 @@ struct ServeTests {
         // the renders are still running. Queued behind them, as they were on
         // one pool, the hit test came only after two renders had finished.
         let group = DispatchGroup()
-        let finished = OutputBufferForTests()
+        let finished = OutputBuffer()
         for z in ["3.7", "3.8", "3.9", "4"] {
             DispatchQueue.global().async(group: group) {
                 _ = try? http.request("GET", "/halls/arena-blocks.png?zoom=\(z)&scale=3")
@@ -221,9 +221,9 @@ struct ServeTests {
         }
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try http.request("GET", "/healthz").status == 200)
-        #expect(finished.count == 0, "the health check waited for a render")
+        #expect(finished.parts.count == 0, "the health check waited for a render")
         #expect(try http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]]}"#.utf8)).status == 200)
-        #expect(finished.count < 2, "the hit test waited for the renders ahead of it")
+        #expect(finished.parts.count < 2, "the hit test waited for the renders ahead of it")
         group.wait()
     }
 
@@ -314,7 +314,7 @@ struct ServeTests {
         let (service, http, _) = try Self.startWithStore()
         defer { service.stop() }
         // 40 shows, each toggling two seats of its own row position, all at once, twice over.
-        let errors = OutputBufferForTests()
+        let errors = OutputBuffer()
         DispatchQueue.concurrentPerform(iterations: 40) { k in
             let row = k % 12 + 1
             for seat in [k / 12 * 2 + 1, k / 12 * 2 + 2] {
@@ -325,7 +325,7 @@ struct ServeTests {
                 }
             }
         }
-        #expect(errors.items.isEmpty, "\(errors.items.prefix(5))")
+        #expect(errors.parts.isEmpty, "\(errors.parts.prefix(5))")
         for k in 0..<40 {
             let row = k % 12 + 1
             // The rules' answer for the same toggles without a store (couple seats bring their partner).
@@ -337,20 +337,5 @@ struct ServeTests {
             let answer = try http.request("POST", "/shows/show\(k)/select", body: Array(probe.utf8))
             #expect(Self.strings(try answer.json()["selected"]).sorted() == wanted.sorted(), "show\(k)")
         }
-    }
-}
-
-final class OutputBufferForTests: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var items: [String] = []
-    func append(_ s: String) {
-        lock.lock()
-        items.append(s)
-        lock.unlock()
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.count
     }
 }
