@@ -151,6 +151,20 @@ public struct Bench {
         return URL(fileURLWithPath: made)
     }
 
+    /// The cores this process may run on, from /proc/self/status's
+    /// `Cpus_allowed_list` ("0-3,8"); empty when it cannot be read.
+    static func allowedCPUs() -> [Int] {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return [] }
+        var cpus: [Int] = []
+        for part in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
+            let ends = part.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard let low = ends.first, let high = ends.last, low <= high, high - low < 4096 else { return [] }
+            cpus += Array(low...high)
+        }
+        return cpus
+    }
+
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Runs `body` `runs` times (after one warm-up when not quick) and
@@ -495,11 +509,14 @@ public struct Bench {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let seatmap = here.appendingPathComponent("seatmap").path
         let examples = ((try? FileManager.default.contentsOfDirectory(atPath: "Examples")) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let cpus = Bench.allowedCPUs()
         guard FileManager.default.isExecutableFile(atPath: seatmap), let taskset = Bench.which("taskset"), !examples.isEmpty,
-              ProcessInfo.processInfo.activeProcessorCount >= 2 else {
+              cpus.count >= 2 else {
             log("(batch scaling skipped: needs the seatmap binary beside seatmap-bench, taskset, Examples/ and two cores)")
             return
         }
+        // The first two cores this process may run on (a container's may not be 0 and 1).
+        let first = String(cpus[0]), second = String(cpus[1]), both = "\(cpus[0]),\(cpus[1])"
         let dir = try Bench.scratchFolder("seatmap-batch")
         defer { try? FileManager.default.removeItem(at: dir) }
         func start(_ cpus: String, _ out: String) throws -> Bench.Child {
@@ -522,15 +539,15 @@ public struct Bench {
         /// gives two independent jobs (2 × one alone / this is its ceiling).
         func pair() throws -> Double {
             let t0 = Bench.now()
-            let a = try start("0", "pair-0"), b = try start("1", "pair-1")
+            let a = try start(first, "pair-0"), b = try start(second, "pair-1")
             try finish(a)
             try finish(b)
             return Double(Bench.now() - t0) / 1e9
         }
-        _ = try run("0,1")
+        _ = try run(both)
         var one: [Double] = [], two: [Double] = [], r: [Double] = [], ceiling: [Double] = []
         for _ in 0..<(quick ? 1 : 5) {
-            let a = try run("0"), b = try run("0,1"), c = try pair()
+            let a = try run(first), b = try run(both), c = try pair()
             one.append(a); two.append(b); r.append(a / b); ceiling.append(2 * a / c)
         }
         func stat(_ t: [Double]) -> Stat {

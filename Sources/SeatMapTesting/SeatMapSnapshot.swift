@@ -70,8 +70,9 @@ public struct SeatMapSnapshot: Sendable {
         let testURL = URL(fileURLWithPath: testFile)
         let folder = testURL.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
             .appendingPathComponent(testURL.deletingPathExtension().lastPathComponent).path
+        // One folder per user by default (another user's would not be writable).
         let artifacts = GoldenFile.artifactsFolder(default: FileManager.default.temporaryDirectory
-            .appendingPathComponent("seatmap-snapshot-artifacts").path)
+            .appendingPathComponent("seatmap-snapshot-artifacts-\(getuid())").path)
         let sidecar = (folder as NSString).appendingPathComponent(name + ".json")
         let now = SeatMapSnapshot.fingerprint(theme: theme)
         let then = (try? Data(contentsOf: URL(fileURLWithPath: sidecar)))

@@ -41,16 +41,28 @@ public enum Fixtures {
     @discardableResult
     public static func write(_ text: String, to name: String, in dir: URL) throws -> String {
         let path = dir.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
-    /// A fresh empty temporary folder.
+    /// A fresh empty temporary folder, inside this test run's own folder,
+    /// which is removed when the run ends (kept with SEATMAP_KEEP_TEST_FILES=1).
     public static func tempFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-test-\(UUID().uuidString)")
+        let url = runFolder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// This process's parent of every `tempFolder()`, registered for removal at exit.
+    static let runFolder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-test-\(getpid())-\(UUID().uuidString)")
+        runFolderPath = url.path
+        if (ProcessInfo.processInfo.environment["SEATMAP_KEEP_TEST_FILES"] ?? "").isEmpty {
+            atexit { if let path = Fixtures.runFolderPath { try? FileManager.default.removeItem(atPath: path) } }
+        }
+        return url
+    }()
+    nonisolated(unsafe) static var runFolderPath: String?
 }
 
 /// A small deterministic random number generator (SplitMix64) so sweeps
