@@ -146,13 +146,15 @@ public struct Bench {
     static func scratchFolder(_ prefix: String) throws -> URL {
         var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-XXXXXX").path.utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } }) else {
-            throw SeatMapError("cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            throw SeatMapError("cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(reason)")
         }
         return URL(fileURLWithPath: made)
     }
 
     /// The cores this process may run on, from /proc/self/status's
-    /// `Cpus_allowed_list` ("0-3,8"); empty when it cannot be read.
+    /// `Cpus_allowed_list` ("0-3,8"); empty when it cannot be read. (The
+    /// list can name offline cores: the caller also asks for two online.)
     static func allowedCPUs() -> [Int] {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return [] }
@@ -511,7 +513,7 @@ public struct Bench {
         let examples = ((try? FileManager.default.contentsOfDirectory(atPath: "Examples")) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         let cpus = Bench.allowedCPUs()
         guard FileManager.default.isExecutableFile(atPath: seatmap), let taskset = Bench.which("taskset"), !examples.isEmpty,
-              cpus.count >= 2 else {
+              cpus.count >= 2, ProcessInfo.processInfo.activeProcessorCount >= 2 else {
             log("(batch scaling skipped: needs the seatmap binary beside seatmap-bench, taskset, Examples/ and two cores)")
             return
         }

@@ -66,7 +66,10 @@ public enum GoldenFile {
         if mode == .all || !exists { return try record(exists ? "re-recorded (SEATMAP_RECORD=all)" : "was missing and has been recorded") }
         let expected = try RGBAImage(contentsOf: reference)
         guard expected.width == actualImage.width, expected.height == actualImage.height else {
-            try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
+            let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
+            if mode == .failed {
+                return try record("changed size (\(expected.width)×\(expected.height) → \(actualImage.width)×\(actualImage.height)) and was re-recorded (SEATMAP_RECORD=failed); the old one is in \(paths.first ?? artifacts)")
+            }
             return .mismatch("\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)")
         }
         let (result, diff) = try PixelMatch.compare(expected, actualImage, options: options, diff: true)

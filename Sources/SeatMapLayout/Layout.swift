@@ -341,7 +341,12 @@ public struct Layout: Sendable {
 
         if style.legend {
             y += px(style.legendTopGap)
-            var kinds: [LegendItem.Kind] = tiers.prices.enumerated().map { .tier($0.offset, $0.element) }
+            // The tiers drawn: all of the hall's, or with `level` only that
+            // level's (each keeps its hall-wide index, so its colour is the
+            // same in every level's picture).
+            var drawn = Set(placed.cells.compactMap { $0.isSeat ? $0.tier : nil })
+            for a in placed.areas where a.isStanding { if let t = tiers.tier(of: a.area.price) { drawn.insert(t) } }
+            var kinds: [LegendItem.Kind] = tiers.prices.enumerated().filter { drawn.contains($0.offset) }.map { .tier($0.offset, $0.element) }
             if placed.areas.contains(where: \.isStanding) { kinds.append(.standing) }
             // Every sale status (statuses change live: the legend, like every
             // box, is the same for every state of the hall); seat types only

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SeatMapBench
+@testable import SeatMapBench
 import SeatMapCore
 import SeatMapTestSupport
 
@@ -54,9 +54,19 @@ struct BenchTests {
             var out = ""
             return (Bench.main(["--quick", "--only", "batch"], log: { out += $0 + "\n" }), out)
         }.value
+        let ran = Bench.allowedCPUs().count >= 2 && ProcessInfo.processInfo.activeProcessorCount >= 2 && Bench.which("taskset") != nil
         for (code, out) in await [a, b] {
             #expect(code == 0, "\(out)")
+            if ran { #expect(out.contains("render --out-dir of"), "the batch ran: \(out)") }
         }
+    }
+
+    @Test("each scratch folder is new, empty and another's")
+    func scratchFolders() throws {
+        let a = try Bench.scratchFolder("seatmap-test"), b = try Bench.scratchFolder("seatmap-test")
+        defer { [a, b].forEach { try? FileManager.default.removeItem(at: $0) } }
+        #expect(a != b)
+        for f in [a, b] { #expect(try FileManager.default.contentsOfDirectory(atPath: f.path).isEmpty) }
     }
 
     @Test("bad arguments exit 2")

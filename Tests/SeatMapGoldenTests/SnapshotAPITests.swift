@@ -46,6 +46,14 @@ struct SnapshotAPITests {
         #expect(try snapshot.verify(hall, theme: theme, named: "seed", testFile: testFile)?.contains("re-recorded") == true)
         snapshot.record = .never
         #expect(try snapshot.verify(hall, theme: theme, named: "seed", testFile: testFile) == nil)
+        // A change of size fails, and `failed` re-records it too.
+        var bigger = snapshot
+        bigger.scale = 2
+        #expect(try bigger.verify(hall, theme: theme, named: "seed", testFile: testFile)?.contains("size changed") == true)
+        bigger.record = .failed
+        #expect(try bigger.verify(hall, theme: theme, named: "seed", testFile: testFile)?.contains("changed size") == true)
+        bigger.record = .never
+        #expect(try bigger.verify(hall, theme: theme, named: "seed", testFile: testFile) == nil, "the new size is the reference")
         #expect(try snapshot.verify(hall, theme: theme, named: "other", testFile: testFile)?.contains("is missing (SEATMAP_RECORD=never)") == true)
     }
 }

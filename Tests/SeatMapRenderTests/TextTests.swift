@@ -411,6 +411,35 @@ struct LegendTests {
                 == [.tier(0, 10), .locked, .sold, .selected, .wheelchair(0), .couple(0), .companion(0)])
     }
 
+    @Test("one level's legend lists the prices drawn on it, each swatch in the colour that price has in the whole hall")
+    func levelLegend() throws {
+        let hall = try Fixtures.example("theatre-curved.json")
+        let theme = try Theme.load("light")
+        let whole = try Scene(layout: Layout(hall: hall, style: theme.style, zoom: 1, scale: 2), theme: theme)
+        let wholeImage = try Renderer.raster(whole)
+        var wholeSwatch: [Int: UInt32] = [:]
+        for item in whole.layout.legendItems { if case .tier(let t, _) = item.kind { wholeSwatch[t] = LegendTests.fill(wholeImage, item.markBox) } }
+        #expect(hall.levels.count >= 2)
+        var listed: Set<Int> = []
+        for level in hall.levels {
+            var style = theme.style
+            style.level = level
+            let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 2), theme: theme)
+            let image = try Renderer.raster(scene)
+            let drawn = Set(scene.layout.seats.compactMap(\.tier))
+            var tiers: [Int] = []
+            for item in scene.layout.legendItems {
+                guard case .tier(let t, _) = item.kind else { continue }
+                tiers.append(t)
+                #expect(LegendTests.fill(image, item.markBox) == wholeSwatch[t], "level \(level): tier \(t) swatch")
+            }
+            #expect(tiers == drawn.sorted(), "level \(level) lists \(tiers), draws \(drawn.sorted())")
+            #expect(tiers.count < whole.layout.tiers.prices.count, "level \(level) has fewer prices than the hall (else this checks nothing)")
+            listed.formUnion(tiers)
+        }
+        #expect(listed == Set(whole.layout.tiers.prices.indices), "every price is listed on some level")
+    }
+
     @Test("companion seats have their own mark, legend entry (in their tier's colour) and words in titles")
     func companion() throws {
         let seats = (1...4).map { Seat(column: $0, status: .available, type: $0 == 1 ? .wheelchair : $0 == 2 ? .companion : .standard) }
