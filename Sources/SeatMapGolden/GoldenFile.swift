@@ -65,22 +65,25 @@ public enum GoldenFile {
         }
         if mode == .all || !exists { return try record(exists ? "re-recorded (SEATMAP_RECORD=all)" : "was missing and has been recorded") }
         let expected = try RGBAImage(contentsOf: reference)
-        guard expected.width == actualImage.width, expected.height == actualImage.height else {
-            let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
-            if mode == .failed {
-                return try record("changed size (\(expected.width)×\(expected.height) → \(actualImage.width)×\(actualImage.height)) and was re-recorded (SEATMAP_RECORD=failed); the old one is in \(paths.first ?? artifacts)")
-            }
-            return .mismatch("\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)")
+        // What failed, for a re-recording, and the report of it otherwise.
+        let paths: [String], failure: String, report: String
+        if expected.width != actualImage.width || expected.height != actualImage.height {
+            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
+            failure = "changed size (\(expected.width)×\(expected.height) → \(actualImage.width)×\(actualImage.height))"
+            report = "\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)"
+        } else {
+            let (result, diff) = try PixelMatch.compare(expected, actualImage, options: options, diff: true)
+            if gates.passes(result) { return .matched(result) }
+            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
+            failure = "did not match (\(summary(result)))"
+            report = "\(name): \(summary(result)); FAIL: \(gates.failures(result).map(\.message).joined(separator: ", ")).\n"
+                + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
+                + "\nIf the change is intended, re-record: \(rerecordCommand)"
         }
-        let (result, diff) = try PixelMatch.compare(expected, actualImage, options: options, diff: true)
-        if gates.passes(result) { return .matched(result) }
-        let paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
         if mode == .failed {
-            return try record("did not match (\(summary(result))) and was re-recorded (SEATMAP_RECORD=failed); the old one is in \(paths.first ?? artifacts)")
+            return try record("\(failure) and was re-recorded (SEATMAP_RECORD=failed); the old one is in \(paths.first ?? artifacts)")
         }
-        return .mismatch("\(name): \(summary(result)); FAIL: \(gates.failures(result).map(\.message).joined(separator: ", ")).\n"
-            + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
-            + "\nIf the change is intended, re-record: \(rerecordCommand)")
+        return .mismatch(report)
     }
 
     /// `N differing pixels (R %), M anti-aliased`.
