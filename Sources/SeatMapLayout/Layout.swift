@@ -341,10 +341,17 @@ public struct Layout: Sendable {
 
         if style.legend {
             y += px(style.legendTopGap)
-            // The tiers drawn: all of the hall's, or with `level` only that
-            // level's (each keeps its hall-wide index, so its colour is the
-            // same in every level's picture).
-            var drawn = Set(placed.cells.compactMap { $0.isSeat ? $0.tier : nil })
+            // In one pass over the seats: the tiers drawn (all of the hall's,
+            // or with `level` only that level's; each keeps its hall-wide
+            // index, so its colour is the same in every level's picture) and
+            // the tiers each listed seat type is in.
+            var drawn = Set<Int>()
+            var typeTiers: [SeatType: Set<Int>] = [:]
+            for c in placed.cells where c.isSeat {
+                guard let t = c.tier else { continue }
+                drawn.insert(t)
+                if LegendItem.Kind.seatTypes.contains(c.type) { typeTiers[c.type, default: []].insert(t) }
+            }
             for a in placed.areas where a.isStanding { if let t = tiers.tier(of: a.area.price) { drawn.insert(t) } }
             var kinds: [LegendItem.Kind] = tiers.prices.enumerated().filter { drawn.contains($0.offset) }.map { .tier($0.offset, $0.element) }
             if placed.areas.contains(where: \.isStanding) { kinds.append(.standing) }
@@ -352,11 +359,6 @@ public struct Layout: Sendable {
             // box, is the same for every state of the hall); seat types only
             // where the hall has them (`legendAll`: every type).
             kinds += [.locked, .sold, .selected]
-            // The tiers each listed seat type is in, in one pass over the seats.
-            var typeTiers: [SeatType: Set<Int>] = [:]
-            for c in placed.cells where c.isSeat && LegendItem.Kind.seatTypes.contains(c.type) {
-                if let t = c.tier { typeTiers[c.type, default: []].insert(t) }
-            }
             for type in LegendItem.Kind.seatTypes {
                 let tiers = typeTiers[type].map { $0.sorted() } ?? (style.legendAll ? [0] : [])
                 kinds += tiers.compactMap { LegendItem.Kind.seats(type, tier: $0) }
