@@ -56,13 +56,11 @@ public enum Fixtures {
     /// This process's parent of every `tempFolder()`, registered for removal at exit.
     static let runFolder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("seatmap-test-\(getpid())-\(UUID().uuidString)")
-        runFolderPath = url.path
         if (ProcessInfo.processInfo.environment["SEATMAP_KEEP_TEST_FILES"] ?? "").isEmpty {
-            atexit { if let path = Fixtures.runFolderPath { try? FileManager.default.removeItem(atPath: path) } }
+            atexit { try? FileManager.default.removeItem(at: Fixtures.runFolder) }
         }
         return url
     }()
-    nonisolated(unsafe) static var runFolderPath: String?
 }
 
 /// A small deterministic random number generator (SplitMix64) so sweeps
