@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
         .library(name: "SeatMapStore", targets: ["SeatMapStore"]),
+        .library(name: "SeatMapService", targets: ["SeatMapService"]),
+        .library(name: "SeatMapServer", targets: ["SeatMapServer"]),
         .library(name: "SeatMapGolden", targets: ["SeatMapGolden"]),
         .library(name: "SeatMapTesting", targets: ["SeatMapTesting"]),
     ],
@@ -54,8 +56,14 @@ let package = Package(
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
-        // MARK: The selection store: SQLite (pending selections with holds, applied batches)
+        // MARK: Inventory stores: the protocol, SQLite (embedded default), in memory (unit tests)
         .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),
+
+        // MARK: Use cases shared by every face: option groups, renders, hits, shows, result JSON
+        .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore"]),
+
+        // MARK: The HTTP service (libmicrohttpd): route table → service → JSON
+        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),
@@ -64,7 +72,8 @@ let package = Package(
         .target(name: "SeatMapTesting", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
 
         // MARK: Command line: a testable library and a thin executable
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore", "CMicroHTTPD"],
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore", "SeatMapService",
+                                                 "SeatMapServer", "CMicroHTTPD"],
                 plugins: ["BuildInfo"]),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
@@ -89,6 +98,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
+                                                            "SeatMapService", "SeatMapServer",
                                                             "SeatMapTestSupport"]),
     ]
 )

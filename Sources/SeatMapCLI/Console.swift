@@ -66,3 +66,22 @@ public final class CapturedConsole {
         Console(out: { [unowned self] in self.stdout += $0 }, err: { [unowned self] in self.stderr += $0 })
     }
 }
+
+/// Text written from any thread, read back whole (`text`) or as the
+/// pieces (`parts`): a console's capture in tests and embedding programs.
+public final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pieces: [String] = []
+    public init() {}
+    public func append(_ s: String) {
+        lock.lock()
+        pieces.append(s)
+        lock.unlock()
+    }
+    public var parts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return pieces
+    }
+    public var text: String { parts.joined() }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapService
 import SeatMapGolden
 
 extension SeatMapCLI {

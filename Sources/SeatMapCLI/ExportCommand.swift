@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapService
 import SeatMapLayout
 
 extension SeatMapCLI {

@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapService
 
 extension SeatMapCLI {
     /// Reads `HallImporters.all`: its names, summaries and options make the

@@ -3,6 +3,7 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
+import SeatMapService
 
 extension SeatMapCLI {
     static let renderCommand = Command(
@@ -13,19 +14,7 @@ extension SeatMapCLI {
             options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
                 .value("format", "FMT", "\(OutputFormat.list()): with --out-dir (default png), or with -o - (required)."),
-            ] + geometryOptions + [
-                .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
-                .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
-                .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined (only when the hall does not fit the viewport)."),
-                .flag("pin-row-labels", "With --viewport: keep the row labels at the viewport's edge as it scrolls (grid halls); hit takes the same flag."),
-                .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
-                .value("highlight", "ID,...", "Seats drawn with an outline."),
-                .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
-                .flag("show-occupancy", "With --ticket: draw the other seats' statuses and prices as usual."),
-                .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
-                .value("png-compression", "LEVEL", "fast, default or best."),
-                .value("svg-text", "MODE", "SVG text: text (default: <text> in the theme's fonts, then sans-serif) or paths (glyph outlines, the same as the PNG without the fonts; each with its text as title)."),
-            ],
+            ] + GeometryOptions.all + ImageOptions.all + ShowFace.options,
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
             The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:
@@ -38,120 +27,29 @@ extension SeatMapCLI {
             try renderRun(args, console)
         })
 
-    struct RenderSettings {
-        var geometry: Geometry
-        var viewport: (Double, Double)?
-        var offset: (Double, Double)
-        var minimap: Bool
-        var selected: Set<String>
-        var highlighted: Set<String>
-        var page: PageSize
-        var compression: PNGCompression
-        var svgTextAsPaths = false
-        var ticket: [String] = []
-        var showOccupancy = false
-        var pinRowLabels = false
-    }
-
-    static func idList(_ text: String?) -> Set<String> {
-        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-    }
-
-    /// Seat ids from the command line; text that is not an id is named in
-    /// the same error as an id the hall does not have.
-    static func seatIDs(_ texts: Set<String>, option: String) throws -> Set<SeatID> {
-        let bad = texts.filter { SeatID($0) == nil }.sorted()
-        if !bad.isEmpty { throw SeatMapError("\(option): no such seat \(bad.joined(separator: ", "))") }
-        return Set(texts.compactMap(SeatID.init))
-    }
-
-    static func renderSettings(_ args: Arguments) throws -> RenderSettings {
-        var geometry = try geometry(args)
-        let viewport = try args.pair("viewport")
-        if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
-        let offset = try args.pair("offset") ?? (0, 0)
-        if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
-        if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
-        if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
-        guard let page = PageSize(rawValue: args.value("page") ?? "fit") else {
-            throw UsageError(message: "--page expects a4, a3, letter or fit")
-        }
-        guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
-            throw UsageError(message: "--png-compression expects fast, default or best")
-        }
-        let ticket = (args.value("ticket") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if args.value("ticket") != nil {
-            if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
-            if viewport != nil { throw UsageError(message: "--ticket is its own crop: it takes no --viewport") }
-            if args.value("select") != nil || args.value("highlight") != nil {
-                throw UsageError(message: "--ticket draws the buyer's seats itself: it takes no --select or --highlight")
-            }
-            // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
-            geometry.theme.style.legend = false
-        }
-        if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
-        let svgText = args.value("svg-text") ?? "text"
-        guard svgText == "text" || svgText == "paths" else { throw UsageError(message: "--svg-text expects text or paths") }
-        return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
-                              minimap: args.flag("minimap"), selected: idList(args.value("select")),
-                              highlighted: idList(args.value("highlight")), page: page, compression: compression,
-                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"),
-                              pinRowLabels: args.flag("pin-row-labels"))
-    }
-
-    /// Renders one hall file to one output path.
-    static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings) throws {
+    /// Renders one hall file (or, with `--show`, the show's view of it) to one output path.
+    static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings, args: Arguments) throws {
         if s.svgTextAsPaths, let f = format ?? OutputFormat.forPath(out), f != .svg && f != .html {
             throw UsageError(message: "--svg-text goes with SVG or HTML output (\(out) is not .svg or .html)")
         }
         guard let format = format ?? OutputFormat.forPath(out) else {
             throw SeatMapError(file: out, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
         }
-        try Files.writeAtomically(try renderBytes(file, format: format, s, output: out), to: out)
-    }
-
-    /// The bytes `render FILE` writes with these settings (`serve` answers with them too).
-    /// Errors of the encoding itself name `output` (the image being written);
-    /// errors about the hall or the options name what they are about.
-    static func renderBytes(_ file: String, format: OutputFormat, _ s: RenderSettings, picker: PickerEndpoint? = nil,
-                            output: String? = nil) throws -> [UInt8] {
-        if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
-        let hall = try Files.readHall(file)
-        let selected = try seatIDs(s.selected, option: "--select")
-        var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
-                              selected: selected, highlighted: seatIDs(s.highlighted, option: "--highlight"))
-        scene.pinRowLabels = s.pinRowLabels
-        if !s.ticket.isEmpty {
-            let ids = try seatIDs(Set(s.ticket), option: "--ticket")
-            try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)
-        }
-        // A buyer can only select available seats: say which are not.
-        let taken = selected.sorted().compactMap { id in
-            scene.layout.cell(id: id).flatMap { $0.status == .available ? nil : "\(id) is \($0.kind.name)" }
-        }
-        if !taken.isEmpty { throw SeatMapError("--select: \(taken.joined(separator: ", ")); only available seats can be selected") }
-        let viewport = s.viewport.map {
-            ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
-        }
-        do {
-            return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
-                                                         svgTextAsPaths: s.svgTextAsPaths, picker: picker))
-        } catch {
-            throw SeatMapError(file: error.file ?? output, diagnostics: error.diagnostics)
-        }
+        let view = try ShowFace.hall(file, args)
+        try Files.writeAtomically(try Rendering.bytes(view.hall, format: format, s, selected: view.selected, output: out), to: out)
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError(message: "missing FILE") }
         let outputPath = try output(args)
-        let settings = try renderSettings(args)
+        let settings = try ImageOptions.settings(args)
         if let dir = args.value("out-dir") {
             if outputPath != nil { throw UsageError(message: "use either -o or --out-dir") }
             guard let format = OutputFormat.named(args.value("format") ?? "png") else {
                 throw UsageError(message: "--format expects \(OutputFormat.list())")
             }
-            return try renderBatch(files, dir: dir, format: format, settings, console)
+            return try renderBatch(files, dir: dir, format: format, settings, args: args, console)
         }
         guard let output = outputPath else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
         guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
@@ -159,18 +57,18 @@ extension SeatMapCLI {
             // To standard output (for a web server to pipe): the image alone; the format must be named.
             guard let name = args.value("format") else { throw UsageError(message: "-o - needs --format \(OutputFormat.list())") }
             guard let format = OutputFormat.named(name) else { throw UsageError(message: "--format expects \(OutputFormat.list())") }
-            try renderOne(files[0], to: output, format: format, settings)
+            try renderOne(files[0], to: output, format: format, settings, args: args)
             return 0
         }
         if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir or -o -; -o FILE takes the format from its extension") }
         guard OutputFormat.forPath(output) != nil else { throw UsageError(message: "-o \(output): use a \(OutputFormat.list(prefix: ".")) name") }
-        try renderOne(files[0], to: output, format: nil, settings)
+        try renderOne(files[0], to: output, format: nil, settings, args: args)
         console.out("wrote \(output)")
         return 0
     }
 
     /// Renders many halls on all cores; a failure is reported and the rest go on.
-    static func renderBatch(_ files: [String], dir: String, format: OutputFormat, _ settings: RenderSettings,
+    static func renderBatch(_ files: [String], dir: String, format: OutputFormat, _ settings: RenderSettings, args: Arguments,
                             _ console: Console) throws -> Int32 {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
@@ -210,7 +108,7 @@ extension SeatMapCLI {
             var failure: String? = nil
             do {
                 try Files.$maxInputBytes.withValue(limit) {
-                    try Renderer.$cores.withValue(share) { try renderOne(files[i], to: outputs[i], format: format, settings) }
+                    try Renderer.$cores.withValue(share) { try renderOne(files[i], to: outputs[i], format: format, settings, args: args) }
                 }
             } catch let e as SeatMapError {
                 failure = e.file == nil ? "\(files[i]): \(e.message)" : e.message

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SeatMapCore
 import SeatMapRender
+import SeatMapService
 import SeatMapStore
 import CMicroHTTPD
 
@@ -15,7 +16,7 @@ public enum SeatMapCLI {
     }
 
     static var commands: [Command] {
-        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, selectCommand, recommendCommand, applyCommand, importCommand, exportCommand, serveCommand]
+        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, showCommand, selectCommand, orderCommand, recommendCommand, applyCommand, importCommand, exportCommand, serveCommand]
     }
 
     static let overview = """
@@ -44,7 +45,7 @@ public enum SeatMapCLI {
     /// (when built from a git checkout), and the C libraries linked at run time.
     static var versionText: String {
         let commit = buildCommit.isEmpty ? "" : " (commit \(buildCommit))"
-        let libs = CairoLibrary.linkedVersions + [("sqlite", SeatStore.sqliteVersion), ("libmicrohttpd", MHD_get_version().map { String(cString: $0) } ?? "?")]
+        let libs = CairoLibrary.linkedVersions + [("sqlite", SQLiteInventoryStore.sqliteVersion), ("libmicrohttpd", MHD_get_version().map { String(cString: $0) } ?? "?")]
         return "seatmap \(SeatMap.version)\(commit)\n" + libs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
@@ -153,6 +154,13 @@ public enum SeatMapCLI {
         } catch let e as SeatMapError {
             console.err(e.message)
             return 1
+        } catch let e as ServiceError {
+            if e.kind == .usage {
+                console.err("seatmap \(command.spec.name): \(e.message)\nRun `seatmap \(command.spec.name) --help` for usage.")
+            } else {
+                console.err("seatmap \(command.spec.name): \(e.message)")
+            }
+            return e.exitCode
         } catch {
             console.err("seatmap \(command.spec.name): \(error)")
             return 1

@@ -1,4 +1,5 @@
 import SeatMapCore
+import SeatMapService
 import SeatMapLayout
 
 extension SeatMapCLI {

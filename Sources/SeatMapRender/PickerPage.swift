@@ -8,13 +8,17 @@ public struct PickerEndpoint: Sendable, Equatable {
     public var select: String
     /// The hall's name in the service.
     public var hall: String
-    /// Seats the show already holds, drawn picked when the page opens.
+    /// Seats the buyer's token already holds, drawn picked when the page opens.
     public var held: [String]
+    /// The buyer's hold token (nil: the first toggle gets one, which the
+    /// page then sends with every toggle).
+    public var token: String?
 
-    public init(select: String, hall: String, held: [String] = []) {
+    public init(select: String, hall: String, held: [String] = [], token: String? = nil) {
         self.select = select
         self.hall = hall
         self.held = held
+        self.token = token
     }
 }
 
@@ -46,6 +50,7 @@ enum PickerPage {
         if let endpoint {
             config += [("select", .string(endpoint.select)), ("hall", .string(endpoint.hall)),
                        ("held", .array(endpoint.held.map { .string($0) }))]
+            if let token = endpoint.token { config.append(("token", .string(token))) }
         }
         // JSON inside <script>: "</" must not end the element.
         let json = JSONWriter.write(.object(config), pretty: false).replacingOccurrences(of: "</", with: "<\\/")
@@ -250,15 +255,16 @@ enum PickerPage {
         // One toggle at a time, in order.
         pending = pending.then(function () {
           return fetch(cfg.select, { method: "POST", headers: { "Content-Type": "application/json" },
-                                     body: JSON.stringify({ hall: cfg.hall, toggle: [id] }) })
+                                     body: JSON.stringify(cfg.token ? { toggle: [id], token: cfg.token } : { toggle: [id] }) })
             .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, json: j }; }); })
             .then(function (a) {
               if (!a.ok) { say([a.json.error || "error"]); return; }
               var answer = a.json;
+              if (answer.token) cfg.token = answer.token;
               setSelected(answer.selected || []);
               var lines = [(answer.descriptions || []).join(" ") + (answer.totalText ? " · " + answer.totalText : "")];
               (answer.results || []).forEach(function (r) {
-                if (r.result === "notAvailable") lines.push(titleOfId(r.id) + " — " + cfg.words.sold);
+                if (r.result === "notAvailable" || r.result === "held") lines.push(titleOfId(r.id) + " — " + cfg.words.sold);
                 else if (r.result !== "selected" && r.result !== "deselected") lines.push(titleOfId(r.id) + " — " + r.result);
               });
               (answer.violations || []).forEach(function (v) { lines.push("⚠ " + titleOfId(v)); });
@@ -274,7 +280,8 @@ enum PickerPage {
         setSelected: setSelected,
         selected: function () { return Array.from(picked).sort(); },
         view: function () { return { k: k, tx: tx, ty: ty }; },
-        idle: function () { return pending; }
+        idle: function () { return pending; },
+        token: function () { return cfg.token || null; }
       };
       if (cfg.held) setSelected(cfg.held);
       apply();

@@ -358,25 +358,34 @@ struct RulesCLITests {
         #expect(json["violations"] == .array([.string("1-6-5")]))
     }
 
-    @Test("the store keeps a show's selection between runs")
+    @Test("with a store, a token keeps its selection between runs; without one a select gets a new token")
     func store() throws {
         let path = try Fixtures.tempFolder().appendingPathComponent("s.db").path
         let file = Fixtures.examplePath("cinema-12x18.json")
-        #expect(seatmap("select", file, "--toggle", "1-6-3", "--store", path, "--show", "A").code == 0)
-        let r = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "A", "--json")
+        let first = try parseJSON(seatmap("select", file, "--toggle", "1-6-3", "--store", path, "--show", "A", "--json").out)
+        guard case .string(let token)? = first["token"]?.value else { Issue.record("no token"); return }
+        let r = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "A", "--token", token, "--json")
         #expect(try parseJSON(r.out)["selected"] == .array([.string("1-6-3"), .string("1-6-4")]))
-        let other = seatmap("select", file, "--toggle", "1-6-4", "--store", path, "--show", "B", "--json")
-        #expect(try parseJSON(other.out)["selected"] == .array([.string("1-6-4")]))
+        let other = seatmap("select", file, "--toggle", "1-6-5", "--store", path, "--show", "A", "--json")
+        #expect(try parseJSON(other.out)["selected"] == .array([.string("1-6-5")]))
+        #expect(seatmap("select", file, "--toggle", "1-6-5", "--store", path, "--show", "A", "--token", "nope").code == 2)
+        #expect(seatmap("select", file, "--toggle", "1-6-5", "--token", token).code == 2)
     }
 
-    @Test("--order-succeeded forgets the show's pending selection")
-    func orderSucceeded() throws {
+    @Test("order sells the token's holds once; the text names what was sold")
+    func orderText() throws {
         let path = try Fixtures.tempFolder().appendingPathComponent("s.db").path
         let file = Fixtures.examplePath("seed.json")
-        #expect(seatmap("select", file, "--toggle", "1-2-2", "--store", path, "--show", "A").code == 0)
-        #expect(seatmap("select", file, "--store", path, "--show", "A", "--order-succeeded").code == 0)
-        #expect(try SeatStore(path: path).heldSeats(show: "A").isEmpty)
-        #expect(seatmap("select", file, "--order-succeeded").code == 2)
+        let held = try parseJSON(seatmap("select", file, "--toggle", "1-2-2", "--store", path, "--show", "A", "--json").out)
+        guard case .string(let token)? = held["token"]?.value else { Issue.record("no token"); return }
+        let r = seatmap("order", "--store", path, "--show", "A", "--token", token, "--order-id", "web-1")
+        #expect(r.code == 0 && r.out == "order web-1: sold 1-2-2\n", "\(r.out)")
+        #expect(seatmap("order", "--store", path, "--show", "A", "--token", token, "--order-id", "web-1").out == "order web-1: already placed 1-2-2\n")
+        let none = seatmap("order", "--store", path, "--show", "A", "--token", token, "--order-id", "web-2")
+        #expect(none.code == 1 && none.err.contains("holds nothing"), "\(none.err)")
+        #expect(seatmap("order", "--store", path, "--show", "A", "--token", token).code == 2)
+        let missing = seatmap("order", "--store", path, "--show", "nope", "--token", token, "--order-id", "x")
+        #expect(missing.code == 1 && missing.err.contains("no such show: nope"), "\(missing.err)")
     }
 
     @Test("apply --json lists each batch's outcome, changed ids and their dirty rects in the layout")

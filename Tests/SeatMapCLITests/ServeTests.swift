@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
+import SeatMapServer
 import SeatMapTestSupport
 
 /// A plain HTTP/1.1 client over a socket (the test side only): one request
@@ -76,8 +77,8 @@ struct TestHTTP {
 
 @Suite("HTTP service (seatmap serve)", .serialized)
 struct ServeTests {
-    static func start() throws -> (SeatMapService, TestHTTP) {
-        let service = try SeatMapService(halls: Fixtures.examplesFolder.path, port: 0, workers: 2)
+    static func start() throws -> (SeatMapHTTPService, TestHTTP) {
+        let service = try SeatMapHTTPService(halls: Fixtures.examplesFolder.path, port: 0, workers: 2)
         return (service, TestHTTP(port: service.port))
     }
 
@@ -193,9 +194,9 @@ struct ServeTests {
         try expectError(http.request("GET", "/halls/seed.png?theme=../Themes/dark.json"), 400, "theme: one of")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "theme": "/dev/zero"}"#.utf8)), 400, "theme: one of")
         #expect(try http.request("GET", "/halls/seed.svg?theme=dark").status == 200)
-        // Nothing that looks like an option; negative numbers are fine.
-        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": "--help"}"#.utf8)), 400, "cannot start with")
-        try expectError(http.request("GET", "/halls/seed.png?locale=--help"), 400, "cannot start with")
+        // Values are values, never options; negative numbers are fine.
+        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": "--help"}"#.utf8)), 400, "zoom expects a number")
+        try expectError(http.request("GET", "/halls/seed.png?locale=--help"), 400, "locale")
         #expect(try http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "offset": "-5,3"}"#.utf8)).status == 200)
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": 2, "zoom": 3}"#.utf8)), 400, "\"zoom\" is given twice")
         let notAllowed = try http.request("DELETE", "/halls/seed.png")
@@ -255,13 +256,14 @@ struct ServeTests {
         }
     }
 
-    /// A service over a copy of the examples with a store.
-    static func startWithStore() throws -> (SeatMapService, TestHTTP, URL) {
+    /// A service over a copy of the examples with a store (and an admin key when given).
+    static func startWithStore(adminKey: String? = nil) throws -> (SeatMapHTTPService, TestHTTP, URL) {
         let dir = try Fixtures.tempFolder()
         for name in Fixtures.exampleNames {
             try FileManager.default.copyItem(at: Fixtures.examplesFolder.appendingPathComponent(name), to: dir.appendingPathComponent(name))
         }
-        let service = try SeatMapService(halls: dir.path, store: dir.appendingPathComponent("store.db").path, port: 0, workers: 2)
+        let service = try SeatMapHTTPService(halls: dir.path, store: dir.appendingPathComponent("store.db").path, adminKey: adminKey,
+                                             port: 0, workers: 2)
         return (service, TestHTTP(port: service.port), dir)
     }
 
@@ -270,83 +272,124 @@ struct ServeTests {
         return items.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
     }
 
-    @Test("select holds seats in the store, order sells them in the hall, status batches apply once; a sold seat cannot be ordered")
-    func selectOrderStatus() throws {
+    static func string(_ node: JSONNode?) -> String? {
+        if case .string(let s)? = node?.value { return s }
+        return nil
+    }
+
+    @Test("shows over HTTP: create, hold with a token, others see it held, order once, status batches once; the halls folder is never written")
+    func showsOverHTTP() throws {
         let (service, http, dir) = try Self.startWithStore()
         defer { service.stop() }
         func post(_ path: String, _ json: String) throws -> TestHTTP.Answer { try http.request("POST", path, body: Array(json.utf8)) }
-        let first = try post("/shows/evening/select", #"{"hall": "cinema-12x18", "toggle": ["1-5-4", "1-5-5"]}"#)
-        #expect(first.status == 200, "\(first.text)")
-        #expect(Self.strings(try first.json()["selected"]) == ["1-5-4", "1-5-5"])
-        // The same JSON as the CLI gives for the same toggles on the same store.
-        let (_, cli) = Self.cli(["select", dir.appendingPathComponent("cinema-12x18.json").path, "--store", dir.appendingPathComponent("store.db").path,
-                                 "--show", "cli-show", "--toggle", "1-5-4,1-5-5", "--json"])
-        #expect(first.text == cli)
-        // A second request adds to the held selection.
-        let second = try post("/shows/evening/select", #"{"hall": "cinema-12x18", "toggle": ["1-5-7"]}"#)
-        #expect(Self.strings(try second.json()["selected"]) == ["1-5-4", "1-5-5", "1-5-7"])
-        let other = try post("/shows/late/select", #"{"hall": "cinema-12x18", "toggle": ["1-5-8"]}"#)
-        #expect(other.status == 200)
-        // A status batch sells 1-5-8 under the other show's hold; sent twice, it applies once.
-        let batch = #"{"batchId": "feed-1", "sequence": 1, "changes": [{"id": "1-5-8", "status": 2}]}"#
-        let applied = try post("/halls/cinema-12x18/status", batch)
-        #expect(applied.status == 200 && applied.text.contains("\"applied\""), "\(applied.text)")
-        #expect(try post("/halls/cinema-12x18/status", batch).text.contains("\"duplicate\""))
-        let late = try post("/shows/late/order", #"{"hall": "cinema-12x18"}"#)
-        #expect(late.status == 409 && late.text.contains("seat just sold: 1-5-8"), "\(late.text)")
-        // The order sells the held seats in the hall file and clears the hold.
-        let order = try post("/shows/evening/order", #"{"hall": "cinema-12x18"}"#)
-        #expect(try order.status == 200 && Self.strings(order.json()["sold"]) == ["1-5-4", "1-5-5", "1-5-7"], "\(order.text)")
-        let hall = try Files.readHall(dir.appendingPathComponent("cinema-12x18.json").path)
-        for id in ["1-5-4", "1-5-5", "1-5-7", "1-5-8"] {
-            #expect(hall.cell(id: SeatID(id) ?? "")?.seat.status == .sold, "\(id)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted().map {
+            try Data(contentsOf: dir.appendingPathComponent($0))
         }
-        #expect(try post("/shows/evening/order", #"{"hall": "cinema-12x18"}"#).status == 409)
-        // A hold belongs to its hall: an order naming another hall sells nothing.
-        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "toggle": ["1-1-1"]}"#).status == 200)
-        let elsewhere = try post("/shows/matinee/order", #"{"hall": "imax-3-sections"}"#)
-        #expect(elsewhere.status == 409 && elsewhere.text.contains("holds no seats in imax-3-sections"), "\(elsewhere.text)")
-        let imax = try Files.readHall(dir.appendingPathComponent("imax-3-sections.json").path)
-        #expect(imax == (try Fixtures.example("imax-3-sections.json")), "the other hall is untouched")
-        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "hall": "seed", "toggle": ["1-1-1"]}"#).status == 400)
-        #expect(try post("/shows/matinee/select", #"{"hall": "cinema-12x18", "toggle": ["1-1-2"], "holdSeconds": 86400}"#).status == 400)
-        // Renders show the new statuses.
-        let svg = try http.request("GET", "/halls/cinema-12x18.svg").text
-        #expect(svg.contains(#"id="seat-1-5-4" class="seat sold"#))
+        #expect(try post("/shows/evening", #"{"hall": "cinema-12x18"}"#).status == 201)
+        #expect(try post("/shows/evening", #"{"hall": "cinema-12x18"}"#).status == 200)
+        #expect(try post("/shows/evening", #"{"hall": "seed"}"#).status == 409)
+        #expect(try post("/shows/matinee", #"{"hall": "cinema-12x18"}"#).status == 201)
+        #expect(try post("/shows/x", #"{"hall": "nope"}"#).status == 404)
+        let first = try post("/shows/evening/select", #"{"toggle": ["1-5-4", "1-5-5"]}"#)
+        #expect(first.status == 200, "\(first.text)")
+        let json = try first.json()
+        #expect(Self.strings(json["selected"]) == ["1-5-4", "1-5-5"])
+        let token = try #require(Self.string(json["token"]))
+        #expect(Self.string(json["expiresAt"])?.hasSuffix("Z") == true)
+        // Another buyer: held. The same seat in the other show: free.
+        let rival = try post("/shows/evening/select", #"{"toggle": ["1-5-5"]}"#)
+        #expect(rival.text.contains(#"{"id":"1-5-5","result":"held"}"#), "\(rival.text)")
+        #expect(Self.strings(try post("/shows/matinee/select", #"{"toggle": ["1-5-5"]}"#).json()["selected"]) == ["1-5-5"])
+        // The seats endpoint: held for others, selected for the token.
+        let seatsOther = try http.request("GET", "/shows/evening/seats")
+        #expect(try Self.string(seatsOther.json()["seats"]?["1-5-5"]) == "held")
+        #expect(try Self.string(http.request("GET", "/shows/evening/seats?token=\(token)").json()["seats"]?["1-5-5"]) == "selected")
+        let tag = try #require(seatsOther.headers["etag"])
+        #expect(try http.request("GET", "/shows/evening/seats", headers: ["If-None-Match": tag]).status == 304)
+        // Renders: locked for everyone else, selected for the token.
+        #expect(try http.request("GET", "/shows/evening.svg").text.contains(#"id="seat-1-5-5" class="seat locked "#))
+        let own = try http.request("GET", "/shows/evening.svg?token=\(token)").text
+        #expect(own.contains(#"id="seat-1-5-5" class="seat available standard tier-1 selected""#))
+        // Order: once; again answers the same and sells nothing more.
+        let order = try post("/shows/evening/order", #"{"token": "\#(token)", "orderId": "web-1"}"#)
+        let soldIDs = Self.strings(try order.json()["sold"])
+        #expect(order.status == 200 && soldIDs == ["1-5-4", "1-5-5"], "\(order.text)")
+        let repeatOrder = try post("/shows/evening/order", #"{"token": "\#(token)", "orderId": "web-1"}"#)
+        #expect(repeatOrder.status == 200 && repeatOrder.text.contains("\"repeated\":true"))
+        #expect(try post("/shows/evening/order", #"{"token": "\#(token)", "orderId": "web-2"}"#).status == 409)
+        // Status batches: applied once, holds a batch sells dropped.
+        let batch = #"{"batchId": "feed-1", "sequence": 1, "changes": [{"id": "1-5-8", "status": 2}]}"#
+        #expect(try post("/shows/evening/status", batch).text.contains("\"applied\""))
+        #expect(try post("/shows/evening/status", batch).text.contains("\"duplicate\""))
+        #expect(try post("/shows/evening/status", #"{"batchId": "x"}"#).status == 422)
+        #expect(try post("/halls/cinema-12x18/status", batch).status == 410)
+        let status = try http.request("GET", "/shows/evening/status").json()
+        let soldNow = Self.strings(status["seats"]?["sold"])
+        #expect(soldNow.contains("1-5-8"))
         // Bad bodies.
-        #expect(try post("/shows/evening/select", #"{"hall": "cinema-12x18", "toggle": [5]}"#).status == 400)
-        #expect(try post("/shows/evening/select", #"{"toggle": ["1-1-1"]}"#).status == 400)
-        #expect(try post("/shows/bad%20id/select", #"{"hall": "cinema-12x18", "toggle": ["1-1-1"]}"#).status == 400)
-        #expect(try post("/halls/cinema-12x18/status", #"{"batchId": "x"}"#).status == 422)
+        #expect(try post("/shows/evening/select", #"{"toggle": [5]}"#).status == 400)
+        #expect(try post("/shows/evening/select", #"{"toggle": ["1-1-1"], "token": "short"}"#).status == 400)
+        #expect(try post("/shows/bad%20id/select", #"{"toggle": ["1-1-1"]}"#).status == 400)
+        #expect(try post("/shows/nope/select", #"{"toggle": ["1-1-1"]}"#).status == 404)
+        #expect(try post("/shows/evening/select", #"{"toggle": ["1-1-2"], "holdSeconds": 86400}"#).status == 400)
+        let after = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted().map {
+            try Data(contentsOf: dir.appendingPathComponent($0))
+        }
+        #expect(after == before, "no hall file was written")
     }
 
-    @Test("concurrent selections on many shows lose nothing")
-    func concurrentSelections() throws {
-        let (service, http, _) = try Self.startWithStore()
+    @Test("with --admin-key-file, creating shows, orders and status batches need the key (401 without or with a wrong one)")
+    func adminKey() throws {
+        let key = "k3y-" + String(repeating: "x", count: 20)
+        let (service, http, _) = try Self.startWithStore(adminKey: key)
         defer { service.stop() }
-        // 40 shows, each toggling two seats of its own row position, all at once, twice over.
-        let errors = OutputBuffer()
+        func post(_ path: String, _ json: String, key: String? = nil) throws -> TestHTTP.Answer {
+            try http.request("POST", path, headers: key.map { ["Authorization": "Bearer " + $0] } ?? [:], body: Array(json.utf8))
+        }
+        #expect(try http.request("GET", "/healthz").json()["mode"]?.value == .string("admin-key"))
+        let none = try post("/shows/S", #"{"hall": "seed"}"#)
+        #expect(none.status == 401 && none.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(try post("/shows/S", #"{"hall": "seed"}"#, key: "wrong").status == 401)
+        #expect(try post("/shows/S", #"{"hall": "seed"}"#, key: key + "x").status == 401)
+        #expect(try post("/shows/S", #"{"hall": "seed"}"#, key: key).status == 201)
+        // Buyers need no key to hold; the back office needs it to sell.
+        let held = try post("/shows/S/select", #"{"toggle": ["1-1-1"]}"#)
+        let token = try #require(Self.string(try held.json()["token"]))
+        #expect(try post("/shows/S/order", #"{"token": "\#(token)", "orderId": "o"}"#).status == 401)
+        #expect(try post("/shows/S/status", #"{"batchId": "b", "sequence": 1, "changes": []}"#).status == 401)
+        #expect(try http.request("GET", "/shows/S/status").status == 401)
+        #expect(try post("/shows/S/order", #"{"token": "\#(token)", "orderId": "o"}"#, key: key).status == 200)
+        #expect(try post("/shows/S/status", #"{"batchId": "b", "sequence": 1, "changes": []}"#, key: key).status == 200)
+        // Without a key the service says it runs open.
+        let (open, openHTTP, _) = try Self.startWithStore()
+        defer { open.stop() }
+        #expect(try openHTTP.request("GET", "/healthz").json()["mode"]?.value == .string("open"))
+    }
+
+    @Test("40 tokens racing over HTTP for 10 seats of one show: each seat sold at most once, every answered order stored")
+    func raceOverHTTP() throws {
+        let (service, http, dir) = try Self.startWithStore()
+        defer { service.stop() }
+        #expect(try http.request("POST", "/shows/race", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
+        let hall = try Files.readHall(dir.appendingPathComponent("cinema-12x18.json").path)
+        let seats = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.prefix(10).map(\.id.description)
+        let sold = OutputBuffer()
         DispatchQueue.concurrentPerform(iterations: 40) { k in
-            let row = k % 12 + 1
-            for seat in [k / 12 * 2 + 1, k / 12 * 2 + 2] {
-                let body = #"{"hall": "cinema-12x18", "toggle": ["1-\#(row)-\#(seat)"], "singleSeatRule": false}"#
-                guard let answer = try? http.request("POST", "/shows/show\(k)/select", body: Array(body.utf8)), answer.status == 200 else {
-                    errors.append("show\(k) 1-\(row)-\(seat)")
-                    continue
-                }
+            let body = #"{"toggle": ["\#(seats[k % 10])"], "singleSeatRule": false}"#
+            guard let a = try? http.request("POST", "/shows/race/select", body: Array(body.utf8)), let json = try? a.json(),
+                  let token = Self.string(json["token"]), Self.strings(json["selected"]) == [seats[k % 10]] else { return }
+            let order = #"{"token": "\#(token)", "orderId": "o\#(k)"}"#
+            if let o = try? http.request("POST", "/shows/race/order", body: Array(order.utf8)), o.status == 200 {
+                sold.append(seats[k % 10] + "|o\(k)")
             }
         }
-        #expect(errors.parts.isEmpty, "\(errors.parts.prefix(5))")
-        for k in 0..<40 {
-            let row = k % 12 + 1
-            // The rules' answer for the same toggles without a store (couple seats bring their partner).
-            let (_, alone) = Self.cli(["select", Fixtures.examplePath("cinema-12x18.json"), "--no-single-seat-rule", "--json",
-                                       "--toggle", [k / 12 * 2 + 1, k / 12 * 2 + 2].map { "1-\(row)-\($0)" }.joined(separator: ",")])
-            let wanted = Self.strings(try JSONParser.parse(Array(alone.utf8))["selected"])
-            // Toggling an unavailable seat reads the held selection back unchanged.
-            let probe = #"{"hall": "cinema-12x18", "toggle": ["9-9-9"]}"#
-            let answer = try http.request("POST", "/shows/show\(k)/select", body: Array(probe.utf8))
-            #expect(Self.strings(try answer.json()["selected"]).sorted() == wanted.sorted(), "show\(k)")
-        }
+        #expect(sold.parts.count == 10 && Set(sold.parts.map { $0.split(separator: "|")[0] }).count == 10, "\(sold.parts.sorted())")
+        let status = try http.request("GET", "/shows/race/status").json()
+        guard case .array(let orders)? = status["orders"]?.value else { Issue.record("no orders"); return }
+        let stored = Set(orders.compactMap { o -> String? in
+            guard let id = Self.string(o["orderId"]), let seat = Self.strings(o["seats"]).first else { return nil }
+            return seat + "|" + id
+        })
+        #expect(stored == Set(sold.parts), "every answered order is in the store")
     }
 }

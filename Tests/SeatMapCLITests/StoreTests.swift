@@ -2,136 +2,447 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
-import SeatMapStore
+import SeatMapGolden
+import SeatMapService
+@testable import SeatMapStore
 import SeatMapTestSupport
 
-/// The SQLite store: concurrent commands lose nothing, holds expire,
-/// applied batches are remembered across runs, old JSON stores migrate and
-/// unreadable files are kept aside, never overwritten.
-@Suite("Selection store (SQLite)")
-struct StoreTests {
-    /// One row of 20 seats, at most 20 selected.
-    static func wideHall(_ dir: URL) throws -> String {
+/// Shows own their inventory: per-show seats, exclusive holds by token,
+/// atomic and idempotent orders, status batches on the show. Real SQLite
+/// files, real processes.
+@Suite("Shows: holds, orders and the SQLite store")
+struct ShowStoreTests {
+    /// One row of 20 seats, at most 20 selected, and a standing area of 10.
+    static func wideHall(_ dir: URL, name: String = "wide") throws -> String {
         let seats = (1...20).map { #"{"column":\#($0),"status":0}"# }.joined(separator: ",")
-        let path = try Fixtures.write(#"{"maxSelectCount":20,"rows":[{"row":1,"price":10,"seats":[\#(seats)]}]}"#, to: "wide.json", in: dir)
-        return path
+        return try Fixtures.write(#"{"maxSelectCount":20,"rows":[{"row":1,"price":10,"seats":[\#(seats)]}]}"#, to: "\(name).json", in: dir)
     }
 
-    /// Starts `seatmap select HALL --toggle 1-1-N --store DB --show S` as a process.
-    static func startSelect(_ exe: URL, hall: String, db: String, seat n: Int) throws -> Process {
+    static func string(_ node: JSONNode?) -> String? {
+        if case .string(let s)? = node?.value { return s }
+        return nil
+    }
+
+    static func strings(_ node: JSONNode?) -> [String] {
+        guard case .array(let items)? = node?.value else { return [] }
+        return items.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
+    }
+
+    /// `select ... --json` in this process; its answer.
+    static func select(_ hall: String, _ db: String, _ show: String, _ toggle: String, token: String? = nil,
+                       extra: [String] = []) throws -> (code: Int32, json: JSONNode?, err: String) {
+        let r = seatmap(["select", hall, "--store", db, "--show", show, "--toggle", toggle, "--json", "--no-single-seat-rule"]
+                        + (token.map { ["--token", $0] } ?? []) + extra)
+        return (r.code, r.code == 0 ? try parseJSON(r.out) : nil, r.err)
+    }
+
+    @Test("two shows of one hall sell the same seat independently; the hall file is never written")
+    func showsAreIndependent() throws {
+        let dir = try Fixtures.tempFolder()
+        let hall = try Self.wideHall(dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: hall))
+        let db = dir.appendingPathComponent("s.db").path
+        #expect(seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", hall).code == 0)
+        #expect(seatmap("show", "create", "--store", db, "--show", "evening", "--hall", hall).code == 0)
+        for show in ["matinee", "evening"] {
+            let a = try Self.select(hall, db, show, "1-1-5")
+            let token = try #require(Self.string(a.json?["token"]))
+            #expect(Self.strings(a.json?["selected"]) == ["1-1-5"], "\(show)")
+            let order = seatmap("order", "--store", db, "--show", show, "--token", token, "--order-id", "o-\(show)", "--json")
+            #expect(order.code == 0, "\(order.err)")
+            #expect(Self.strings(try parseJSON(order.out)["sold"]) == ["1-1-5"])
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: hall)) == before, "the plan is untouched")
+        // A third show still has it for sale; the sold shows do not.
+        #expect(Self.strings(try Self.select(hall, db, "late", "1-1-5").json?["selected"]) == ["1-1-5"])
+        let resold = try Self.select(hall, db, "matinee", "1-1-5").json?["results"]
+        #expect(resold == JSONNode.array([.object([("id", .string("1-1-5")), ("result", .string("notAvailable"))])]))
+        // Same hall again: no change; another hall: refused.
+        let again = seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", hall)
+        #expect(again.code == 0 && again.out.contains("exists"))
+        let other = try Self.wideHall(dir, name: "other")
+        let clash = seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", other)
+        #expect(clash.code == 1 && clash.err.contains("exists for the hall wide, not other"), "\(clash.err)")
+    }
+
+    @Test("a seat held by one token is held to every other, in select, hit and the show's status")
+    func holdsAreExclusive() throws {
+        let dir = try Fixtures.tempFolder()
+        let hall = try Self.wideHall(dir)
+        let db = dir.appendingPathComponent("s.db").path
+        let a = try Self.select(hall, db, "S", "1-1-3,1-1-4")
+        let tokenA = try #require(Self.string(a.json?["token"]))
+        #expect(HoldToken.isValid(tokenA))
+        let b = try Self.select(hall, db, "S", "1-1-4,1-1-5")
+        let tokenB = try #require(Self.string(b.json?["token"]))
+        #expect(tokenA != tokenB)
+        #expect(b.json?["results"] == .array([.object([("id", .string("1-1-4")), ("result", .string("held"))]),
+                                              .object([("id", .string("1-1-5")), ("result", .string("selected"))])]))
+        // B cannot deselect A's seat: toggling it again is still "held", and A keeps it.
+        #expect(Self.strings(try Self.select(hall, db, "S", "1-1-4", token: tokenB).json?["selected"]) == ["1-1-5"])
+        #expect(Self.strings(try Self.select(hall, db, "S", "1-1-6", token: tokenA).json?["selected"]) == ["1-1-3", "1-1-4", "1-1-6"])
+        // Hit tests name the hold.
+        let layout = try parseJSON(seatmap("layout", hall, "--json").out)
+        guard case .array(let seats)? = layout["seats"]?.value else { Issue.record("no seats"); return }
+        let rect = try #require(seats.first { Self.string($0["id"]) == "1-1-4" })
+        guard case .number(let xs)? = rect["x"]?.value, case .number(let ys)? = rect["y"]?.value, let x = Int(xs), let y = Int(ys) else {
+            Issue.record("no rect"); return
+        }
+        let point = "\(Double(x) / 2 + 5),\(Double(y) / 2 + 5)"
+        let asB = try parseJSON(seatmap("hit", hall, "--store", db, "--show", "S", "--token", tokenB, "--point", point, "--json").out)
+        let asA = try parseJSON(seatmap("hit", hall, "--store", db, "--show", "S", "--token", tokenA, "--point", point, "--json").out)
+        guard case .array(let hb) = asB.value, case .array(let ha) = asA.value else { Issue.record("not arrays"); return }
+        #expect(Self.string(hb.first?["id"]) == "1-1-4" && Self.string(hb.first?["status"]) == "held")
+        #expect(Self.string(ha.first?["status"]) == "selected")
+        let status = try parseJSON(seatmap("show", "status", "--store", db, "--show", "S", "--json").out)
+        #expect(Self.strings(status["seats"]?["held"]) == ["1-1-3", "1-1-4", "1-1-5", "1-1-6"])
+    }
+
+    /// The pixels of `rect` (device pixels) in a PNG.
+    static func crop(_ png: String, _ rect: (Int, Int, Int, Int)) throws -> [UInt32] {
+        let image = try RGBAImage(png: [UInt8](Data(contentsOf: URL(fileURLWithPath: png))))
+        var out: [UInt32] = []
+        for yy in rect.1..<(rect.1 + rect.3) { for xx in rect.0..<(rect.0 + rect.2) { out.append(image.pixels[yy * image.width + xx]) } }
+        return out
+    }
+
+    @Test("a held seat is drawn locked in another token's render and selected in its own (pixels at the seat)")
+    func heldSeatsDrawn() throws {
+        let dir = try Fixtures.tempFolder()
+        let hall = try Self.wideHall(dir)
+        let db = dir.appendingPathComponent("s.db").path
+        let token = try #require(Self.string(try Self.select(hall, db, "S", "1-1-7").json?["token"]))
+        let other = try #require(Self.string(try Self.select(hall, db, "S", "1-1-1").json?["token"]))
+        let layout = try parseJSON(seatmap("layout", hall, "--json").out)
+        guard case .array(let seats)? = layout["seats"]?.value,
+              let seat = seats.first(where: { Self.string($0["id"]) == "1-1-7" }),
+              case .number(let xs)? = seat["x"]?.value, case .number(let ys)? = seat["y"]?.value,
+              case .number(let ws)? = seat["w"]?.value, case .number(let hs)? = seat["h"]?.value,
+              let x = Int(xs), let y = Int(ys), let w = Int(ws), let h = Int(hs) else { Issue.record("no seat rect"); return }
+        let rect = (x, y, w, h)
+        func out(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        #expect(seatmap("render", hall, "--store", db, "--show", "S", "--token", token, "-o", out("own.png")).code == 0)
+        #expect(seatmap("render", hall, "--store", db, "--show", "S", "--token", other, "-o", out("other.png")).code == 0)
+        #expect(seatmap("render", hall, "--store", db, "--show", "S", "-o", out("public.png")).code == 0)
+        // References: the plan with the seat selected, and with it locked.
+        #expect(seatmap("render", hall, "--select", "1-1-7", "-o", out("selected.png")).code == 0)
+        let locked = try String(contentsOfFile: hall, encoding: .utf8).replacingOccurrences(of: #"{"column":7,"status":0}"#, with: #"{"column":7,"status":1}"#)
+        let lockedDir = dir.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: lockedDir, withIntermediateDirectories: true)
+        let lockedHall = try Fixtures.write(locked, to: "wide.json", in: lockedDir)
+        #expect(seatmap("render", lockedHall, "-o", out("locked.png")).code == 0)
+        #expect(seatmap("render", hall, "-o", out("plan.png")).code == 0)
+        let own = try Self.crop(out("own.png"), rect), others = try Self.crop(out("other.png"), rect)
+        #expect(own == (try Self.crop(out("selected.png"), rect)), "its own token sees it selected")
+        #expect(others == (try Self.crop(out("locked.png"), rect)), "another token sees it locked")
+        #expect(try Self.crop(out("public.png"), rect) == (try Self.crop(out("locked.png"), rect)), "a render without a token: locked")
+        #expect(own != (try Self.crop(out("plan.png"), rect)) && others != own)
+    }
+
+    @Test("an order whose holds partly expired sells nothing; a repeated order id sells nothing more; standing places are sold")
+    func orders() throws {
+        let dir = try Fixtures.tempFolder()
+        let db = dir.appendingPathComponent("s.db").path
+        let store = try SQLiteInventoryStore(path: db)
+        let service = ShowService(store: store)
+        let venue = try Fixtures.example("arena-blocks.json")
+        let plan = HallPlan(name: "arena-blocks", hall: venue)
+        _ = try service.create(show: "S", plan: plan)
+        let seats = venue.cells.filter { $0.seat.status == .available }.map(\.id)
+        let area = try #require(venue.areas.first { $0.isStanding && $0.remaining >= 3 })
+        let t0 = Date()
+        // A holds seat 0 for 1 s; it expires; B takes it; A then holds seat 1.
+        let a = try service.select(.init(show: "S", toggles: [seats[0].description], ttl: 1, singleSeatRule: false), plan: plan, now: t0)
+        let b = try service.select(.init(show: "S", toggles: [seats[0].description], singleSeatRule: false), plan: plan, now: t0 + 2)
+        #expect(b.results.first?.1 == .selected, "the expired hold was released")
+        _ = try service.select(.init(show: "S", token: a.token, toggles: [seats[1].description], singleSeatRule: false), plan: plan, now: t0 + 2)
+        #expect(throws: ServiceError.self) {
+            try service.order(show: "S", token: a.token, orderId: "A-1", expecting: [seats[0], seats[1]], now: t0 + 2)
+        }
+        var inv = try service.inventory("S")
+        #expect(inv.holder(of: seats[1]) == a.token && inv.orders.isEmpty, "nothing sold, the rest still held")
+        // B orders its seat and two standing places; repeating the id sells nothing more.
+        _ = try service.select(.init(show: "S", token: b.token, toggles: [], areas: [(area.id, 2)], singleSeatRule: false), plan: plan, now: t0 + 3)
+        let first = try service.order(show: "S", token: b.token, orderId: "B-1", now: t0 + 3)
+        #expect(first.order.seats == [seats[0]] && first.order.areas == [area.id: 2] && !first.repeated)
+        let again = try service.order(show: "S", token: b.token, orderId: "B-1", now: t0 + 4)
+        #expect(again.repeated && again.order == first.order)
+        inv = try service.inventory("S")
+        #expect(inv.seats[seats[0]] == .sold(order: "B-1"))
+        #expect(inv.areaAvailable[area.id] == area.remaining - 2)
+        #expect(inv.orders.count == 1)
+        // A second order by B, with nothing held, sells nothing.
+        #expect(throws: ServiceError.self) { try service.order(show: "S", token: b.token, orderId: "B-2", now: t0 + 4) }
+        // Another token's order id is refused.
+        #expect(throws: ServiceError.self) { try service.order(show: "S", token: a.token, orderId: "B-1", now: t0 + 4) }
+    }
+
+    @Test("40 tokens racing for 10 seats in one process: each seat held by one token, sold once, every answered order stored")
+    func raceInProcess() throws {
+        let dir = try Fixtures.tempFolder()
+        let hallPath = try Self.wideHall(dir)
+        let plan = HallPlan(name: "wide", hall: try Files.readHall(hallPath))
+        // Two store objects on one file: two connections, as two instances would have.
+        let stores = [try SQLiteInventoryStore(path: dir.appendingPathComponent("s.db").path),
+                      try SQLiteInventoryStore(path: dir.appendingPathComponent("s.db").path)]
+        _ = try ShowService(store: stores[0]).create(show: "S", plan: plan)
+        let sold = OutputBuffer(), held = OutputBuffer()
+        DispatchQueue.concurrentPerform(iterations: 40) { k in
+            let service = ShowService(store: stores[k % 2])
+            let seat = "1-1-\(k % 10 + 1)"
+            guard let a = try? service.select(.init(show: "S", toggles: [seat], singleSeatRule: false), plan: plan),
+                  a.results.first?.1 == .selected else { return }
+            held.append(seat)
+            if let o = try? service.order(show: "S", token: a.token, orderId: "order-\(k)") {
+                sold.append(o.order.seats.map(\.description).joined(separator: ",") + "|order-\(k)")
+            }
+        }
+        let inv = try #require(try stores[0].show("S"))
+        let soldSeats = sold.parts.map { String($0.split(separator: "|")[0]) }
+        #expect(Set(held.parts).count == held.parts.count, "no seat held by two tokens: \(held.parts.sorted())")
+        #expect(Set(soldSeats).count == soldSeats.count, "no seat sold twice: \(soldSeats.sorted())")
+        #expect(soldSeats.count == 10, "every seat sold once: \(soldSeats.sorted())")
+        for answer in sold.parts {
+            let parts = answer.split(separator: "|").map(String.init)
+            #expect(SeatID(parts[0]).flatMap { inv.seats[$0] } == .sold(order: parts[1]), "answered order \(parts[1]) is in the store")
+        }
+    }
+
+    /// Starts `seatmap ARGS` as a process, output discarded unless piped.
+    static func start(_ exe: URL, _ args: [String], pipe: Bool = false) throws -> (Process, Pipe?) {
         let p = Process()
         p.executableURL = exe
-        p.arguments = ["select", hall, "--toggle", "1-1-\(n)", "--store", db, "--show", "S", "--no-single-seat-rule"]
-        p.standardOutput = FileHandle.nullDevice
+        p.arguments = args
+        let out = pipe ? Pipe() : nil
+        p.standardOutput = out ?? FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        return p
+        return (p, out)
     }
 
-    @Test("20 concurrent select processes on one show: all 20 seats end selected")
-    func concurrent() throws {
+    @Test("40 CLI processes racing for 10 seats: each seat held by one token and sold once; every answered order stored")
+    func raceAcrossProcesses() throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
-        let hall = try StoreTests.wideHall(dir)
-        let db = dir.appendingPathComponent("store.db").path
-        let processes = try (1...20).map { try StoreTests.startSelect(exe, hall: hall, db: db, seat: $0) }
-        for p in processes { p.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        let held = try SeatStore(path: db).heldSeats(show: "S")
-        #expect(Set(held) == Set((1...20).map { "1-1-\($0)" }), "held: \(held.count) of 20")
+        let hall = try Self.wideHall(dir)
+        let db = dir.appendingPathComponent("s.db").path
+        #expect(seatmap("show", "create", "--store", db, "--show", "S", "--hall", hall).code == 0)
+        let selects = try (0..<40).map { k in
+            try Self.start(exe, ["select", hall, "--store", db, "--show", "S", "--toggle", "1-1-\(k % 10 + 1)", "--json", "--no-single-seat-rule"], pipe: true)
+        }
+        var winners: [(seat: String, token: String)] = []
+        for (k, (p, pipe)) in selects.enumerated() {
+            let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            let json = try JSONParser.parse([UInt8](data))
+            if Self.strings(json["selected"]) == ["1-1-\(k % 10 + 1)"], let t = Self.string(json["token"]) { winners.append(("1-1-\(k % 10 + 1)", t)) }
+        }
+        #expect(winners.count == 10 && Set(winners.map(\.seat)).count == 10, "one token per seat: \(winners.map(\.seat).sorted())")
+        // Every winner and a loser per seat order at once; only holders sell.
+        let orders = try winners.enumerated().map { i, w in
+            try Self.start(exe, ["order", "--store", db, "--show", "S", "--token", w.token, "--order-id", "o\(i)", "--json"], pipe: true)
+        }
+        var answered: [(String, String)] = []
+        for (i, (p, pipe)) in orders.enumerated() {
+            let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            p.waitUntilExit()
+            if p.terminationStatus == 0 { answered.append((Self.strings(try JSONParser.parse([UInt8](data))["sold"]).joined(), "o\(i)")) }
+        }
+        #expect(answered.count == 10)
+        let inv = try #require(try SQLiteInventoryStore(path: db).show("S"))
+        for (seat, order) in answered { #expect(SeatID(seat).flatMap { inv.seats[$0] } == .sold(order: order), "\(seat) \(order)") }
+        #expect(inv.orders.count == 10 && inv.tokens.isEmpty)
     }
 
-    @Test("processes killed with SIGKILL mid-way leave a store that opens and keeps committed seats")
-    func killed() throws {
+    @Test("SIGKILL at random moments of 50 orders: the store passes integrity_check and no order is half applied")
+    func killedOrders() throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
-        let hall = try StoreTests.wideHall(dir)
-        let db = dir.appendingPathComponent("store.db").path
-        #expect(seatmap("select", hall, "--toggle", "1-1-1", "--store", db, "--show", "S").code == 0)
-        let processes = try (2...12).map { try StoreTests.startSelect(exe, hall: hall, db: db, seat: $0) }
-        usleep(30_000)
-        for p in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        for p in processes { p.waitUntilExit() }
-        let store = try SeatStore(path: db)
-        #expect(store.notes.isEmpty, "\(store.notes)")
-        let held = try store.heldSeats(show: "S")
-        #expect(held.contains("1-1-1"), "a committed seat survives")
-        let finished = processes.enumerated().filter { $0.element.terminationReason == .exit && $0.element.terminationStatus == 0 }
-        for (k, _) in finished { #expect(held.contains("1-1-\(k + 2)"), "a process that finished kept its seat") }
-        #expect(seatmap("select", hall, "--toggle", "1-1-20", "--store", db, "--show", "S").code == 0, "the store still works")
+        let seats = (1...20).map { #"{"column":\#($0),"status":0}"# }.joined(separator: ",")
+        let rows = (1...10).map { #"{"row":\#($0),"price":10,"seats":[\#(seats)]}"# }.joined(separator: ",")
+        let hall = try Fixtures.write(#"{"maxSelectCount":4,"rows":[\#(rows)]}"#, to: "big.json", in: dir)
+        let db = dir.appendingPathComponent("s.db").path
+        // 50 tokens hold 4 seats each (rows 1-10, 5 blocks of 4 per row).
+        var tokens: [String] = []
+        for k in 0..<50 {
+            let row = k / 5 + 1, first = k % 5 * 4 + 1
+            let ids = (first..<(first + 4)).map { "1-\(row)-\($0)" }.joined(separator: ",")
+            let r = try Self.select(hall, db, "S", ids)
+            tokens.append(try #require(Self.string(r.json?["token"])))
+        }
+        var rng = SeededRandom(seed: 25)
+        var killed = 0
+        for (k, token) in tokens.enumerated() {
+            let (p, _) = try Self.start(exe, ["order", "--store", db, "--show", "S", "--token", token, "--order-id", "o\(k)"])
+            usleep(UInt32.random(in: 0...40_000, using: &rng))
+            if p.isRunning { kill(p.processIdentifier, SIGKILL); killed += 1 }
+            p.waitUntilExit()
+        }
+        let store = try SQLiteInventoryStore(path: db)
+        #expect(try store.integrityCheck() == "ok")
+        let inv = try #require(try store.show("S"))
+        for (k, token) in tokens.enumerated() {
+            let row = k / 5 + 1, first = k % 5 * 4 + 1
+            let ids = (first..<(first + 4)).map { SeatID(section: 1, row: row, column: $0) }
+            let states = ids.map { inv.seats[$0] }
+            if let order = inv.orders["o\(k)"] {
+                #expect(order.seats == ids && states.allSatisfy { $0 == .sold(order: "o\(k)") }, "o\(k) whole")
+                #expect(inv.tokens[token] == nil)
+            } else {
+                #expect(states.allSatisfy { $0 == .held(token: token) }, "o\(k) not applied at all: \(states)")
+            }
+        }
+        // Whatever was killed, the orders can be finished: each sells exactly once.
+        for (k, token) in tokens.enumerated() {
+            #expect(seatmap("order", "--store", db, "--show", "S", "--token", token, "--order-id", "o\(k)").code == 0)
+        }
+        #expect(try #require(try store.show("S")).orders.count == 50)
+        _ = killed
     }
 
-    @Test("a hold expires after its time; each select renews it")
-    func expiry() throws {
+    @Test("apply --store --show: batches change the show, not the hall; held seats a batch sells are dropped with their tokens")
+    func applyToShow() throws {
         let dir = try Fixtures.tempFolder()
-        let store = try SeatStore(path: dir.appendingPathComponent("s.db").path)
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        try store.transaction { try store.hold(show: "A", seats: ["1-1-1", "1-1-2"], until: t0.addingTimeInterval(600)) }
-        #expect(try store.heldSeats(show: "A", now: t0.addingTimeInterval(599)) == ["1-1-1", "1-1-2"])
-        #expect(try store.heldSeats(show: "A", now: t0.addingTimeInterval(600)).isEmpty, "expired")
-        #expect(try store.heldSeats(show: "A", now: t0).isEmpty, "an expired hold is released, not hidden")
-        // Through the command line: a hold of 1 s, held when the command
-        // started and gone 2 s after it ended (however long it took).
-        let db = dir.appendingPathComponent("cli.db").path
-        let hall = Fixtures.examplePath("seed.json")
-        let before = Date()
-        #expect(seatmap("select", hall, "--toggle", "1-1-1", "--store", db, "--show", "B", "--hold-ttl", "1").code == 0)
-        let after = Date()
-        #expect(try SeatStore(path: db).heldSeats(show: "B", now: before) == ["1-1-1"])
-        #expect(try SeatStore(path: db).heldSeats(show: "B", now: after.addingTimeInterval(2)).isEmpty)
+        let hall = try Self.wideHall(dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: hall))
+        let db = dir.appendingPathComponent("s.db").path
+        let token = try #require(Self.string(try Self.select(hall, db, "S", "1-1-2,1-1-3").json?["token"]))
+        let updates = try Fixtures.write(#"{"batchId":"feed-1","sequence":1,"changes":[{"id":"1-1-2","status":2},{"id":"1-1-9","status":1}]}"#,
+                                         to: "u.json", in: dir)
+        let r = seatmap("apply", hall, updates, "--store", db, "--show", "S", "--json")
+        #expect(r.code == 0, "\(r.err)")
+        guard case .array(let reports) = try parseJSON(r.out).value else { Issue.record("not an array: \(r.out)"); return }
+        #expect(reports.first?["dropped"] == .array([.object([("id", .string("1-1-2")), ("token", .string(token))])]))
+        #expect(Self.strings(reports.first?["changed"]) == ["1-1-2", "1-1-9"])
+        let again = seatmap("apply", hall, updates, "--store", db, "--show", "S", "--json")
+        #expect(again.out.contains("\"duplicate\""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: hall)) == before, "the plan is untouched")
+        let inv = try #require(try SQLiteInventoryStore(path: db).show("S"))
+        #expect(inv.seats["1-1-2"] == .sold(order: "") && inv.seats["1-1-9"] == .locked && inv.holder(of: "1-1-3") == token)
+        #expect(seatmap("apply", hall, updates, "--store", db, "--show", "S", "-o", dir.appendingPathComponent("x.json").path).code == 2)
+    }
+
+    @Test("apply --store with a store that cannot be written writes no output and changes nothing")
+    func unwritableStore() throws {
+        let dir = try Fixtures.tempFolder()
+        let hall = try Self.wideHall(dir)
+        let db = dir.appendingPathComponent("s.db").path
+        #expect(seatmap("show", "create", "--store", db, "--show", "S", "--hall", hall).code == 0)
+        let png = dir.appendingPathComponent("old.png").path
+        #expect(seatmap("render", hall, "-o", png).code == 0)
+        let updates = try Fixtures.write(#"{"batchId":"b","sequence":1,"changes":[{"id":"1-1-2","status":2}]}"#, to: "u.json", in: dir)
+        let out = dir.appendingPathComponent("new.png").path
+        let args = ["apply", hall, updates, "--store", db, "--show", "S", "--image", png, "--image-out", out]
+        if getuid() != 0 {
+            // Read-only file and folder (root writes through modes, so this part needs an ordinary user).
+            chmod(db, 0o444)
+            chmod(dir.path, 0o555)
+            let r = seatmap(args)
+            chmod(dir.path, 0o755)
+            chmod(db, 0o644)
+            #expect(r.code == 1, "\(r.err)")
+            #expect(!FileManager.default.fileExists(atPath: out), "no output when the store is read-only")
+        }
+        // Another writer holds the store past the busy timeout: the same for every user.
+        let other = try SQLiteConnection(path: db)
+        try other.exec("BEGIN EXCLUSIVE")
+        let r = seatmap(args)
+        try other.exec("ROLLBACK")
+        #expect(r.code == 1 && r.err.contains("locked"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out), "no output before the store commits")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.contains("seatmap-tmp") }, "no temporary left")
+        #expect(try #require(try SQLiteInventoryStore(path: db).show("S")).batchIds.isEmpty)
+        // And once the store is free, the same command works.
+        #expect(seatmap(args).code == 0 && FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("a round-2 store migrates: its migrations recorded once, its applied batch ids kept for the show")
+    func migratesRoundTwo() throws {
+        let dir = try Fixtures.tempFolder()
+        let db = dir.appendingPathComponent("old.db").path
+        // The round-2 schema and rows, written with the sqlite3 library as round 2 did.
+        do {
+            let old = try SQLiteConnection(path: db)
+            try old.exec(SQLiteInventoryStore.migrations[0].sql)
+            try old.rows("INSERT INTO holds(show, seat, position) VALUES ('S', '1-1-1', 0)")
+            try old.rows("INSERT INTO hold_expiry(show, expires_at) VALUES ('S', 4000000000)")
+            try old.rows("INSERT INTO applied_batches(show, batch_id) VALUES ('S', 'feed-7')")
+            try old.rows("INSERT INTO last_sequence(show, sequence) VALUES ('S', 7)")
+        }
+        let hall = try Self.wideHall(dir)
+        let store = try SQLiteInventoryStore(path: db)
+        #expect(try store.appliedMigrations() == ["1-selections", "2-shows"])
+        _ = try ShowService(store: store).create(show: "S", plan: HallPlan(name: "wide", hall: try Files.readHall(hall)))
+        let updates = try Fixtures.write(#"{"batchId":"feed-7","sequence":7,"changes":[{"id":"1-1-2","status":2}]}"#, to: "u.json", in: dir)
+        let r = seatmap("apply", hall, updates, "--store", db, "--show", "S")
+        #expect(r.code == 0 && r.out.contains("already applied"), "\(r.out) \(r.err)")
+        // Opening again applies nothing twice.
+        #expect(try SQLiteInventoryStore(path: db).appliedMigrations() == ["1-selections", "2-shows"])
     }
 
     @Test("a first-round JSON store is migrated once and kept as a backup")
-    func migration() throws {
+    func jsonMigration() throws {
         let dir = try Fixtures.tempFolder()
-        let path = try Fixtures.write(#"{"shows":{"A":["1-1-1"],"B":["1-2-2","1-2-3"]}}"#, to: "store.json", in: dir)
-        let r = seatmap("select", Fixtures.examplePath("seed.json"), "--toggle", "1-1-3", "--store", path, "--show", "A", "--json")
-        #expect(r.code == 0)
-        #expect(r.err.contains("migrated the JSON selection store to SQLite (2 show(s))"), "\(r.err)")
-        #expect(try parseJSON(r.out)["selected"] == .array([.string("1-1-1"), .string("1-1-3")]))
-        let backups = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("store.json.json-backup-") }
+        let path = try Fixtures.write(#"{"shows":{"B":["1-2-2","1-2-3"]}}"#, to: "store.json", in: dir)
+        let store = try SQLiteInventoryStore(path: path)
+        #expect(store.notes.first?.contains("migrated the JSON selection store") == true)
+        let backups = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("json-backup") }
         #expect(backups.count == 1)
-        #expect(try SeatStore(path: path).heldSeats(show: "B") == ["1-2-2", "1-2-3"])
-        let again = seatmap("select", Fixtures.examplePath("seed.json"), "--toggle", "1-1-3", "--store", path, "--show", "A")
-        #expect(again.code == 0 && !again.err.contains("migrated"), "only once")
+        #expect(try store.appliedMigrations() == ["1-selections", "2-shows"])
+        #expect(try SQLiteInventoryStore(path: path).notes.isEmpty, "migrated once")
     }
 
     @Test("unreadable store files are moved aside under names that never overwrite each other")
-    func corrupt() throws {
+    func corruptStores() throws {
         let dir = try Fixtures.tempFolder()
-        let path = dir.appendingPathComponent("store.db").path
+        let path = dir.appendingPathComponent("s.db").path
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        for garbage in ["{ not json", "\u{1}\u{2}garbage bytes that are not a database"] {
-            try garbage.write(toFile: path, atomically: true, encoding: .utf8)
-            let store = try SeatStore(path: path, now: now)
-            #expect(store.notes.count == 1 && store.notes[0].contains("moved it to"), "\(store.notes)")
-            #expect(try store.heldSeats(show: "A").isEmpty)
-            try FileManager.default.removeItem(atPath: path)
+        for k in 0..<3 {
+            try Data("not a database \(k)".utf8).write(to: URL(fileURLWithPath: path))
+            let store = try SQLiteInventoryStore(path: path, now: now)
+            #expect(store.notes.contains { $0.contains("moved it to") }, "\(store.notes)")
         }
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("store.db.corrupt-1700000000-") }
-        #expect(aside.count == 2, "two recoveries in the same second keep both files: \(aside)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("corrupt") }
+        #expect(aside.count == 3)
+    }
+}
+
+/// One suite of the show rules over every store implementation.
+@Suite("Inventory stores: the same behaviour from each")
+struct InventoryStoreContractTests {
+    static func stores() throws -> [any InventoryStore] {
+        [MemoryInventoryStore(), try SQLiteInventoryStore(path: try Fixtures.tempFolder().appendingPathComponent("c.db").path)]
     }
 
-    @Test("apply with a store remembers applied batches and sequences across runs")
-    func applyAcrossRuns() throws {
-        let dir = try Fixtures.tempFolder()
-        let db = dir.appendingPathComponent("s.db").path
-        let out = dir.appendingPathComponent("new.json").path
-        let first = dir.appendingPathComponent("a.json").path, stale = dir.appendingPathComponent("b.json").path
-        try #"{"batchId":"a","sequence":5,"changes":[{"id":"1-1-1","status":2}]}"#.write(toFile: first, atomically: true, encoding: .utf8)
-        try #"{"batchId":"b","sequence":4,"changes":[{"id":"1-1-3","status":2}]}"#.write(toFile: stale, atomically: true, encoding: .utf8)
-        let seed = Fixtures.examplePath("seed.json")
-        let run1 = seatmap("apply", seed, first, "-o", out, "--store", db, "--show", "S")
-        #expect(run1.code == 0 && run1.out.contains("a: 1-1-1"))
-        let run2 = seatmap("apply", seed, first, "-o", out, "--store", db, "--show", "S")
-        #expect(run2.code == 0 && run2.out.contains("a: already applied (no-op)"), "\(run2.out)")
-        let run3 = seatmap("apply", seed, stale, "-o", out, "--store", db, "--show", "S")
-        #expect(run3.out.contains("b: stale sequence 4 (last applied 5), ignored"), "\(run3.out)")
-        let other = seatmap("apply", seed, first, "-o", out, "--store", db, "--show", "T")
-        #expect(other.out.contains("a: 1-1-1"), "batches are per show")
-        // An output that cannot be written records nothing.
-        let failed = seatmap("apply", seed, stale, "-o", dir.appendingPathComponent("no/such.json").path, "--store", db, "--show", "U")
-        #expect(failed.code == 1)
-        #expect(seatmap("apply", seed, stale, "-o", out, "--store", db, "--show", "U").out.contains("b: 1-1-3"))
+    @Test("create, hold, release on expiry, order, status batch: the same inventory from each store")
+    func contract() throws {
+        var results: [ShowInventory] = []
+        let hall = try Fixtures.example("cinema-12x18.json")
+        let plan = HallPlan(name: "cinema-12x18", hall: hall)
+        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
+        for store in try Self.stores() {
+            let service = ShowService(store: store)
+            let t0 = Date(timeIntervalSince1970: 2_000_000_000)
+            #expect(try service.create(show: "S", plan: plan).created)
+            #expect(try !service.create(show: "S", plan: plan).created)
+            let a = try service.select(.init(show: "S", token: String(repeating: "a", count: 32), toggles: [free[0].description, free[1].description],
+                                             ttl: 60, singleSeatRule: false), plan: plan, now: t0)
+            let b = try service.select(.init(show: "S", token: String(repeating: "b", count: 32), toggles: [free[1].description, free[2].description],
+                                             ttl: 5, singleSeatRule: false), plan: plan, now: t0)
+            #expect(b.results.map(\.1) == [.held, .selected])
+            // B's hold expires; A orders.
+            _ = try service.select(.init(show: "S", token: a.token, toggles: [free[3].description], ttl: 60, singleSeatRule: false), plan: plan, now: t0 + 10)
+            _ = try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 10)
+            let layout = try Geometry(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.all))).layout(hall).layout
+            _ = try service.apply(show: "S", plan: plan, batches: [StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])],
+                                  layout: layout, updatesFile: "u")
+            var inv = try service.inventory("S")
+            inv.releaseExpired(now: t0 + 10)
+            results.append(inv)
+        }
+        #expect(results.count == 2 && results[0] == results[1], "memory and SQLite agree")
+        #expect(results[0].seats[free[2]] == nil, "the expired hold was released")
+        #expect(results[0].orders["A"]?.seats == [free[0], free[1], free[3]].sorted())
     }
 }

@@ -80,6 +80,57 @@ public enum Files {
     /// bits; a symbolic link is followed and its target replaced. `-` is
     /// standard output, written after the files.
     public static func writeAll(_ outputs: [(bytes: [UInt8], path: String)]) throws(SeatMapError) {
+        try stage(outputs).install()
+    }
+
+    /// Outputs written in full to temporary files beside their targets, not
+    /// yet renamed into place: `install()` renames them (and writes
+    /// standard output), `discard()` removes them. A command whose outputs
+    /// must follow a store's commit stages them inside its transaction and
+    /// installs them after the commit, discarding them when it fails.
+    public final class StagedOutputs {
+        var staged: [(temp: String, target: String, path: String)]
+        let stdout: [[UInt8]]
+
+        init(staged: [(temp: String, target: String, path: String)], stdout: [[UInt8]]) {
+            self.staged = staged
+            self.stdout = stdout
+        }
+
+        deinit { discard() }
+
+        /// Removes the temporary files (nothing is replaced).
+        public func discard() {
+            for s in staged {
+                unlink(s.temp)
+                TempFiles.shared.remove(s.temp)
+            }
+            staged = []
+        }
+
+        /// Renames every file into place, then writes standard output.
+        public func install() throws(SeatMapError) {
+            for (k, s) in staged.enumerated() where rename(s.temp, s.target) != 0 {
+                let reason = String(cString: strerror(errno))
+                staged.removeFirst(k)
+                discard()
+                throw SeatMapError(file: s.path, "cannot replace the file: \(reason)")
+            }
+            for s in staged { TempFiles.shared.remove(s.temp) }
+            staged = []
+            for bytes in stdout {
+                do {
+                    try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+                } catch {
+                    throw SeatMapError(file: "-", "cannot write standard output: \((error as NSError).localizedDescription)")
+                }
+            }
+        }
+    }
+
+    /// Writes every output to a temporary file beside its target (see
+    /// `writeAll` for what is refused); nothing is replaced yet.
+    public static func stage(_ outputs: [(bytes: [UInt8], path: String)]) throws(SeatMapError) -> StagedOutputs {
         // Two outputs naming one file (or both standard output) would lose one.
         var seen = Set<String>()
         for (_, path) in outputs {
@@ -88,36 +139,12 @@ public enum Files {
                 throw SeatMapError(file: path, "two outputs name this same file; give each its own")
             }
         }
-        var staged: [(temp: String, target: String, path: String)] = []
-        func discard() {
-            for s in staged {
-                unlink(s.temp)
-                TempFiles.shared.remove(s.temp)
-            }
-        }
+        let result = StagedOutputs(staged: [], stdout: outputs.filter { $0.path == "-" }.map(\.bytes))
         for (bytes, path) in outputs where path != "-" {
-            do {
-                let (target, mode) = try replaceableTarget(path)
-                staged.append((try stage(bytes, beside: target, mode: mode, for: path), target, path))
-            } catch {
-                discard()
-                throw error
-            }
+            let (target, mode) = try replaceableTarget(path)
+            result.staged.append((try stage(bytes, beside: target, mode: mode, for: path), target, path))
         }
-        for (k, s) in staged.enumerated() where rename(s.temp, s.target) != 0 {
-            let reason = String(cString: strerror(errno))
-            staged.removeFirst(k)
-            discard()
-            throw SeatMapError(file: s.path, "cannot replace the file: \(reason)")
-        }
-        for s in staged { TempFiles.shared.remove(s.temp) }
-        for (bytes, path) in outputs where path == "-" {
-            do {
-                try FileHandle.standardOutput.write(contentsOf: Data(bytes))
-            } catch {
-                throw SeatMapError(file: path, "cannot write standard output: \((error as NSError).localizedDescription)")
-            }
-        }
+        return result
     }
 
     /// The file an output path names (symbolic links followed) and the

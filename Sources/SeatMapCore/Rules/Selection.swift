@@ -17,6 +17,9 @@ public struct Selection: Sendable, Equatable {
         case reachLimit
         /// No standing area with that id.
         case noSuchArea
+        /// Held by another buyer of the show (a hold token) until it
+        /// expires or is released.
+        case held
     }
 
     /// Selected seat ids, sorted by row, then column.

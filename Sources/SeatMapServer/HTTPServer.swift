@@ -31,8 +31,9 @@ struct HTTPResponse: Sendable {
 
     /// JSON text with its content type.
     static func json(_ status: Int, _ node: JSONNode) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
-                     body: Array((JSONWriter.write(node, pretty: true).trimmingSuffixNewline + "\n").utf8))
+        let text = JSONWriter.write(node, pretty: true)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+                            body: Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
     /// `{"error": message, "status": code}`; a message is cut at 500

@@ -1,32 +1,42 @@
 import Foundation
 import SeatMapCore
 
-/// A command's options, for parsing and for `--help`.
-struct CommandSpec: Sendable {
-    struct Option: Sendable {
-        enum Arity: Sendable { case flag, value, values }
-        var name: String
-        var arity: Arity
-        var valueName: String
-        var help: String
+/// A command's options, for parsing and for `--help`: the one table a
+/// face reads (the CLI from argv, the HTTP service from query parameters
+/// and JSON members, by the same names).
+package struct CommandSpec: Sendable {
+    package struct Option: Sendable {
+        package enum Arity: Sendable { case flag, value, values }
+        package var name: String
+        package var arity: Arity
+        package var valueName: String
+        package var help: String
 
-        static func flag(_ name: String, _ help: String) -> Option { Option(name: name, arity: .flag, valueName: "", help: help) }
-        static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
+        package static func flag(_ name: String, _ help: String) -> Option { Option(name: name, arity: .flag, valueName: "", help: help) }
+        package static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
             Option(name: name, arity: .value, valueName: valueName, help: help)
         }
         /// An option that takes one or more values, repeated or listed after it.
-        static func values(_ name: String, _ valueName: String, _ help: String) -> Option {
+        package static func values(_ name: String, _ valueName: String, _ help: String) -> Option {
             Option(name: name, arity: .values, valueName: valueName, help: help)
         }
     }
 
-    var name: String
-    var usage: String
-    var summary: String
-    var options: [Option]
-    var details: String = ""
+    package var name: String
+    package var usage: String
+    package var summary: String
+    package var options: [Option]
+    package var details: String = ""
 
-    var help: String {
+    package init(name: String, usage: String, summary: String, options: [Option], details: String = "") {
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.options = options
+        self.details = details
+    }
+
+    package var help: String {
         var lines = ["Usage: seatmap \(usage)", "", summary]
         if !options.isEmpty {
             lines.append("")
@@ -46,19 +56,45 @@ struct CommandSpec: Sendable {
     }
 }
 
-/// A usage mistake: the command exits 2 and says what to fix.
-struct UsageError: Error {
-    var message: String
+/// A usage mistake: the command exits 2 (HTTP: 400) and says what to fix.
+package struct UsageError: Error {
+    package var message: String
+    package init(message: String) { self.message = message }
 }
 
-/// Parsed command-line arguments: positionals, options with values, flags.
-struct Arguments {
-    var positionals: [String] = []
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-    var wantsHelp = false
+/// Parsed options: positionals, options with values, flags.
+package struct Arguments {
+    package var positionals: [String] = []
+    package var values: [String: [String]] = [:]
+    package var flags: Set<String> = []
+    package var wantsHelp = false
 
-    init(_ args: [String], spec: CommandSpec) throws(UsageError) {
+    /// Options by name, as the HTTP service receives them (query parameters,
+    /// JSON members): each name must be one of `spec`'s; a flag's value is
+    /// empty, `1` or `true` (given) or `0` or `false` (not given).
+    package init(named pairs: [(String, String)], spec: CommandSpec) throws(UsageError) {
+        let byName = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for (name, value) in pairs {
+            guard let option = byName[name] else {
+                throw UsageError(message: "unknown parameter \"\(name)\" (known: \(spec.options.map(\.name).sorted().joined(separator: ", ")))")
+            }
+            switch option.arity {
+            case .flag:
+                switch value {
+                case "", "1", "true": flags.insert(name)
+                case "0", "false": continue
+                default: throw UsageError(message: "\(name) is a flag: give it as \(name), \(name)=1 or \(name)=true")
+                }
+            case .value:
+                if values[name] != nil { throw UsageError(message: "\(name) given more than once") }
+                values[name] = [value]
+            case .values:
+                values[name, default: []].append(value)
+            }
+        }
+    }
+
+    package init(_ args: [String], spec: CommandSpec) throws(UsageError) {
         var i = 0
         let byName = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var onlyPositionals = false
@@ -119,11 +155,11 @@ struct Arguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func value(_ name: String) -> String? { values[name]?.last }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// A number option within a range, or its default.
-    func double(_ name: String, default def: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+    package func double(_ name: String, default def: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = value(name) else { return def }
         guard let v = Arguments.number(text) else { throw UsageError(message: "--\(name) expects a number, got \"\(text)\"") }
         guard range.contains(v) else {
@@ -134,7 +170,7 @@ struct Arguments {
 
     /// A pair option `X,Y`, or nil when absent.
     /// A whole-number option within `range`, or nil when not given.
-    func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
             throw UsageError(message: "--\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"")
@@ -142,15 +178,15 @@ struct Arguments {
         return v
     }
 
-    func pair(_ name: String) throws(UsageError) -> (Double, Double)? {
+    package func pair(_ name: String) throws(UsageError) -> (Double, Double)? {
         guard let text = value(name) else { return nil }
         return try Arguments.parsePair(text, option: name)
     }
 
     /// Coordinates and sizes beyond this many points are refused.
-    static let maxCoordinate = PointsFile.maxCoordinate
+    package static let maxCoordinate = PointsFile.maxCoordinate
 
-    static func parsePair(_ text: String, option: String) throws(UsageError) -> (Double, Double) {
+    package static func parsePair(_ text: String, option: String) throws(UsageError) -> (Double, Double) {
         switch PointsFile.pair(text) {
         case .point(let x, let y): return (x, y)
         case .malformed: throw UsageError(message: "--\(option) expects X,Y (two numbers), got \"\(text)\"")
@@ -159,10 +195,10 @@ struct Arguments {
     }
 
     /// A number typed by the user (see `PointsFile.number`).
-    static func number(_ text: String) -> Double? { PointsFile.number(text) }
+    package static func number(_ text: String) -> Double? { PointsFile.number(text) }
 
     /// A number as short text: whole numbers without ".0".
-    static func format(_ v: Double) -> String {
+    package static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import SeatMapCore
+import SeatMapService
+import SeatMapStore
+
+/// How the CLI reaches a show: `--store DB --show SHOW [--token T]` beside
+/// a hall file, opened through the service (the file's base name is the
+/// hall's name, as in the HTTP service's halls folder).
+enum ShowFace {
+    static let options: [CommandSpec.Option] = [
+        .value("store", "DB", "The inventory store (SQLite file, created on first use)."),
+        .value("show", "SHOW", "With --store: the show whose statuses are drawn (its hall is FILE)."),
+        .value("token", "T", "With --show: a buyer's hold token; its held seats are drawn selected, others' holds locked."),
+    ]
+
+    /// Opens the store `--store` names, telling the user its notes.
+    static func service(_ args: Arguments, _ console: Console) throws -> ShowService {
+        guard let path = args.value("store") else { throw UsageError(message: "missing --store DB") }
+        let store = try SQLiteInventoryStore(path: path)
+        for note in store.notes { console.err(note) }
+        return ShowService(store: store)
+    }
+
+    /// The plan in a hall file.
+    static func plan(_ file: String) throws -> HallPlan {
+        HallPlan(name: HallPlan.name(ofFile: file), hall: try Files.readHall(file))
+    }
+
+    /// The hall to draw or hit-test: the file's plan, or with `--show` the
+    /// show's view of it for `--token`.
+    static func hall(_ file: String, _ args: Arguments, console: Console = Console(out: { _ in }, err: { _ in })) throws -> ShowService.View {
+        if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --show") }
+        if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
+        let plan = try plan(file)
+        guard let show = args.value("show") else {
+            return ShowService.View(hall: plan.hall, selected: [], statuses: [:], inventory: ShowInventory(show: "", hall: plan.name))
+        }
+        return try service(args, console).view(show: show, token: args.value("token"), plan: plan)
+    }
+}

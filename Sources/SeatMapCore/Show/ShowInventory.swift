@@ -1,0 +1,322 @@
+import Foundation
+
+/// One performance of a hall: the hall file is the plan (what is drawn, and
+/// the statuses seats start with); the show owns what happens to them
+/// afterwards — holds by token, sales by order, locks and status batches.
+///
+/// A value: an inventory store reads it, the rules here change it, and the
+/// store writes the difference back inside one transaction. Seats not
+/// listed in `seats` are available.
+public struct ShowInventory: Sendable, Equatable {
+    /// What one seat of the show is, when it is not available.
+    public enum SeatState: Sendable, Equatable {
+        /// Not for sale (the plan's status 1, or a status batch).
+        case locked
+        /// Sold by the order with this id (empty: sold before the show
+        /// existed, or by a status batch).
+        case sold(order: String)
+        /// Held by this token until the token's expiry.
+        case held(token: String)
+    }
+
+    /// An order as recorded: what it sold, so a repeated `orderId` answers
+    /// the same without selling anything more.
+    public struct Order: Sendable, Equatable {
+        public var token: String
+        public var seats: [SeatID]
+        /// Standing places sold, by area id.
+        public var areas: [String: Int]
+        public init(token: String, seats: [SeatID], areas: [String: Int]) {
+            self.token = token
+            self.seats = seats
+            self.areas = areas
+        }
+    }
+
+    public var show: String
+    /// The hall's name (its file name without `.json`).
+    public var hall: String
+    /// Every seat that is not available.
+    public var seats: [SeatID: SeatState] = [:]
+    /// Live tokens and when their holds expire.
+    public var tokens: [String: Date] = [:]
+    /// Places of each standing area still for sale (neither sold nor taken
+    /// away by a status batch); holds come out of these.
+    public var areaAvailable: [String: Int] = [:]
+    /// Standing places held, by area, then token.
+    public var areaHolds: [String: [String: Int]] = [:]
+    /// Orders by id.
+    public var orders: [String: Order] = [:]
+    /// Status batches applied, and the last sequence.
+    public var batchIds: Set<String> = []
+    public var lastSequence: Int? = nil
+
+    public init(show: String, hall: String) {
+        self.show = show
+        self.hall = hall
+    }
+
+    /// A new show of `plan`: the plan's locked and sold seats and its
+    /// standing areas' places carried over.
+    public init(show: String, hallName: String, plan: Hall) {
+        self.init(show: show, hall: hallName)
+        for cell in plan.cells {
+            switch cell.seat.status {
+            case .locked?: seats[cell.id] = .locked
+            case .sold?: seats[cell.id] = .sold(order: "")
+            default: break
+            }
+        }
+        for area in plan.areas where area.isStanding { areaAvailable[area.id] = area.remaining }
+    }
+
+    // MARK: Who holds what
+
+    /// The token holding a seat, if any.
+    public func holder(of id: SeatID) -> String? {
+        if case .held(let t)? = seats[id] { return t }
+        return nil
+    }
+
+    /// A token's held seats, sorted.
+    public func heldSeats(of token: String) -> [SeatID] {
+        seats.compactMap { $0.value == .held(token: token) ? $0.key : nil }.sorted()
+    }
+
+    /// A token's held standing places, by area.
+    public func heldPlaces(of token: String) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for (area, holds) in areaHolds { if let n = holds[token], n > 0 { out[area] = n } }
+        return out
+    }
+
+    /// Places of an area held by tokens other than `token`.
+    func placesHeld(in area: String, except token: String?) -> Int {
+        (areaHolds[area] ?? [:]).reduce(0) { $0 + ($1.key == token ? 0 : $1.value) }
+    }
+
+    /// Releases every hold whose token expired at or before `now`; returns
+    /// the tokens released.
+    @discardableResult
+    public mutating func releaseExpired(now: Date) -> [String] {
+        let expired = tokens.filter { $0.value <= now }.map(\.key).sorted()
+        for token in expired { release(token: token) }
+        return expired
+    }
+
+    /// Forgets a token and gives back everything it held.
+    public mutating func release(token: String) {
+        tokens[token] = nil
+        for (id, state) in seats where state == .held(token: token) { seats[id] = nil }
+        for area in areaHolds.keys {
+            areaHolds[area]?[token] = nil
+            if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
+        }
+    }
+
+    // MARK: The hall as one buyer sees it
+
+    /// The plan with the show's statuses: sold seats sold, locked seats and
+    /// seats held by anyone but `token` locked (a hold blocks everyone
+    /// else), standing areas with the places others hold taken away.
+    public func hall(_ plan: Hall, for token: String?) -> Hall {
+        var hall = plan
+        for cell in plan.cells where cell.seat.isSeat {
+            let status: SeatStatus
+            switch seats[cell.id] {
+            case nil: status = .available
+            case .locked?: status = .locked
+            case .sold?: status = .sold
+            case .held(let t)?: status = t == token ? .available : .locked
+            }
+            if cell.seat.status != status { hall.setStatus(status, of: cell.id) }
+        }
+        for area in plan.areas where area.isStanding {
+            let left = max(0, (areaAvailable[area.id] ?? area.remaining) - placesHeld(in: area.id, except: token))
+            hall.setAvailable(min(left, area.capacity ?? left), ofArea: area.id)
+        }
+        return hall
+    }
+
+    /// A token's holds as a selection in the hall it sees.
+    public func selection(_ plan: Hall, for token: String) -> Selection {
+        let view = hall(plan, for: token)
+        var selection = Selection(ids: heldSeats(of: token), in: view)
+        for (area, n) in heldPlaces(of: token).sorted(by: { $0.key < $1.key }) {
+            _ = selection.setQuantity(n, ofArea: area, in: view)
+        }
+        return selection
+    }
+
+    /// Each seat's state as a word: available, held (by someone else),
+    /// selected (by `token`), sold or locked.
+    public func statusWords(_ plan: Hall, for token: String?) -> [(SeatID, String)] {
+        plan.cells.filter(\.seat.isSeat).map { cell in
+            switch seats[cell.id] {
+            case nil: return (cell.id, "available")
+            case .locked?: return (cell.id, "locked")
+            case .sold?: return (cell.id, "sold")
+            case .held(let t)?: return (cell.id, t == token ? "selected" : "held")
+            }
+        }
+    }
+
+    // MARK: Selecting
+
+    /// What a select did: each toggle's result, the token's selection after.
+    public struct SelectOutcome: Sendable {
+        public var results: [(String, Selection.ToggleResult)]
+        public var selection: Selection
+        /// When the token's holds expire unless it selects again.
+        public var expiresAt: Date
+    }
+
+    /// Toggles seats and sets standing quantities for `token`, in order,
+    /// under the hall's rules (couples and groups together,
+    /// `maxSelectCount` per token); a seat another token holds answers
+    /// `held`. The token's holds then last until `now + ttl`.
+    public mutating func select(token: String, toggles: [String], areas: [(String, Int)], plan: Hall, now: Date,
+                                ttl: TimeInterval) -> SelectOutcome {
+        releaseExpired(now: now)
+        let view = hall(plan, for: token)
+        var selection = self.selection(plan, for: token)
+        var results: [(String, Selection.ToggleResult)] = []
+        for text in toggles {
+            guard let id = SeatID(text), let cell = view.cell(id: id) else {
+                results.append((text, .noSuchSeat))
+                continue
+            }
+            if !selection.contains(id), view.members(of: cell.id).contains(where: { holder(of: $0).map { $0 != token } ?? false }) {
+                results.append((text, .held))
+                continue
+            }
+            results.append((text, selection.toggle(id, in: view)))
+        }
+        for (area, n) in areas {
+            var result = selection.setQuantity(n, ofArea: area, in: view)
+            if result == .notAvailable, let a = plan.area(id: area),
+               n <= (areaAvailable[area] ?? a.remaining), placesHeld(in: area, except: token) > 0 {
+                result = .held
+            }
+            results.append(("area:\(area)=\(n)", result))
+        }
+        // Write the selection back as holds.
+        for id in heldSeats(of: token) where !selection.contains(id) { seats[id] = nil }
+        for id in selection.ids { seats[id] = .held(token: token) }
+        for area in Set(areaHolds.keys).union(selection.standing.keys) {
+            areaHolds[area, default: [:]][token] = selection.standing[area]
+            if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
+        }
+        let expiry = now.addingTimeInterval(ttl)
+        // A token that holds nothing is not kept (it may select again).
+        tokens[token] = selection.isEmpty ? nil : expiry
+        return SelectOutcome(results: results, selection: selection, expiresAt: expiry)
+    }
+
+    // MARK: Ordering
+
+    /// Why an order sold nothing.
+    public enum OrderFailure: Error, Sendable, Equatable {
+        /// The token holds nothing (never did, expired, or already ordered).
+        case nothingHeld
+        /// Seats the order expected that the token no longer holds.
+        case notHeld([String])
+        /// The order id was used by another token.
+        case orderIDTaken
+    }
+
+    /// Sells the token's held seats and places, all or nothing. With
+    /// `expecting`, exactly those seats must be the ones held (a buyer's
+    /// cart): any of them no longer held sells nothing. A repeated order id
+    /// answers its first order again and sells nothing more.
+    public mutating func order(id orderId: String, token: String, expecting: [SeatID]? = nil,
+                               now: Date) -> Result<(order: Order, repeated: Bool), OrderFailure> {
+        if let done = orders[orderId] {
+            return done.token == token ? .success((done, true)) : .failure(.orderIDTaken)
+        }
+        releaseExpired(now: now)
+        let held = heldSeats(of: token)
+        let places = heldPlaces(of: token)
+        if let expecting {
+            let missing = expecting.filter { holder(of: $0) != token }.map(\.description)
+            if !missing.isEmpty { return .failure(.notHeld(missing)) }
+        }
+        guard !held.isEmpty || !places.isEmpty else { return .failure(.nothingHeld) }
+        for id in held { seats[id] = .sold(order: orderId) }
+        for (area, n) in places { areaAvailable[area] = max(0, (areaAvailable[area] ?? 0) - n) }
+        release(token: token)
+        let order = Order(token: token, seats: held, areas: places)
+        orders[orderId] = order
+        return .success((order, false))
+    }
+
+    // MARK: Status batches
+
+    /// The plan as the show's statuses make it, holds not counted: what a
+    /// status batch is applied to.
+    public func statusHall(_ plan: Hall) -> Hall {
+        var hall = self.hall(plan, for: nil)
+        for (id, state) in seats { if case .held = state { hall.setStatus(.available, of: id) } }
+        for area in plan.areas where area.isStanding {
+            hall.setAvailable(areaAvailable[area.id] ?? area.remaining, ofArea: area.id)
+        }
+        return hall
+    }
+
+    /// A hold a status batch took away: the seat (or `area:ID`) and its token.
+    public struct Dropped: Sendable, Equatable {
+        public var id: String
+        public var token: String
+    }
+
+    /// Takes the statuses of `after` (a status hall a batch changed) into
+    /// the show: seats a batch sold or locked lose their holds (returned,
+    /// with their tokens); areas keep at most the places left.
+    public mutating func take(statuses after: Hall, changed: [SeatID], areas changedAreas: [String]) -> [Dropped] {
+        var dropped: [Dropped] = []
+        for id in changed {
+            guard let status = after.cell(id: id)?.seat.status else { continue }
+            let token = holder(of: id)
+            switch status {
+            case .available: seats[id] = token.map { .held(token: $0) }
+            case .locked: seats[id] = .locked
+            case .sold:
+                if case .sold? = seats[id] {} else { seats[id] = .sold(order: "") }
+            }
+            if let token, status != .available { dropped.append(Dropped(id: id.description, token: token)) }
+        }
+        for area in changedAreas {
+            guard let left = after.area(id: area)?.remaining else { continue }
+            areaAvailable[area] = left
+            // Holds shrink, token by token in token order, until they fit.
+            var over = placesHeld(in: area, except: nil) - left
+            for token in (areaHolds[area] ?? [:]).keys.sorted() where over > 0 {
+                let n = areaHolds[area]?[token] ?? 0
+                let cut = min(n, over)
+                areaHolds[area]?[token] = n - cut > 0 ? n - cut : nil
+                over -= cut
+                dropped.append(Dropped(id: "area:\(area)", token: token))
+            }
+            if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
+        }
+        return dropped
+    }
+}
+
+/// A buyer's hold token: 128 random bits as 32 lowercase hex digits.
+public enum HoldToken {
+    /// A new unguessable token (the system's cryptographic generator).
+    public static func make() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let v = g.next() as UInt64
+            let hex = String(v, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Whether text is a token's form (32 lowercase hex digits).
+    public static func isValid(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapService
+import SeatMapStore
+
+/// The HTTP face: each route parses its request into the service's typed
+/// options and requests, calls the service, and answers its result JSON
+/// or its error kind as a status. No handler builds an argv.
+struct Controller: Sendable {
+    let halls: HallFolder
+    /// The show use cases (nil: no store, the show endpoints answer 409).
+    let shows: ShowService?
+    let adminKey: String?
+    let cache = RenderCache()
+
+    /// The route table.
+    func routes() -> Router {
+        var r = Router()
+        r.add("GET", "/healthz", pool: .instant) { _, _ in self.health() }
+        // The plans.
+        r.add("GET", "/halls") { _, _ in self.hallList() }
+        r.add("GET", "/halls/:hall.:ext", pool: .render) { req, p in self.hallImage(p["hall"], p["ext"], req) }
+        r.add("GET", "/halls/:hall/picker", pool: .render) { req, p in self.hallPicker(p["hall"], req) }
+        r.add("POST", "/halls/:hall/hit") { req, p in self.hallHit(p["hall"], req) }
+        r.add("POST", "/halls/:hall/status") { _, p in
+            .error(410, "status batches change a show, not its hall's plan: POST /shows/SHOW/status (hall \(p["hall"]))")
+        }
+        // The shows.
+        r.add("POST", "/shows/:show", admin: true) { req, p in self.createShow(p["show"], req) }
+        r.add("GET", "/shows/:show.:ext", pool: .render) { req, p in self.showImage(p["show"], p["ext"], req) }
+        r.add("GET", "/shows/:show/seats") { req, p in self.showSeats(p["show"], req) }
+        r.add("GET", "/shows/:show/status", admin: true) { _, p in self.showStatus(p["show"]) }
+        r.add("GET", "/shows/:show/picker", pool: .render) { req, p in self.showPicker(p["show"], req) }
+        r.add("POST", "/shows/:show/select") { req, p in self.select(p["show"], req) }
+        r.add("POST", "/shows/:show/hit") { req, p in self.showHit(p["show"], req) }
+        r.add("POST", "/shows/:show/order", admin: true) { req, p in self.order(p["show"], req) }
+        r.add("POST", "/shows/:show/status", admin: true) { req, p in self.statusBatches(p["show"], req) }
+        return r
+    }
+
+    /// Resolves, checks the admin key, runs the handler.
+    func answer(_ request: HTTPRequest, _ router: Router) -> HTTPResponse {
+        switch router.resolve(request) {
+        case .failure(let e): return e.response
+        case .success(let (route, params)):
+            if route.admin, let refusal = authorize(request) { return refusal }
+            var response = route.handler(request, params)
+            if request.method == "HEAD" { response.body = [] }
+            return response
+        }
+    }
+
+    /// Nil when the request may use a back-office route, else the 401.
+    func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let adminKey else { return nil }
+        let given = request.headers["authorization"] ?? ""
+        let expected = "Bearer " + adminKey
+        // Compared in time independent of where they differ.
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var diff = a.count ^ b.count
+        for i in 0..<b.count { diff |= Int((i < a.count ? a[i] : 0) ^ b[i]) }
+        if diff == 0 { return nil }
+        var r = HTTPResponse.error(401, given.isEmpty
+            ? "this request needs the back office's key: Authorization: Bearer KEY"
+            : "the key in Authorization is not the back office's")
+        r.headers.append(("WWW-Authenticate", "Bearer realm=\"seatmap\""))
+        return r
+    }
+
+    // MARK: Helpers
+
+    /// A service error, a usage error or an input error as its answer.
+    func failure(_ error: Error) -> HTTPResponse {
+        switch error {
+        case let e as ServiceError: return .error(e.httpStatus, halls.clean(e.message))
+        case let e as UsageError: return .error(400, halls.clean(e.message.replacingOccurrences(of: "--", with: "")))
+        case let e as SeatMapError: return .error(422, halls.clean(e.message.replacingOccurrences(of: "--", with: "")))
+        case let e as HTTPResponseError: return e.response
+        default: return .error(500, "\(error)")
+        }
+    }
+
+    /// Runs a handler body, its thrown errors as answers.
+    func attempt(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do { return try body() } catch { return failure(error) }
+    }
+
+    func requireShows() throws -> ShowService {
+        guard let shows else { throw HTTPResponseError(.error(409, "this service runs without --store: shows need one")) }
+        return shows
+    }
+
+    /// The JSON object of a request body; members named twice are refused.
+    static func object(_ request: HTTPRequest) throws -> [JSONMember] {
+        let body: JSONNode
+        do { body = try JSONParser.parse(request.body) } catch {
+            throw HTTPResponseError(.error(400, "the body is not JSON: \(error.message)"))
+        }
+        guard case .object(let members) = body.value else { throw HTTPResponseError(.error(400, "the body must be a JSON object")) }
+        var seen: Set<String> = []
+        for m in members where !seen.insert(m.key).inserted {
+            throw HTTPResponseError(.error(400, "\"\(m.key)\" is given twice"))
+        }
+        return members
+    }
+
+    /// The themes a request may name: the service's own, by name only (a
+    /// path would let a client make the service open any file).
+    static let themeNames: Set<String> = Set(Theme.available().map(\.name))
+
+    /// Options by name from query parameters, checked against `options`.
+    static func arguments(_ pairs: [(String, String)], _ options: [CommandSpec.Option]) throws -> Arguments {
+        guard pairs.count <= 64 else { throw UsageError(message: "too many parameters (\(pairs.count); at most 64)") }
+        for (key, value) in pairs where key == "theme" && !themeNames.contains(value) {
+            throw UsageError(message: "theme: one of \(themeNames.sorted().joined(separator: ", ")), got \"\(value)\"")
+        }
+        return try Arguments(named: pairs, spec: CommandSpec(name: "", usage: "", summary: "", options: options))
+    }
+
+    /// The query without `name`, and its value.
+    static func take(_ name: String, from query: [(String, String)]) -> (String?, [(String, String)]) {
+        (query.last { $0.0 == name }?.1, query.filter { $0.0 != name })
+    }
+
+    static let renderOptions = GeometryOptions.all + ImageOptions.all
+    static let pickerOptions = renderOptions.filter { $0.name != "page" && $0.name != "png-compression" }
+
+    /// An image answer with its ETag; 304 when the client has it.
+    static func image(_ bytes: [UInt8], _ format: OutputFormat, _ request: HTTPRequest) -> HTTPResponse {
+        let etag = "\"" + contentHash(bytes) + "\""
+        let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
+        if let match = request.headers["if-none-match"],
+           match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
+            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
+        }
+        return HTTPResponse(status: 200, headers: headers, body: bytes)
+    }
+
+    static func page(_ bytes: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")], body: bytes)
+    }
+
+    /// A hex digest of the bytes for the ETag (FNV-1a, 64 bits, twice with
+    /// different offsets: collisions between two renders are not a concern
+    /// at 128 bits).
+    static func contentHash(_ bytes: [UInt8]) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b ^ UInt64(byte ^ 0x5A)) &* 0x0000_0100_0000_01B3
+        }
+        return String(format: "%016llx%016llx", a, b)
+    }
+
+    static func format(_ ext: String, _ request: HTTPRequest) throws -> OutputFormat {
+        guard let format = OutputFormat.named(ext) else {
+            throw HTTPResponseError(.error(404, "no such endpoint: \(request.path) (images are \(OutputFormat.list(prefix: ".")))"))
+        }
+        return format
+    }
+
+    /// The hit request's points and options (JSON members as option values).
+    static func hitRequest(_ request: HTTPRequest) throws -> (Arguments, [ViewPoint]) {
+        var pairs: [(String, String)] = []
+        var points: [ViewPoint]? = nil
+        let names = Set((GeometryOptions.all + Hits.options).map(\.name))
+        for m in try object(request) {
+            if m.key == "points" {
+                guard case .array(let items) = m.node.value, !items.isEmpty, items.count <= 10_000 else {
+                    throw UsageError(message: "points: expected an array of 1 to 10000 [x, y] pairs")
+                }
+                points = try items.enumerated().map { i, p in
+                    guard let (x, y) = pair(p) else { throw UsageError(message: "points[\(i)]: expected [x, y] numbers") }
+                    return ViewPoint(x, y)
+                }
+                continue
+            }
+            guard names.contains(m.key) else {
+                throw UsageError(message: "unknown member \"\(m.key)\" (known: points, \(names.sorted().joined(separator: ", ")))")
+            }
+            switch m.node.value {
+            case .bool(let b): pairs.append((m.key, b ? "true" : "false"))
+            case .number(let n): pairs.append((m.key, n))
+            case .string(let s): pairs.append((m.key, s))
+            case .array:
+                guard let (x, y) = pair(m.node) else { throw UsageError(message: "\(m.key): expected [x, y] numbers or \"x,y\"") }
+                pairs.append((m.key, "\(Arguments.format(x)),\(Arguments.format(y))"))
+            default: throw UsageError(message: "\(m.key): expected a number, a string, true or [x, y]")
+            }
+        }
+        guard let points else { throw UsageError(message: "missing \"points\": [[x, y], ...]") }
+        return (try arguments(pairs, GeometryOptions.all + Hits.options), points)
+    }
+
+    static func pair(_ node: JSONNode) -> (Double, Double)? {
+        guard case .array(let xy) = node.value, xy.count == 2, case .number(let xs) = xy[0].value, case .number(let ys) = xy[1].value,
+              case .point(let x, let y) = PointsFile.pair("\(xs),\(ys)") else { return nil }
+        return (x, y)
+    }
+
+    // MARK: Health and halls
+
+    func health() -> HTTPResponse {
+        .json(200, .object([("status", .string("ok")), ("mode", .string(adminKey == nil ? "open" : "admin-key")),
+                            ("store", .bool(shows != nil))]))
+    }
+
+    func hallList() -> HTTPResponse {
+        var items: [JSONNode] = []
+        for name in halls.names() {
+            var members = [JSONMember("hall", JSONNode(.string(name)))]
+            switch halls.plan(name) {
+            case .success(let (plan, _)):
+                if case .object(let more) = HallSummary(plan.hall).json.value { members += more }
+            case .failure(let e):
+                if let error = (try? JSONParser.parse(e.response.body)).flatMap({ node -> String? in
+                    if case .object(let m) = node.value, let first = m.first(where: { $0.key == "error" }), case .string(let s) = first.node.value { return s }
+                    return nil
+                }) { members.append(JSONMember("error", JSONNode(.string(error)))) }
+            }
+            items.append(JSONNode(.object(members)))
+        }
+        return .json(200, JSONNode(.array(items)))
+    }
+
+    func hallImage(_ name: String, _ ext: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let format = try Controller.format(ext, request)
+            let (plan, path) = try halls.plan(name).get()
+            let settings = try ImageOptions.settings(try Controller.arguments(request.query, Controller.renderOptions))
+            // Same file (inode, size, modification time), same options: the same bytes.
+            let key = RenderCache.key(path: path, parts: [format.name] + request.query.map { "\($0.0)=\($0.1)" })
+            if let key, let cached = cache.get(key) { return Controller.image(cached, format, request) }
+            let bytes = try Rendering.bytes(plan.hall, format: format, settings)
+            if let key { cache.put(key, bytes) }
+            return Controller.image(bytes, format, request)
+        }
+    }
+
+    func hallPicker(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (plan, _) = try halls.plan(name).get()
+            let settings = try ImageOptions.settings(try Controller.arguments(request.query, Controller.pickerOptions))
+            return Controller.page(try Rendering.bytes(plan.hall, format: .html, settings))
+        }
+    }
+
+    func hallHit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (plan, _) = try halls.plan(name).get()
+            let (args, points) = try Controller.hitRequest(request)
+            let (layout, results) = try Hits.hit(plan.hall, args, points: points)
+            return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout) }))
+        }
+    }
+}

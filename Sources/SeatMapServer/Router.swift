@@ -1,0 +1,95 @@
+import Foundation
+import SeatMapCore
+
+/// The route table: method + path pattern → handler. A pattern is a path
+/// of segments; `:name` captures a segment, `:name.:ext` captures one split
+/// at its last dot. A path that matches no pattern is 404; one whose
+/// patterns do not take the method is 405 with `Allow`.
+struct Router: Sendable {
+    /// Where a route's work runs.
+    enum Pool: Sendable {
+        /// Answered on the I/O thread at once (never reads a file).
+        case instant
+        /// The render pool (images and pages).
+        case render
+        /// The pool for everything else (hits, selections, orders).
+        case light
+    }
+
+    typealias Handler = @Sendable (HTTPRequest, Parameters) -> HTTPResponse
+
+    struct Route: Sendable {
+        var method: String
+        var pattern: [String]
+        var pool: Pool
+        /// Back-office routes need the admin key (when the service has one).
+        var admin: Bool
+        var handler: Handler
+    }
+
+    /// The captured segments of a matched path.
+    struct Parameters: Sendable {
+        var values: [String: String] = [:]
+        subscript(_ name: String) -> String { values[name] ?? "" }
+    }
+
+    private(set) var routes: [Route] = []
+
+    mutating func add(_ method: String, _ path: String, pool: Pool = .light, admin: Bool = false, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: path.split(separator: "/").map(String.init), pool: pool, admin: admin, handler: handler))
+    }
+
+    /// The segments of a request path ("/a/b" → ["a", "b"]; empty segments kept).
+    static func segments(_ path: String) -> [String] {
+        Array(path.split(separator: "/", omittingEmptySubsequences: false).map(String.init).dropFirst())
+    }
+
+    /// The captures of `pattern` in `segments`, or nil when it does not match.
+    static func match(_ pattern: [String], _ segments: [String]) -> Parameters? {
+        guard pattern.count == segments.count else { return nil }
+        var p = Parameters()
+        for (want, got) in zip(pattern, segments) {
+            if want.hasPrefix(":") {
+                let name = String(want.dropFirst())
+                if let dot = name.firstIndex(of: ".") {
+                    guard let cut = got.lastIndex(of: "."), cut != got.startIndex else { return nil }
+                    p.values[String(name[..<dot])] = String(got[..<cut])
+                    p.values[String(name[name.index(after: dot)...]).replacingOccurrences(of: ":", with: "")] = String(got[got.index(after: cut)...])
+                } else {
+                    guard !got.isEmpty else { return nil }
+                    p.values[name] = got
+                }
+            } else if want != got {
+                return nil
+            }
+        }
+        return p
+    }
+
+    /// What a request resolves to: a route and its captures, or the 404 /
+    /// 405 answer. HEAD is answered by a GET route.
+    func resolve(_ request: HTTPRequest) -> Result<(Route, Parameters), HTTPResponseError> {
+        let segments = Router.segments(request.path)
+        var allowed: [String] = []
+        let method = request.method == "HEAD" ? "GET" : request.method
+        // A pattern without a dot capture wins over one with (so
+        // /shows/S/seats is never read as a render of "S/seats").
+        for route in routes {
+            guard let params = Router.match(route.pattern, segments) else { continue }
+            if route.method == method { return .success((route, params)) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty {
+            return .failure(HTTPResponseError(.error(404, "no such endpoint: \(request.method) \(request.path)")))
+        }
+        var r = HTTPResponse.error(405, "\(request.path) answers \(allowed.joined(separator: ", "))")
+        r.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
+        return .failure(HTTPResponseError(r))
+    }
+}
+
+/// An HTTP answer carried as an error.
+struct HTTPResponseError: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}

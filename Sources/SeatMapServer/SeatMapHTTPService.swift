@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import SeatMapCore
+import SeatMapRender
+import SeatMapService
+import SeatMapStore
+
+/// `seatmap serve` as a library: the HTTP service over a folder of halls
+/// (the plans, never written) and an inventory store (the shows),
+/// listening from `init` until `stop()`.
+public final class SeatMapHTTPService: @unchecked Sendable {
+    private let server: HTTPServer
+    /// The port listened on (the one picked when 0 was asked for).
+    public var port: UInt16 { server.port }
+    /// Whether back-office requests need the admin key.
+    public let requiresAdminKey: Bool
+
+    /// - Parameters:
+    ///   - store: the inventory store's SQLite file (nil: the show
+    ///     endpoints answer 409), or `inventory` for another store.
+    ///   - adminKey: the key back-office requests must send as
+    ///     `Authorization: Bearer KEY`; nil runs the open development mode.
+    public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
+                holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds,
+                host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
+        var shows: ShowService? = nil
+        if let inventory {
+            shows = ShowService(store: inventory, defaultTTL: holdSeconds)
+        } else if let store {
+            let opened = try SQLiteInventoryStore(path: store)  // created (or its problem reported) at start
+            for note in opened.notes { log(note) }
+            shows = ShowService(store: opened, defaultTTL: holdSeconds)
+        }
+        requiresAdminKey = adminKey != nil
+        let controller = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey)
+        let router = controller.routes()
+        server = try HTTPServer(host: host, port: port, workers: workers, log: log,
+                                instant: { request in
+                                    if case .success(let (route, _)) = router.resolve(request) { return route.pool == .instant }
+                                    return true  // 404 and 405 read no file
+                                },
+                                heavy: { request in
+                                    if case .success(let (route, _)) = router.resolve(request) { return route.pool == .render }
+                                    return false
+                                }) { request in controller.answer(request, router) }
+    }
+
+    public func stop() { server.stop() }
+}
+
+/// The halls folder: a hall name is `NAME.json` in it, and nothing else.
+struct HallFolder: Sendable {
+    let folder: String
+
+    init(_ folder: String) { self.folder = folder }
+
+    func path(_ name: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(name + ".json").path }
+
+    /// The plan of hall `name`, or the 404 / 422 answer.
+    func plan(_ name: String) -> Result<(plan: HallPlan, path: String), HTTPResponseError> {
+        guard HallPlan.isName(name) else { return .failure(HTTPResponseError(.error(404, "no such hall: \(name)"))) }
+        let path = self.path(name)
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return .failure(HTTPResponseError(.error(404, "no such hall: \(name) (no \(name).json in the halls folder)")))
+        }
+        do {
+            return .success((HallPlan(name: name, hall: try Files.readHall(path)), path))
+        } catch {
+            return .failure(HTTPResponseError(.error(422, clean(error.message))))
+        }
+    }
+
+    /// Every hall name in the folder, sorted.
+    func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(HallPlan.isName).sorted()
+    }
+
+    /// A message as a client sees it: hall files by name, not by the
+    /// service's paths.
+    func clean(_ message: String) -> String {
+        let dir = URL(fileURLWithPath: folder).standardizedFileURL.path
+        return message.replacingOccurrences(of: dir + "/", with: "").replacingOccurrences(of: folder + "/", with: "")
+    }
+}
+
+/// Recent renders, keyed by the hall file's identity (device, inode, size,
+/// modification time in nanoseconds), the show's state and the render's
+/// options; at most 64 entries and 256 MB, the oldest dropped first.
+final class RenderCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: [UInt8]] = [:]
+    private var order: [String] = []
+    private var bytes = 0
+    private let maxEntries = 64, maxBytes = 256 << 20
+
+    static func key(path: String, parts: [String]) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\u{0}\(path)\u{0}" + parts.joined(separator: "\u{0}")
+    }
+
+    func get(_ key: String) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func put(_ key: String, _ value: [UInt8]) {
+        guard value.count <= maxBytes / 4 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if entries[key] != nil { return }
+        entries[key] = value
+        order.append(key)
+        bytes += value.count
+        while order.count > maxEntries || bytes > maxBytes, !order.isEmpty {
+            let old = order.removeFirst()
+            bytes -= entries[old]?.count ?? 0
+            entries[old] = nil
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapService
+
+/// The show endpoints: create, seats, select, order, status batches, and
+/// the show's images, hits and picker.
+extension Controller {
+    /// JSON as the CLI's `--json` prints it (one line).
+    static func compact(_ node: JSONNode, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+                     body: Array((JSONWriter.write(node, pretty: false) + "\n").utf8))
+    }
+
+    /// The show's inventory and its hall's plan.
+    func showPlan(_ show: String) throws -> (ShowService, HallPlan) {
+        let service = try requireShows()
+        let inv = try service.inventory(show)
+        let (plan, _) = try halls.plan(inv.hall).get()
+        return (service, plan)
+    }
+
+    /// POST /shows/SHOW `{"hall": NAME}`: 201 created, 200 the same hall again, 409 another hall.
+    func createShow(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let service = try requireShows()
+            var hall: String? = nil
+            for m in try Controller.object(request) {
+                guard m.key == "hall", case .string(let h) = m.node.value else { throw UsageError(message: "\(m.key): unknown member or wrong type (known: hall)") }
+                hall = h
+            }
+            guard let hall else { throw UsageError(message: "missing \"hall\": the hall's name") }
+            let (plan, _) = try halls.plan(hall).get()
+            let (inv, created) = try service.create(show: show, plan: plan)
+            return Controller.compact(.object([("show", .string(inv.show)), ("hall", .string(inv.hall)), ("created", .bool(created))]),
+                                      status: created ? 201 : 200)
+        }
+    }
+
+    /// GET /shows/SHOW/seats[?token=T]: every seat's status for that buyer; ETag.
+    func showSeats(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (token, rest) = Controller.take("token", from: request.query)
+            if let bad = rest.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token)") }
+            let (service, plan) = try showPlan(show)
+            let view = try service.view(show: show, token: token, plan: plan)
+            var r = Controller.compact(ShowJSON.seats(view, plan: plan.hall))
+            let etag = "\"" + Controller.contentHash(r.body) + "\""
+            r.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
+            if let match = request.headers["if-none-match"], match.split(separator: ",").contains(where: {
+                let t = $0.trimmingCharacters(in: .whitespaces)
+                return t == etag || t == "W/" + etag
+            }) {
+                return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
+            }
+            return r
+        }
+    }
+
+    /// GET /shows/SHOW/status (back office): holds with tokens, orders, places.
+    func showStatus(_ show: String) -> HTTPResponse {
+        attempt {
+            let service = try requireShows()
+            var inv = try service.inventory(show)
+            let now = Date()
+            inv.releaseExpired(now: now)
+            return Controller.compact(ShowJSON.status(inv, now: now))
+        }
+    }
+
+    /// POST /shows/SHOW/select `{"toggle": [ids], "area"?: {AREA: N}, "token"?, "holdSeconds"?, "locale"?, "singleSeatRule"?}`.
+    func select(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (service, plan) = try showPlan(show)
+            var r = ShowService.SelectRequest(show: show, toggles: [])
+            var locale: SeatMapLocale? = nil
+            for m in try Controller.object(request) {
+                switch (m.key, m.node.value) {
+                case ("hall", .string(let h)):
+                    guard h == plan.name else { throw ServiceError(.conflict, "show \(show) is of the hall \(plan.name), not \(h)") }
+                case ("toggle", .array(let ids)):
+                    guard ids.count <= 1000 else { throw UsageError(message: "toggle: expected at most 1000 seat ids") }
+                    for (i, id) in ids.enumerated() {
+                        guard case .string(let text) = id.value, !text.isEmpty else { throw UsageError(message: "toggle[\(i)]: expected a seat id such as \"1-3-5\"") }
+                        r.toggles.append(text)
+                    }
+                case ("area", .object(let areas)):
+                    for a in areas {
+                        guard case .number(let n) = a.node.value, let v = Int(n), v >= 0, v <= 1_000_000 else {
+                            throw UsageError(message: "area.\(a.key): expected a whole number of places ≥ 0")
+                        }
+                        r.areas.append((a.key, v))
+                    }
+                case ("token", .string(let t)): r.token = t
+                case ("holdSeconds", .number(let n)):
+                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
+                    r.ttl = v
+                case ("locale", .string(let l)):
+                    do { locale = try SeatMapLocale.named(l) } catch { throw UsageError(message: "locale: \((error as? SeatMapError)?.message ?? "\(error)")") }
+                case ("singleSeatRule", .bool(let b)): r.singleSeatRule = b
+                default:
+                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, token, holdSeconds, locale, singleSeatRule, hall)")
+                }
+            }
+            guard !r.toggles.isEmpty || !r.areas.isEmpty else { throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\")") }
+            let a = try service.select(r, plan: plan)
+            let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+            return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, violations: a.violations, hall: a.hall,
+                                                         locale: words, token: a.token, expiresAt: a.expiresAt))
+        }
+    }
+
+    /// POST /shows/SHOW/order `{"token", "orderId", "seats"?}` (back office).
+    func order(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let service = try requireShows()
+            var token: String? = nil, orderId: String? = nil, seats: [SeatID]? = nil
+            for m in try Controller.object(request) {
+                switch (m.key, m.node.value) {
+                case ("token", .string(let t)): token = t
+                case ("orderId", .string(let o)): orderId = o
+                case ("seats", .array(let ids)):
+                    seats = try ids.enumerated().map { i, node in
+                        guard case .string(let s) = node.value, let id = SeatID(s) else { throw UsageError(message: "seats[\(i)]: expected a seat id such as \"1-3-5\"") }
+                        return id
+                    }
+                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: token, orderId, seats)")
+                }
+            }
+            guard let token else { throw UsageError(message: "missing \"token\": the buyer's hold token") }
+            guard let orderId else { throw UsageError(message: "missing \"orderId\": the order's id (repeating it sells nothing more)") }
+            return Controller.compact(ShowJSON.order(try service.order(show: show, token: token, orderId: orderId, expecting: seats), show: show))
+        }
+    }
+
+    /// POST /shows/SHOW/status (back office): status batches as `apply`
+    /// reads them, applied to the show in one transaction; each batch id once.
+    func statusBatches(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (service, plan) = try showPlan(show)
+            let batches = try StatusBatch.decode(SourceText(name: "the body", bytes: request.body))
+            let geometry = try Geometry(try Controller.arguments(request.query, GeometryOptions.all))
+            let layout = try geometry.layout(plan.hall).layout
+            let run = try service.apply(show: show, plan: plan, batches: batches, layout: layout, updatesFile: "the body")
+            return Controller.compact(.array(run.reports))
+        }
+    }
+
+    /// GET /shows/SHOW.png|svg|pdf|html[?token=T&render options].
+    func showImage(_ show: String, _ ext: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let format = try Controller.format(ext, request)
+            let (token, query) = Controller.take("token", from: request.query)
+            let (service, plan) = try showPlan(show)
+            let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.renderOptions))
+            let view = try service.view(show: show, token: token, plan: plan)
+            return Controller.image(try Rendering.bytes(view.hall, format: format, settings, selected: view.selected), format, request)
+        }
+    }
+
+    /// GET /shows/SHOW/picker[?token=T&render options]: the picker page, its
+    /// toggles sent to /shows/SHOW/select with the buyer's token.
+    func showPicker(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (token, query) = Controller.take("token", from: request.query)
+            let (service, plan) = try showPlan(show)
+            let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.pickerOptions))
+            let view = try service.view(show: show, token: token, plan: plan)
+            let endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: plan.name, held: view.selected.map(\.description), token: token)
+            return Controller.page(try Rendering.bytes(view.hall, format: .html, settings, picker: endpoint))
+        }
+    }
+
+    /// POST /shows/SHOW/hit: as /halls/NAME/hit, on the show's statuses
+    /// (`held`, and `selected` for `"token"`'s own seats).
+    func showHit(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            var token: String? = nil
+            var stripped = request
+            if let members = try? Controller.object(request), let t = members.first(where: { $0.key == "token" }) {
+                guard case .string(let s) = t.node.value else { throw UsageError(message: "token: expected the buyer's hold token") }
+                token = s
+                stripped.body = Array(JSONWriter.write(JSONNode(.object(members.filter { $0.key != "token" })), pretty: false).utf8)
+            }
+            let (service, plan) = try showPlan(show)
+            let (args, points) = try Controller.hitRequest(stripped)
+            let view = try service.view(show: show, token: token, plan: plan)
+            let (layout, results) = try Hits.hit(view.hall, args, points: points)
+            return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout, statuses: view.statuses) }))
+        }
+    }
+}

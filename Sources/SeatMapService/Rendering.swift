@@ -1,0 +1,121 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+
+/// The render option group beyond the geometry: what an image shows and
+/// how it is encoded. The CLI's `render`, the HTTP image and picker
+/// endpoints and the snapshot API read these same options.
+package enum ImageOptions {
+    package static let all: [CommandSpec.Option] = [
+        .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
+        .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
+        .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined (only when the hall does not fit the viewport)."),
+        .flag("pin-row-labels", "With --viewport: keep the row labels at the viewport's edge as it scrolls (grid halls); hit takes the same flag."),
+        .value("select", "ID,...", "Seats drawn as selected (with a check mark)."),
+        .value("highlight", "ID,...", "Seats drawn with an outline."),
+        .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
+        .flag("show-occupancy", "With --ticket: draw the other seats' statuses and prices as usual."),
+        .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
+        .value("png-compression", "LEVEL", "fast, default or best."),
+        .value("svg-text", "MODE", "SVG text: text (default: <text> in the theme's fonts, then sans-serif) or paths (glyph outlines, the same as the PNG without the fonts; each with its text as title)."),
+    ]
+
+    /// Reads the geometry and image options.
+    package static func settings(_ args: Arguments) throws -> RenderSettings {
+        var geometry = try Geometry(args)
+        let viewport = try args.pair("viewport")
+        if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
+        let offset = try args.pair("offset") ?? (0, 0)
+        if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
+        if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
+        if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
+        guard let page = PageSize(rawValue: args.value("page") ?? "fit") else {
+            throw UsageError(message: "--page expects a4, a3, letter or fit")
+        }
+        guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
+            throw UsageError(message: "--png-compression expects fast, default or best")
+        }
+        let ticket = (args.value("ticket") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if args.value("ticket") != nil {
+            if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
+            if viewport != nil { throw UsageError(message: "--ticket is its own crop: it takes no --viewport") }
+            if args.value("select") != nil || args.value("highlight") != nil {
+                throw UsageError(message: "--ticket draws the buyer's seats itself: it takes no --select or --highlight")
+            }
+            // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
+            geometry.theme.style.legend = false
+        }
+        if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
+        let svgText = args.value("svg-text") ?? "text"
+        guard svgText == "text" || svgText == "paths" else { throw UsageError(message: "--svg-text expects text or paths") }
+        return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
+                              minimap: args.flag("minimap"), selected: ImageOptions.idList(args.value("select")),
+                              highlighted: ImageOptions.idList(args.value("highlight")), page: page, compression: compression,
+                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"),
+                              pinRowLabels: args.flag("pin-row-labels"))
+    }
+
+    package static func idList(_ text: String?) -> Set<String> {
+        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// Seat ids from the options; text that is not an id is named in the
+    /// same error as an id the hall does not have.
+    package static func seatIDs(_ texts: Set<String>, option: String) throws -> Set<SeatID> {
+        let bad = texts.filter { SeatID($0) == nil }.sorted()
+        if !bad.isEmpty { throw SeatMapError("\(option): no such seat \(bad.joined(separator: ", "))") }
+        return Set(texts.compactMap(SeatID.init))
+    }
+}
+
+/// What the render options say.
+package struct RenderSettings {
+    package var geometry: Geometry
+    package var viewport: (Double, Double)?
+    package var offset: (Double, Double)
+    package var minimap: Bool
+    package var selected: Set<String>
+    package var highlighted: Set<String>
+    package var page: PageSize
+    package var compression: PNGCompression
+    package var svgTextAsPaths = false
+    package var ticket: [String] = []
+    package var showOccupancy = false
+    package var pinRowLabels = false
+}
+
+/// Drawing a hall (or a show's view of it) with render settings: the one
+/// place every face gets image bytes from.
+package enum Rendering {
+    /// The bytes for `hall` with these settings; `selected` seats (a
+    /// buyer's held seats) are drawn selected beside `--select`'s.
+    /// Errors of the encoding itself name `output` (the image being
+    /// written); errors about the hall or the options name what they are about.
+    package static func bytes(_ hall: Hall, format: OutputFormat, _ s: RenderSettings, selected extra: [SeatID] = [],
+                              picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
+        if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
+        let selected = try ImageOptions.seatIDs(s.selected, option: "--select").union(extra)
+        var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
+                              selected: selected, highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight"))
+        scene.pinRowLabels = s.pinRowLabels
+        if !s.ticket.isEmpty {
+            let ids = try ImageOptions.seatIDs(Set(s.ticket), option: "--ticket")
+            try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)
+        }
+        // A buyer can only select available seats: say which are not.
+        let taken = selected.sorted().compactMap { id in
+            scene.layout.cell(id: id).flatMap { $0.status == .available ? nil : "\(id) is \($0.kind.name)" }
+        }
+        if !taken.isEmpty { throw SeatMapError("--select: \(taken.joined(separator: ", ")); only available seats can be selected") }
+        let viewport = s.viewport.map {
+            ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
+        }
+        do {
+            return try format.bytes(scene, RenderOptions(viewport: viewport, minimap: s.minimap, compression: s.compression, page: s.page,
+                                                         svgTextAsPaths: s.svgTextAsPaths, picker: picker))
+        } catch {
+            throw SeatMapError(file: error.file ?? output, diagnostics: error.diagnostics)
+        }
+    }
+}

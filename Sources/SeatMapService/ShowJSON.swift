@@ -1,0 +1,113 @@
+import Foundation
+import SeatMapCore
+
+/// The JSON of the show use cases, shaped once for the CLI's `--json` and
+/// the HTTP answers.
+public enum ShowJSON {
+    /// ISO 8601 in UTC with milliseconds: `2026-12-01T10:00:00.000Z`.
+    public static func time(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+
+    /// A selection's results, seats, total and violations (the same
+    /// members with or without a show), plus the token and its expiry.
+    public static func selection(results: [(String, Selection.ToggleResult)], selection: Selection, violations: [SeatID],
+                                 hall: Hall, locale: SeatMapLocale, token: String? = nil, expiresAt: Date? = nil) -> JSONNode {
+        let total = selection.total(in: hall)
+        let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
+        var members: [(String, JSONNode)] = [
+            ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
+            ("selected", .array(selection.ids.map { .string($0.description) })),
+            ("total", .string(total.plainText)),
+            ("currency", .string(hall.currency)),
+            ("totalText", .string(locale.money(total, currency: hall.currency))),
+            ("descriptions", .array(descriptions.map { .string($0) })),
+            ("violations", .array(violations.map { .string($0.description) })),
+        ]
+        if !selection.standing.isEmpty {
+            members.append(("standing", .object(selection.standing.keys.sorted().map { ($0, .int(selection.standing[$0] ?? 0)) })))
+        }
+        if let token { members.append(("token", .string(token))) }
+        if let expiresAt { members.append(("expiresAt", .string(time(expiresAt)))) }
+        return .object(members)
+    }
+
+    /// The text form of a select's answer.
+    public static func selectionText(results: [(String, Selection.ToggleResult)], selection: Selection, violations: [SeatID],
+                                     hall: Hall, locale: SeatMapLocale) -> [String] {
+        let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
+        var lines = results.map { "\($0.0): \($0.1.rawValue)" }
+        lines.append("selected: \(descriptions.joined(separator: " "))")
+        lines.append("total: \(locale.money(selection.total(in: hall), currency: hall.currency))")
+        for v in violations {
+            lines.append("violation: \(hall.cell(id: v).map { hall.describe($0, in: locale) } ?? v.description) (\(v)) would be left as a single empty seat")
+        }
+        return lines
+    }
+
+    /// An order's answer: what it sold; `repeated` when the id was used before.
+    public static func order(_ a: ShowService.OrderAnswer, show: String) -> JSONNode {
+        .object([
+            ("show", .string(show)), ("orderId", .string(a.orderId)),
+            ("sold", .array(a.order.seats.map { .string($0.description) })),
+            ("areas", .object(a.order.areas.keys.sorted().map { ($0, .int(a.order.areas[$0] ?? 0)) })),
+            ("repeated", .bool(a.repeated)),
+        ])
+    }
+
+    /// Every seat's status for one buyer (`selected` are the token's own),
+    /// and each standing area's places left for that buyer.
+    public static func seats(_ v: ShowService.View, plan: Hall) -> JSONNode {
+        var seats: [(String, JSONNode)] = []
+        for cell in plan.cells where cell.seat.isSeat {
+            let word = v.statuses[cell.id] ?? v.hall.cell(id: cell.id)?.seat.status?.name ?? "available"
+            seats.append((cell.id.description, .string(word)))
+        }
+        let areas: [(String, JSONNode)] = v.hall.areas.filter(\.isStanding).map { a in
+            (a.id, .object([("capacity", .int(a.capacity ?? 0)), ("available", .int(a.remaining))]))
+        }
+        return .object([
+            ("show", .string(v.inventory.show)), ("hall", .string(v.inventory.hall)),
+            ("sequence", v.inventory.lastSequence.map { .int($0) } ?? .null),
+            ("seats", .object(seats)), ("areas", .object(areas)),
+        ])
+    }
+
+    /// A show's whole state for the back office: seats by status, holds
+    /// with their tokens and expiry, orders, places per area.
+    public static func status(_ inv: ShowInventory, now: Date) -> JSONNode {
+        var sold: [String] = [], locked: [String] = [], held: [String] = []
+        for (id, state) in inv.seats.sorted(by: { $0.key < $1.key }) {
+            switch state {
+            case .sold: sold.append(id.description)
+            case .locked: locked.append(id.description)
+            case .held: held.append(id.description)
+            }
+        }
+        let holds: [JSONNode] = inv.tokens.keys.sorted().map { t in
+            .object([("token", .string(t)), ("expiresAt", .string(time(inv.tokens[t] ?? now))),
+                     ("seats", .array(inv.heldSeats(of: t).map { .string($0.description) })),
+                     ("areas", .object(inv.heldPlaces(of: t).sorted(by: { $0.key < $1.key }).map { ($0.key, .int($0.value)) }))])
+        }
+        let orders: [JSONNode] = inv.orders.sorted(by: { $0.key < $1.key }).map { id, o in
+            .object([("orderId", .string(id)), ("token", .string(o.token)), ("seats", .array(o.seats.map { .string($0.description) })),
+                            ("areas", .object(o.areas.sorted(by: { $0.key < $1.key }).map { ($0.key, .int($0.value)) }))])
+        }
+        let areas: [(String, JSONNode)] = inv.areaAvailable.keys.sorted().map { a in
+            let heldPlaces = (inv.areaHolds[a] ?? [:]).values.reduce(0, +)
+            let soldPlaces = inv.orders.values.reduce(0) { $0 + ($1.areas[a] ?? 0) }
+            return (a, .object([("available", .int((inv.areaAvailable[a] ?? 0) - heldPlaces)), ("held", .int(heldPlaces)), ("sold", .int(soldPlaces))]))
+        }
+        return .object([
+            ("show", .string(inv.show)), ("hall", .string(inv.hall)),
+            ("sequence", inv.lastSequence.map { .int($0) } ?? .null),
+            ("seats", .object([("sold", .array(sold.map { .string($0) })), ("locked", .array(locked.map { .string($0) })),
+                               ("held", .array(held.map { .string($0) }))])),
+            ("holds", .array(holds)), ("orders", .array(orders)), ("areas", .object(areas)),
+            ("batches", .int(inv.batchIds.count)),
+        ])
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapStore
+
+/// A hall as the service knows it: its name (the file name without
+/// `.json`, what a show records) and the plan read from it.
+public struct HallPlan: Sendable {
+    public var name: String
+    public var hall: Hall
+    public init(name: String, hall: Hall) {
+        self.name = name
+        self.hall = hall
+    }
+
+    /// The hall name a file gives: its base name without `.json`.
+    public static func name(ofFile path: String) -> String {
+        let base = (path as NSString).lastPathComponent
+        return base.hasSuffix(".json") ? String(base.dropLast(5)) : base
+    }
+
+    /// Whether text may name a hall or a show: letters, digits, `-`, `_`
+    /// and `.` (not leading), at most 128 characters.
+    public static func isName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first != ".", s.unicodeScalars.count <= 128 else { return false }
+        return s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+    }
+}
+
+/// The show use cases every face shares: create a show, select (hold) and
+/// order seats with a token, apply status batches, and see a show as one
+/// buyer does. Each use case is one store transaction.
+public final class ShowService: Sendable {
+    public let store: any InventoryStore
+    /// How long holds last without activity unless a request says otherwise.
+    public let defaultTTL: TimeInterval
+
+    public init(store: any InventoryStore, defaultTTL: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds) {
+        self.store = store
+        self.defaultTTL = defaultTTL
+    }
+
+    /// Runs a store call, its failures as `unavailable`.
+    private func storeCall<T>(_ body: () throws -> T) throws(ServiceError) -> T {
+        do { return try body() } catch let e as ServiceError { throw e } catch let e as SeatMapError {
+            throw ServiceError(.unavailable, e.message)
+        } catch {
+            throw ServiceError(.unavailable, "\(store.location): \(error)")
+        }
+    }
+
+    static func checkShowID(_ show: String) throws(ServiceError) {
+        guard HallPlan.isName(show) else {
+            throw ServiceError(.usage, "a show id is 1 to 128 letters, digits, -, _ and . (not leading): \"\(show)\"")
+        }
+    }
+
+    static func checkToken(_ token: String) throws(ServiceError) {
+        guard HoldToken.isValid(token) else { throw ServiceError(.usage, "a token is 32 lowercase hex digits, as select gave it") }
+    }
+
+    // MARK: Shows
+
+    /// Creates a show of a hall; the same hall again is no change (created
+    /// false); a show of another hall is a conflict.
+    public func create(show: String, plan: HallPlan) throws(ServiceError) -> (show: ShowInventory, created: Bool) {
+        try ShowService.checkShowID(show)
+        let result = try storeCall { try store.createShow(ShowInventory(show: show, hallName: plan.name, plan: plan.hall)) }
+        guard result.show.hall == plan.name else {
+            throw ServiceError(.conflict, "show \(show) exists for the hall \(result.show.hall), not \(plan.name)")
+        }
+        return result
+    }
+
+    /// The show's inventory, checked to be of `plan` when one is given.
+    public func inventory(_ show: String, plan: HallPlan? = nil) throws(ServiceError) -> ShowInventory {
+        try ShowService.checkShowID(show)
+        guard let inv = try storeCall({ try store.show(show) }) else {
+            throw ServiceError(.notFound, "no such show: \(show) (create it with `show create` or POST /shows/\(show))")
+        }
+        if let plan, inv.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(inv.hall), not \(plan.name)") }
+        return inv
+    }
+
+    /// Changes a show in one transaction (checked to be of `plan`).
+    private func update<T>(_ show: String, plan: HallPlan?, _ body: (inout ShowInventory) throws -> T) throws(ServiceError) -> T {
+        try ShowService.checkShowID(show)
+        let result: T? = try storeCall {
+            try store.update(show: show) { inv in
+                if let plan, inv.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(inv.hall), not \(plan.name)") }
+                return try body(&inv)
+            }
+        }
+        guard let result else { throw ServiceError(.notFound, "no such show: \(show) (create it with `show create` or POST /shows/\(show))") }
+        return result
+    }
+
+    // MARK: Selecting and ordering
+
+    public struct SelectRequest: Sendable {
+        public var show: String
+        /// The buyer's token; nil gives a new one.
+        public var token: String?
+        public var toggles: [String]
+        public var areas: [(String, Int)]
+        public var ttl: TimeInterval?
+        public var singleSeatRule: Bool
+        public init(show: String, token: String? = nil, toggles: [String], areas: [(String, Int)] = [], ttl: TimeInterval? = nil,
+                    singleSeatRule: Bool = true) {
+            self.show = show
+            self.token = token
+            self.toggles = toggles
+            self.areas = areas
+            self.ttl = ttl
+            self.singleSeatRule = singleSeatRule
+        }
+    }
+
+    public struct SelectAnswer: Sendable {
+        public var token: String
+        public var expiresAt: Date
+        public var results: [(String, Selection.ToggleResult)]
+        public var selection: Selection
+        /// The hall as this token sees it after the select.
+        public var hall: Hall
+        public var violations: [SeatID]
+    }
+
+    /// Toggles seats for a token, holding what it selects (see
+    /// `ShowInventory.select`).
+    public func select(_ r: SelectRequest, plan: HallPlan, now: Date = Date()) throws(ServiceError) -> SelectAnswer {
+        if let t = r.token { try ShowService.checkToken(t) }
+        let token = r.token ?? HoldToken.make()
+        let ttl = r.ttl ?? defaultTTL
+        let outcome = try update(r.show, plan: plan) { inv in
+            inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: now, ttl: ttl)
+        }
+        // The view after: the token's seats available to it, others' held.
+        var view = plan.hall
+        if let inv = try? inventory(r.show) { view = inv.hall(plan.hall, for: token) }
+        let violations = r.singleSeatRule ? SingleSeatRule.violations(outcome.selection, in: view) : []
+        return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
+                            hall: view, violations: violations)
+    }
+
+    public struct OrderAnswer: Sendable {
+        public var orderId: String
+        public var order: ShowInventory.Order
+        /// A repeated order id: the first answer again, nothing sold.
+        public var repeated: Bool
+    }
+
+    /// Sells a token's holds in one transaction, all or nothing.
+    public func order(show: String, token: String, orderId: String, expecting: [SeatID]? = nil,
+                      now: Date = Date()) throws(ServiceError) -> OrderAnswer {
+        try ShowService.checkToken(token)
+        guard !orderId.isEmpty, orderId.unicodeScalars.count <= 128,
+              orderId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0.value < 0x10000 }) else {
+            throw ServiceError(.usage, "an order id is 1 to 128 visible characters without spaces")
+        }
+        let result = try update(show, plan: nil) { inv in inv.order(id: orderId, token: token, expecting: expecting, now: now) }
+        switch result {
+        case .success(let (order, repeated)): return OrderAnswer(orderId: orderId, order: order, repeated: repeated)
+        case .failure(.nothingHeld):
+            throw ServiceError(.conflict, "token holds nothing in show \(show) (never selected, expired, or already ordered)")
+        case .failure(.notHeld(let ids)):
+            throw ServiceError(.conflict, "no longer held by this token: \(ids.joined(separator: ", ")); nothing was sold, select again")
+        case .failure(.orderIDTaken):
+            throw ServiceError(.conflict, "order id \(orderId) was used by another token in show \(show)")
+        }
+    }
+
+    // MARK: Views
+
+    /// A show as one buyer sees it: the hall with the show's statuses, the
+    /// token's seats (drawn selected), each seat's word for hit tests.
+    public struct View: Sendable {
+        public var hall: Hall
+        public var selected: [SeatID]
+        public var statuses: [SeatID: String]
+        public var inventory: ShowInventory
+        public init(hall: Hall, selected: [SeatID], statuses: [SeatID: String], inventory: ShowInventory) {
+            self.hall = hall
+            self.selected = selected
+            self.statuses = statuses
+            self.inventory = inventory
+        }
+    }
+
+    public func view(show: String, token: String?, plan: HallPlan, now: Date = Date()) throws(ServiceError) -> View {
+        if let token { try ShowService.checkToken(token) }
+        var inv = try inventory(show, plan: plan)
+        inv.releaseExpired(now: now)
+        var statuses: [SeatID: String] = [:]
+        for (id, state) in inv.seats {
+            if case .held(let t) = state { statuses[id] = t == token ? "selected" : "held" }
+        }
+        return View(hall: inv.hall(plan.hall, for: token), selected: token.map { inv.heldSeats(of: $0) } ?? [], statuses: statuses,
+                    inventory: inv)
+    }
+
+    // MARK: Status batches
+
+    /// Applies status batches to a show in one transaction (see
+    /// `BatchRun`; its `hall` is the show as a render without a token draws
+    /// it); `beforeCommit` stages outputs from the result and may throw to
+    /// roll the whole run back.
+    public func apply(show: String, plan: HallPlan, batches: [StatusBatch], layout: Layout, updatesFile: String,
+                      beforeCommit: (BatchRun) throws -> Void = { _ in }) throws(ServiceError) -> BatchRun {
+        try update(show, plan: plan) { inv in
+            var sync = StatusSync(hall: inv.statusHall(plan.hall), appliedBatchIds: inv.batchIds, lastSequence: inv.lastSequence,
+                                  locale: layout.locale)
+            var run = try BatchRun(batches, sync: &sync, layout: layout, updatesFile: updatesFile) { changed, areas, after in
+                inv.take(statuses: after, changed: changed, areas: areas)
+            }
+            inv.batchIds = sync.appliedBatchIds
+            inv.lastSequence = sync.lastSequence
+            // What a render of the show draws (holds drawn locked for everyone).
+            run.hall = inv.hall(plan.hall, for: nil)
+            try beforeCommit(run)
+            return run
+        }
+    }
+}
