@@ -132,12 +132,10 @@ public final class ShowService: Sendable {
         if let t = r.token { try ShowService.checkToken(t) }
         let token = r.token ?? HoldToken.make()
         let ttl = r.ttl ?? defaultTTL
-        let outcome = try update(r.show, plan: plan) { inv in
-            inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: now, ttl: ttl)
+        // The view after, from the same transaction: the token's seats available to it, others' held.
+        let (outcome, view) = try update(r.show, plan: plan) { inv in
+            (inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: now, ttl: ttl), inv.hall(plan.hall, for: token))
         }
-        // The view after: the token's seats available to it, others' held.
-        var view = plan.hall
-        if let inv = try? inventory(r.show) { view = inv.hall(plan.hall, for: token) }
         let violations = r.singleSeatRule ? SingleSeatRule.violations(outcome.selection, in: view) : []
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
                             hall: view, violations: violations)

@@ -64,7 +64,11 @@ def main():
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
         driver.set_script_timeout(20)
-        driver.get(base + "/halls/%s/picker?show=browser&zoom=1&scale=1" % name)
+        # The back office creates the show (open mode: no key); the buyer's page gets a token on its first toggle.
+        create = urllib.request.Request(base + "/shows/browser", method="POST", data=json.dumps({"hall": name}).encode(),
+                                        headers={"Content-Type": "application/json"})
+        check(urllib.request.urlopen(create, timeout=30).status == 201, "POST /shows/browser did not create the show")
+        driver.get(base + "/shows/browser/picker?zoom=1&scale=1")
         driver.execute_script("window.__toggles = []; document.addEventListener('seatmap:toggle', e => window.__toggles.push(e.detail.id));")
         stage = driver.find_element(By.ID, "seatmap-stage")
         size = driver.execute_script("var r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", stage)
@@ -136,11 +140,17 @@ def main():
 
         # The total shown is the server's for the show's held selection.
         shown = driver.execute_script("return document.getElementById('seatmap-status').getAttribute('data-total');")
-        # The server's answer for the show (toggling no seat of the hall reads the hold back).
+        # The server's answer for the page's token (toggling no seat of the hall reads its holds back).
+        token = driver.execute_script("return window.seatmap.token();")
+        check(token is not None and len(token) == 32, "the page holds no token after its toggles: %r" % token)
         req = urllib.request.Request(base + "/shows/browser/select", method="POST",
-                                     data=json.dumps({"hall": name, "toggle": ["99-99-99"]}).encode(),
+                                     data=json.dumps({"token": token, "toggle": ["99-99-99"]}).encode(),
                                      headers={"Content-Type": "application/json"})
         server_answer = json.loads(urllib.request.urlopen(req, timeout=30).read())
+        # Another buyer sees the page's seats as held.
+        seats_now = json.loads(urllib.request.urlopen(base + "/shows/browser/seats", timeout=30).read())["seats"]
+        check(all(seats_now.get(s) == "held" for s in server_answer["selected"]),
+              "another buyer does not see the page's seats as held")
         check(shown == server_answer["total"], "the page shows total %r, the server holds %r" % (shown, server_answer["total"]))
         picked = driver.execute_script("return window.seatmap.selected();")
         check(sorted(picked) == sorted(server_answer["selected"]),

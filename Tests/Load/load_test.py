@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Load test of `seatmap serve` on 127.0.0.1 only, with bounded counts: C
 concurrent clients (default 200), each making R mixed requests (default 20:
-PNG and SVG renders, hit tests and selections on a show of its own), every
-answer checked; then every show's held selection is read back and must be
-exactly the seats its client selected (no lost selection). Prints requests
-per second and p50 / p99 latency per kind.
+PNG and SVG renders, hit tests and selections with its hold token on a show
+of its own, which it creates first), every answer checked; then every
+client's held selection is read back and must be exactly the seats it
+selected (no lost selection), and its order must sell exactly those seats.
+Prints requests per second and p50 / p99 latency per kind.
 
     Tests/Load/load_test.py --seatmap .build/release/seatmap [--clients 200] [--requests 20]
 
@@ -56,6 +57,12 @@ def main():
             kinds = (["png", "svg", "hit", "select"] * (a.requests // 4 + 1))[:a.requests]
             rng.shuffle(kinds)
             toggles = list(mine)
+            token = None
+            status, data, _ = request("POST", "/shows/%s" % show, {"hall": name})
+            if status != 201:
+                with lock:
+                    errors.append("%s create: status %d %s" % (show, status, data[:120]))
+                return
             for kind in kinds:
                 try:
                     if kind == "png":
@@ -70,11 +77,14 @@ def main():
                         ok = status == 200 and len(json.loads(data)) == 5
                     else:
                         seat = toggles.pop() if toggles else "99-99-99"  # then only read the selection back
-                        status, data, dt = request("POST", "/shows/%s/select" % show,
-                                                   {"hall": name, "toggle": [seat], "singleSeatRule": False})
+                        body = {"toggle": [seat], "singleSeatRule": False}
+                        if token:
+                            body["token"] = token
+                        status, data, dt = request("POST", "/shows/%s/select" % show, body)
                         ok = status == 200
                         if ok:
                             answer = json.loads(data)
+                            token = token or answer["token"]
                             if answer["results"][0]["result"] == "selected":
                                 selected.add(seat)
                             ok = set(answer["selected"]) == selected
@@ -88,12 +98,20 @@ def main():
                 except Exception as e:  # a refused or broken connection counts as an error
                     with lock:
                         errors.append("%s %s: %r" % (show, kind, e))
-            # Read the show's selection back once more.
-            status, data, _ = request("POST", "/shows/%s/select" % show, {"hall": name, "toggle": ["99-99-99"]})
+            # Read the token's selection back once more, then order it.
+            if token is None:
+                return
+            status, data, _ = request("POST", "/shows/%s/select" % show, {"token": token, "toggle": ["99-99-99"]})
             held = set(json.loads(data)["selected"]) if status == 200 else None
             if held != selected:
                 with lock:
                     lost.append("%s: held %s, selected %s" % (show, sorted(held or []), sorted(selected)))
+            if selected:
+                status, data, _ = request("POST", "/shows/%s/order" % show, {"token": token, "orderId": "load-order-%d" % i})
+                sold = set(json.loads(data).get("sold", [])) if status == 200 else None
+                if sold != selected:
+                    with lock:
+                        lost.append("%s: order sold %s, selected %s (status %d)" % (show, sorted(sold or []), sorted(selected), status))
 
         threads = [threading.Thread(target=client, args=(i,)) for i in range(a.clients)]
         t0 = time.perf_counter()
