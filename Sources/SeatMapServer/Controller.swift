@@ -14,6 +14,7 @@ struct Controller: Sendable {
     let shows: ShowService?
     let adminKey: String?
     let cache = RenderCache()
+    let showHalls = ShowHalls()
 
     /// The route table.
     func routes() -> Router {

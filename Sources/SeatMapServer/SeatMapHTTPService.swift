@@ -50,8 +50,10 @@ public final class SeatMapHTTPService: @unchecked Sendable {
 }
 
 /// The halls folder: a hall name is `NAME.json` in it, and nothing else.
+/// Parsed plans are kept by the file's identity (a replaced file is read again).
 struct HallFolder: Sendable {
     let folder: String
+    let plans = PlanCache()
 
     init(_ folder: String) { self.folder = folder }
 
@@ -65,7 +67,11 @@ struct HallFolder: Sendable {
             return .failure(HTTPResponseError(.error(404, "no such hall: \(name) (no \(name).json in the halls folder)")))
         }
         do {
-            return .success((HallPlan(name: name, hall: try Files.readHall(path)), path))
+            let key = RenderCache.key(path: path, parts: [])
+            if let key, let hall = plans.get(key) { return .success((HallPlan(name: name, hall: hall), path)) }
+            let hall = try Files.readHall(path)
+            if let key { plans.put(key, hall) }
+            return .success((HallPlan(name: name, hall: hall), path))
         } catch {
             return .failure(HTTPResponseError(.error(422, clean(error.message))))
         }
@@ -120,5 +126,46 @@ final class RenderCache: @unchecked Sendable {
             bytes -= entries[old]?.count ?? 0
             entries[old] = nil
         }
+    }
+}
+
+/// Parsed hall files by file identity (at most 32, the oldest dropped first).
+final class PlanCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: Hall] = [:]
+    private var order: [String] = []
+
+    func get(_ key: String) -> Hall? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func put(_ key: String, _ hall: Hall) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard entries[key] == nil else { return }
+        entries[key] = hall
+        order.append(key)
+        while order.count > 32 { entries[order.removeFirst()] = nil }
+    }
+}
+
+/// Each show's hall name, which never changes once the show exists.
+final class ShowHalls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var halls: [String: String] = [:]
+
+    func get(_ show: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return halls[show]
+    }
+
+    func put(_ show: String, _ hall: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if halls.count > 100_000 { halls.removeAll() }
+        halls[show] = hall
     }
 }

@@ -14,10 +14,17 @@ extension Controller {
     }
 
     /// The show's inventory and its hall's plan.
+    /// (A show's hall is remembered: it never changes; the use cases check it again.)
     func showPlan(_ show: String) throws -> (ShowService, HallPlan) {
         let service = try requireShows()
-        let inv = try service.inventory(show)
-        let (plan, _) = try halls.plan(inv.hall).get()
+        let hall: String
+        if let known = showHalls.get(show) {
+            hall = known
+        } else {
+            hall = try service.inventory(show).hall
+            showHalls.put(show, hall)
+        }
+        let (plan, _) = try halls.plan(hall).get()
         return (service, plan)
     }
 

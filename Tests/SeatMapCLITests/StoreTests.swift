@@ -298,7 +298,8 @@ struct ShowStoreTests {
             #expect(seatmap("order", "--store", db, "--show", "S", "--token", token, "--order-id", "o\(k)").code == 0)
         }
         #expect(try #require(try store.show("S")).orders.count == 50)
-        _ = killed
+        #expect(killed > 0, "no order process was killed mid-way (the machine is faster than the kill window)")
+        print("killed \(killed) of 50 order processes; \(inv.orders.count) orders had committed")
     }
 
     @Test("apply --store --show: batches change the show, not the hall; held seats a batch sells are dropped with their tokens")
