@@ -7,7 +7,7 @@ SEATMAP := .build/debug/seatmap
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test test-browser test-load golden bench fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-browser test-load test-cluster golden bench fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -39,7 +39,8 @@ demo: build
 	@$(SEATMAP) render Tests/Fixtures/text/world-stage.json -o out/world-stage-de.svg --locale de --svg-text paths || exit 1
 	@echo "Rendered into out/"
 
-# SeatMap's own tests, then the consumer package's (Examples/Consumer depends
+# SeatMap's own tests (with a private PostgreSQL server for the store tests,
+# scripts/with-postgres.sh), then the consumer package's (Examples/Consumer depends
 # on SeatMap by path and snapshot-tests its own theme with SeatMapTesting).
 # Built first, then tested: SwiftPM 6.3's build-plugin runner has crashed
 # once on Linux (signal 11 in libdispatch while running a plugin), so a
@@ -47,7 +48,7 @@ demo: build
 # tests themselves run once.
 test: deps
 	$(SWIFT) build --build-tests || $(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	cd Examples/Consumer && ($(SWIFT) build --build-tests || $(SWIFT) build --build-tests) && $(SWIFT) test --skip-build
 
 # The picker page in a real browser (Debian chromium + chromium-driver,
@@ -64,6 +65,13 @@ test-browser: deps
 test-load: deps
 	$(SWIFT) build -c release --product seatmap
 	python3 Tests/Load/load_test.py --seatmap .build/release/seatmap
+
+# Three `seatmap serve` instances sharing one PostgreSQL behind nginx (round
+# robin), 200 clients racing for the seats of two shows, one instance killed
+# with SIGKILL midway; then orders per second with one instance and three.
+test-cluster: deps
+	$(SWIFT) build -c release --product seatmap
+	bash scripts/with-postgres.sh python3 Tests/Cluster/cluster_test.py --seatmap .build/release/seatmap
 
 # Re-record every golden image (the run fails on purpose: look at the new
 # references in Golden/ before committing them).

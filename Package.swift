@@ -37,6 +37,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
 
+        // libpq: the PostgreSQL client under `--store postgresql://...`.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
@@ -56,8 +63,8 @@ let package = Package(
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
-        // MARK: Inventory stores: the protocol, SQLite (embedded default), in memory (unit tests)
-        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite"]),
+        // MARK: Inventory stores: the protocol, SQLite (embedded default), PostgreSQL (several instances), in memory (unit tests)
+        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite", "CLibPQ"]),
 
         // MARK: Use cases shared by every face: option groups, renders, hits, shows, result JSON
         .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore"]),

@@ -3,11 +3,12 @@
 # libpng headers, pkg-config, fontconfig and the fonts the themes use (and
 # poppler-utils, whose pdftotext the tests use to read PDF text back, and
 # pngcheck, which checks every kind of PNG SeatMap writes), and libmicrohttpd
-# for `seatmap serve`.
+# for `seatmap serve`; libpq for the PostgreSQL store, and PostgreSQL's server
+# and nginx, which the tests start (scripts/with-postgres.sh, make test-cluster).
 # apt-get when root, sudo otherwise; a clear message when neither works.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck)
+packages=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev postgresql nginx fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck)
 
 missing=()
 for p in "${packages[@]}"; do

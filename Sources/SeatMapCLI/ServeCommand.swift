@@ -9,11 +9,12 @@ extension SeatMapCLI {
     static let serveCommand = Command(
         spec: CommandSpec(
             name: "serve",
-            usage: "serve --halls DIR [--store DB] [--admin-key-file F] [--hold-ttl SECONDS] [--host 127.0.0.1] [--port 8080] [--workers N]",
+            usage: "serve --halls DIR [--store DB|postgresql://...] [--store-connections N] [--admin-key-file F] [--hold-ttl SECONDS] [--host 127.0.0.1] [--port 8080] [--workers N]",
             summary: "An HTTP service: the halls in DIR drawn and hit-tested, their shows sold from the store.",
             options: [
                 .value("halls", "DIR", "The hall files (the plans, never written): DIR/NAME.json is the hall NAME."),
-                .value("store", "DB", "The inventory store (SQLite): shows, holds, orders, applied status batches."),
+                .value("store", "DB", "The inventory store: a SQLite file, or postgresql://... for several instances sharing one inventory."),
+                .value("store-connections", "N", "Connections to a PostgreSQL store (default twice the workers, at least 4)."),
                 .value("admin-key-file", "F", "A file holding the back office's key: creating shows, orders and status batches then need Authorization: Bearer KEY."),
                 .value("hold-ttl", "SECONDS", "How long a token's holds last without activity (default 600)."),
                 .value("host", "IP", "The address to listen on, an IPv4 or IPv6 literal (default 127.0.0.1)."),
@@ -22,7 +23,8 @@ extension SeatMapCLI {
             ],
             details: """
             Endpoints (README "The HTTP service" has curl examples; * needs the admin key when one is set):
-              GET  /healthz                          {"status": "ok", "mode": "open"|"admin-key", "store": bool}
+              GET  /healthz                          {"status": "ok", "mode": "open"|"admin-key", "store": bool}; 503 while
+                                                     the store cannot be reached ({"status": "degraded", "storeError"})
               GET  /halls                            every hall's summary, as `info --json`, with its name
               GET  /halls/NAME.png|.svg|.pdf|.html   the plan drawn: `render`'s bytes; query parameters are its options
               GET  /halls/NAME/picker                the plan's picker page
@@ -54,6 +56,7 @@ extension SeatMapCLI {
             let port = try args.int("port", in: 0...65535) ?? 8080
             let workers = try args.int("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...86_400)
+            let connections = try args.int("store-connections", in: 1...1000)
             var key: String? = nil
             if let file = args.value("admin-key-file") {
                 let text = String(decoding: try Files.read(file).bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -62,7 +65,7 @@ extension SeatMapCLI {
                 }
                 key = text
             }
-            let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, host: host,
+            let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections, host: host,
                                                  port: UInt16(port), workers: workers, log: { console.err($0) })
             console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")
             if key == nil {

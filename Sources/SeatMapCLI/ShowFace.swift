@@ -8,7 +8,7 @@ import SeatMapStore
 /// hall's name, as in the HTTP service's halls folder).
 enum ShowFace {
     static let options: [CommandSpec.Option] = [
-        .value("store", "DB", "The inventory store (SQLite file, created on first use)."),
+        .value("store", "DB", "The inventory store: a SQLite file (created on first use) or a postgresql:// URL."),
         .value("show", "SHOW", "With --store: the show whose statuses are drawn (its hall is FILE)."),
         .value("token", "T", "With --show: a buyer's hold token; its held seats are drawn selected, others' holds locked."),
     ]
@@ -16,7 +16,7 @@ enum ShowFace {
     /// Opens the store `--store` names, telling the user its notes.
     static func service(_ args: Arguments, _ console: Console) throws -> ShowService {
         guard let path = args.value("store") else { throw UsageError(message: "missing --store DB") }
-        let store = try SQLiteInventoryStore(path: path)
+        let store = try InventoryStores.open(path, connections: 1)
         for note in store.notes { console.err(note) }
         return ShowService(store: store)
     }

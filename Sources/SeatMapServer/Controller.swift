@@ -13,13 +13,14 @@ struct Controller: Sendable {
     /// The show use cases (nil: no store, the show endpoints answer 409).
     let shows: ShowService?
     let adminKey: String?
+    let health: StoreHealth
     let cache = RenderCache()
     let showHalls = ShowHalls()
 
     /// The route table.
     func routes() -> Router {
         var r = Router()
-        r.add("GET", "/healthz", pool: .instant) { _, _ in self.health() }
+        r.add("GET", "/healthz", pool: .instant) { _, _ in self.healthAnswer() }
         // The plans.
         r.add("GET", "/halls") { _, _ in self.hallList() }
         r.add("GET", "/halls/:hall.:ext", pool: .render) { req, p in self.hallImage(p["hall"], p["ext"], req) }
@@ -203,9 +204,15 @@ struct Controller: Sendable {
 
     // MARK: Health and halls
 
-    func health() -> HTTPResponse {
-        .json(200, .object([("status", .string("ok")), ("mode", .string(adminKey == nil ? "open" : "admin-key")),
-                            ("store", .bool(shows != nil))]))
+    /// 200 `{"status": "ok"}`; 503 `{"status": "degraded", "storeError"}`
+    /// while the store cannot be reached (plan renders still work).
+    func healthAnswer() -> HTTPResponse {
+        var members: [(String, JSONNode)] = [("mode", .string(adminKey == nil ? "open" : "admin-key")), ("store", .bool(shows != nil))]
+        if shows != nil, let problem = health.storeProblem {
+            members = [("status", .string("degraded"))] + members + [("storeError", .string(problem))]
+            return .json(503, .object(members))
+        }
+        return .json(200, .object([("status", .string("ok"))] + members))
     }
 
     func hallList() -> HTTPResponse {

@@ -21,19 +21,22 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     ///   - adminKey: the key back-office requests must send as
     ///     `Authorization: Bearer KEY`; nil runs the open development mode.
     public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
-                holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds,
+                holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds, storeConnections: Int? = nil,
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         var shows: ShowService? = nil
         if let inventory {
             shows = ShowService(store: inventory, defaultTTL: holdSeconds)
         } else if let store {
-            let opened = try SQLiteInventoryStore(path: store)  // created (or its problem reported) at start
+            let opened = try InventoryStores.open(store, connections: storeConnections ?? max(4, 2 * workers))  // reached (or its problem reported) at start
             for note in opened.notes { log(note) }
             shows = ShowService(store: opened, defaultTTL: holdSeconds)
         }
         requiresAdminKey = adminKey != nil
-        let controller = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey)
+        let health = StoreHealth()
+        if let store = shows?.store { health.watch(store) }
+        self.health = health
+        let controller = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey, health: health)
         let router = controller.routes()
         server = try HTTPServer(host: host, port: port, workers: workers, log: log,
                                 instant: { request in
@@ -46,7 +49,53 @@ public final class SeatMapHTTPService: @unchecked Sendable {
                                 }) { request in controller.answer(request, router) }
     }
 
-    public func stop() { server.stop() }
+    private let health: StoreHealth
+
+    public func stop() {
+        health.stop()
+        server.stop()
+    }
+}
+
+/// Whether the store answers, asked every two seconds off the request
+/// threads, so `/healthz` can say so at once.
+final class StoreHealth: @unchecked Sendable {
+    private let lock = NSLock()
+    private var problem: String? = nil
+    private var stopped = false
+    private let done = DispatchSemaphore(value: 0)
+    private var watching = false
+
+    /// Nil while the store answers, else the last failure.
+    var storeProblem: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return problem
+    }
+
+    func watch(_ store: any InventoryStore) {
+        watching = true
+        let thread = Thread { [self] in
+            while true {
+                let p = store.probe()
+                lock.lock()
+                problem = p
+                let stop = stopped
+                lock.unlock()
+                if stop { break }
+                if done.wait(timeout: .now() + 2) == .success { break }
+            }
+        }
+        thread.name = "seatmap-store-health"
+        thread.start()
+    }
+
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        if watching { done.signal() }
+    }
 }
 
 /// The halls folder: a hall name is `NAME.json` in it, and nothing else.

@@ -29,6 +29,14 @@ public protocol InventoryStore: AnyObject, Sendable {
 
     /// Every show's id, sorted.
     func showIDs() throws(SeatMapError) -> [String]
+
+    /// Nil when the store answers now, else why not (a server's stores
+    /// are asked by the health check).
+    func probe() -> String?
+}
+
+extension InventoryStore {
+    public func probe() -> String? { nil }
 }
 
 /// The store for unit tests: shows in memory, one lock for all.

@@ -22,32 +22,6 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
     /// One transaction at a time on the connection.
     private let lock = NSLock()
 
-    /// The schema, as named steps. Never edit a step that has shipped: add one.
-    static let migrations: [(name: String, sql: String)] = [
-        // Rounds 1–2: a pending selection per show (no buyer), applied batches.
-        ("1-selections", """
-        CREATE TABLE IF NOT EXISTS holds(show TEXT NOT NULL, seat TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(show, seat));
-        CREATE TABLE IF NOT EXISTS hold_expiry(show TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS applied_batches(show TEXT NOT NULL, batch_id TEXT NOT NULL, PRIMARY KEY(show, batch_id));
-        CREATE TABLE IF NOT EXISTS last_sequence(show TEXT PRIMARY KEY, sequence INTEGER NOT NULL);
-        """),
-        // Round 3: shows own their inventory; holds belong to tokens.
-        ("2-shows", """
-        CREATE TABLE shows(show TEXT PRIMARY KEY, hall TEXT NOT NULL, last_sequence INTEGER, created_at INTEGER NOT NULL);
-        CREATE TABLE show_seats(show TEXT NOT NULL, seat TEXT NOT NULL,
-            state TEXT NOT NULL CHECK(state IN ('locked', 'sold', 'held')), ref TEXT NOT NULL DEFAULT '', PRIMARY KEY(show, seat));
-        CREATE INDEX show_seats_ref ON show_seats(show, ref);
-        CREATE TABLE show_tokens(show TEXT NOT NULL, token TEXT NOT NULL, expires_ms INTEGER NOT NULL, PRIMARY KEY(show, token));
-        CREATE TABLE show_areas(show TEXT NOT NULL, area TEXT NOT NULL, available INTEGER NOT NULL CHECK(available >= 0), PRIMARY KEY(show, area));
-        CREATE TABLE area_holds(show TEXT NOT NULL, area TEXT NOT NULL, token TEXT NOT NULL, places INTEGER NOT NULL CHECK(places > 0),
-            PRIMARY KEY(show, area, token));
-        CREATE TABLE orders(show TEXT NOT NULL, order_id TEXT NOT NULL, token TEXT NOT NULL, seats TEXT NOT NULL, PRIMARY KEY(show, order_id));
-        CREATE TABLE order_areas(show TEXT NOT NULL, order_id TEXT NOT NULL, area TEXT NOT NULL, places INTEGER NOT NULL,
-            PRIMARY KEY(show, order_id, area));
-        CREATE TABLE show_batches(show TEXT NOT NULL, batch_id TEXT NOT NULL, PRIMARY KEY(show, batch_id));
-        """),
-    ]
-
     /// Opens (creating, migrating or recovering) the store at `path`.
     public init(path: String, now: Date = Date()) throws(SeatMapError) {
         self.path = path
@@ -79,8 +53,8 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
     /// each in its own transaction.
     private static func openMigrated(_ path: String) throws(SQLiteFailure) -> SQLiteConnection {
         let db = try SQLiteConnection(path: path)
-        try db.exec("CREATE TABLE IF NOT EXISTS schema_migrations(name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)")
-        for (name, sql) in SQLiteInventoryStore.migrations {
+        try db.exec("CREATE TABLE IF NOT EXISTS schema_migrations(name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+        for (name, sql) in InventorySchema.migrations {
             try db.exec("BEGIN IMMEDIATE")
             do {
                 if try db.rows("SELECT 1 FROM schema_migrations WHERE name = ?", [.text(name)]).isEmpty {
@@ -119,30 +93,14 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
         }
     }
 
-    private func q(_ sql: String, _ args: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        do { return try db.rows(sql, args) } catch { throw error.error }
-    }
+    /// The inventory's rows on this connection.
+    private var rows: InventoryRows<SQLiteRunner> { InventoryRows(db: SQLiteRunner(connection: db)) }
 
     // MARK: InventoryStore
 
     public func createShow(_ inventory: ShowInventory) throws(SeatMapError) -> (show: ShowInventory, created: Bool) {
         do {
-            return try transaction {
-                if let existing = try read(inventory.show) { return (existing, false) }
-                var show = inventory
-                // Batch ids a round-2 store applied under this show's id stay applied.
-                for row in try q("SELECT batch_id FROM applied_batches WHERE show = ?", [.text(show.show)]) {
-                    if let id = row.first?.text { show.batchIds.insert(id) }
-                }
-                if let last = try q("SELECT sequence FROM last_sequence WHERE show = ?", [.text(show.show)]).first?.first?.int {
-                    show.lastSequence = max(show.lastSequence ?? Int.min, Int(last))
-                }
-                try q("INSERT INTO shows(show, hall, last_sequence, created_at) VALUES (?, ?, ?, ?)",
-                      [.text(show.show), .text(show.hall), show.lastSequence.map { .int(Int64($0)) } ?? .null,
-                       .int(Int64(Date().timeIntervalSince1970))])
-                try write(ShowInventory(show: show.show, hall: show.hall), show)
-                return (show, true)
-            }
+            return try transaction { try rows.create(inventory, now: Date()) }
         } catch {
             throw SQLiteInventoryStore.seatMapError(error, path)
         }
@@ -150,7 +108,7 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
 
     public func show(_ id: String) throws(SeatMapError) -> ShowInventory? {
         do {
-            return try transaction { try read(id) }
+            return try transaction { try rows.read(id) }
         } catch {
             throw SQLiteInventoryStore.seatMapError(error, path)
         }
@@ -158,17 +116,17 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
 
     public func update<T>(show id: String, _ body: (inout ShowInventory) throws -> T) throws -> T? {
         try transaction {
-            guard let before = try read(id) else { return nil }
+            guard let before = try rows.read(id) else { return nil }
             var after = before
             let result = try body(&after)
-            try write(before, after)
+            try rows.write(before, after)
             return result
         }
     }
 
     public func showIDs() throws(SeatMapError) -> [String] {
         do {
-            return try transaction { try q("SELECT show FROM shows ORDER BY show").compactMap { $0.first?.text } }
+            return try transaction { try rows.showIDs() }
         } catch {
             throw SQLiteInventoryStore.seatMapError(error, path)
         }
@@ -176,103 +134,6 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
 
     static func seatMapError(_ error: Error, _ path: String) -> SeatMapError {
         (error as? SeatMapError) ?? SeatMapError(file: path, "the store failed: \(error)")
-    }
-
-    // MARK: Rows ⇄ inventory
-
-    private func read(_ id: String) throws -> ShowInventory? {
-        let key: [SQLiteValue] = [.text(id)]
-        guard let head = try q("SELECT hall, last_sequence FROM shows WHERE show = ?", key).first, let hall = head[0].text else { return nil }
-        var show = ShowInventory(show: id, hall: hall)
-        show.lastSequence = head[1].int.map { Int($0) }
-        for row in try q("SELECT seat, state, ref FROM show_seats WHERE show = ?", key) {
-            guard let text = row[0].text, let seat = SeatID(text), let state = row[1].text, let ref = row[2].text else { continue }
-            switch state {
-            case "locked": show.seats[seat] = .locked
-            case "sold": show.seats[seat] = .sold(order: ref)
-            default: show.seats[seat] = .held(token: ref)
-            }
-        }
-        for row in try q("SELECT token, expires_ms FROM show_tokens WHERE show = ?", key) {
-            if let token = row[0].text, let ms = row[1].int { show.tokens[token] = Date(timeIntervalSince1970: Double(ms) / 1000) }
-        }
-        for row in try q("SELECT area, available FROM show_areas WHERE show = ?", key) {
-            if let area = row[0].text, let n = row[1].int { show.areaAvailable[area] = Int(n) }
-        }
-        for row in try q("SELECT area, token, places FROM area_holds WHERE show = ?", key) {
-            if let area = row[0].text, let token = row[1].text, let n = row[2].int { show.areaHolds[area, default: [:]][token] = Int(n) }
-        }
-        for row in try q("SELECT order_id, token, seats FROM orders WHERE show = ?", key) {
-            guard let oid = row[0].text, let token = row[1].text, let seats = row[2].text else { continue }
-            show.orders[oid] = ShowInventory.Order(token: token, seats: seats.split(separator: ",").compactMap { SeatID(String($0)) }, areas: [:])
-        }
-        for row in try q("SELECT order_id, area, places FROM order_areas WHERE show = ?", key) {
-            if let oid = row[0].text, let area = row[1].text, let n = row[2].int { show.orders[oid]?.areas[area] = Int(n) }
-        }
-        for row in try q("SELECT batch_id FROM show_batches WHERE show = ?", key) {
-            if let b = row[0].text { show.batchIds.insert(b) }
-        }
-        return show
-    }
-
-    /// Writes the rows that differ between two states of one show.
-    private func write(_ before: ShowInventory, _ after: ShowInventory) throws {
-        let show = SQLiteValue.text(after.show)
-        for id in Set(before.seats.keys).union(after.seats.keys) where before.seats[id] != after.seats[id] {
-            let seat = SQLiteValue.text(id.description)
-            switch after.seats[id] {
-            case nil: try q("DELETE FROM show_seats WHERE show = ? AND seat = ?", [show, seat])
-            case let state?:
-                let (word, ref): (String, String)
-                switch state {
-                case .locked: (word, ref) = ("locked", "")
-                case .sold(let order): (word, ref) = ("sold", order)
-                case .held(let token): (word, ref) = ("held", token)
-                }
-                try q("INSERT INTO show_seats(show, seat, state, ref) VALUES (?, ?, ?, ?) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref",
-                      [show, seat, .text(word), .text(ref)])
-            }
-        }
-        for token in Set(before.tokens.keys).union(after.tokens.keys) where before.tokens[token] != after.tokens[token] {
-            if let expiry = after.tokens[token] {
-                try q("INSERT INTO show_tokens(show, token, expires_ms) VALUES (?, ?, ?) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
-                      [show, .text(token), .int(Int64((expiry.timeIntervalSince1970 * 1000).rounded(.up)))])
-            } else {
-                try q("DELETE FROM show_tokens WHERE show = ? AND token = ?", [show, .text(token)])
-            }
-        }
-        for area in Set(before.areaAvailable.keys).union(after.areaAvailable.keys) where before.areaAvailable[area] != after.areaAvailable[area] {
-            if let n = after.areaAvailable[area] {
-                try q("INSERT INTO show_areas(show, area, available) VALUES (?, ?, ?) ON CONFLICT(show, area) DO UPDATE SET available = excluded.available",
-                      [show, .text(area), .int(Int64(n))])
-            } else {
-                try q("DELETE FROM show_areas WHERE show = ? AND area = ?", [show, .text(area)])
-            }
-        }
-        for area in Set(before.areaHolds.keys).union(after.areaHolds.keys) {
-            let old = before.areaHolds[area] ?? [:], new = after.areaHolds[area] ?? [:]
-            for token in Set(old.keys).union(new.keys) where old[token] != new[token] {
-                if let n = new[token], n > 0 {
-                    try q("INSERT INTO area_holds(show, area, token, places) VALUES (?, ?, ?, ?) ON CONFLICT(show, area, token) DO UPDATE SET places = excluded.places",
-                          [show, .text(area), .text(token), .int(Int64(n))])
-                } else {
-                    try q("DELETE FROM area_holds WHERE show = ? AND area = ? AND token = ?", [show, .text(area), .text(token)])
-                }
-            }
-        }
-        for (oid, order) in after.orders where before.orders[oid] == nil {
-            try q("INSERT INTO orders(show, order_id, token, seats) VALUES (?, ?, ?, ?)",
-                  [show, .text(oid), .text(order.token), .text(order.seats.map(\.description).joined(separator: ","))])
-            for (area, n) in order.areas {
-                try q("INSERT INTO order_areas(show, order_id, area, places) VALUES (?, ?, ?, ?)", [show, .text(oid), .text(area), .int(Int64(n))])
-            }
-        }
-        for b in after.batchIds.subtracting(before.batchIds) {
-            try q("INSERT OR IGNORE INTO show_batches(show, batch_id) VALUES (?, ?)", [show, .text(b)])
-        }
-        if before.lastSequence != after.lastSequence {
-            try q("UPDATE shows SET last_sequence = ? WHERE show = ?", [after.lastSequence.map { .int(Int64($0)) } ?? .null, show])
-        }
     }
 
     /// Whether the database passes SQLite's own check (`PRAGMA integrity_check`).
@@ -339,7 +200,7 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
             unlink(temp)
             do {
                 let fresh = try SQLiteConnection(path: temp)
-                try fresh.exec(migrations[0].sql)
+                try fresh.exec(InventorySchema.migrations[0].sql)
                 if readable {
                     try fresh.exec("BEGIN IMMEDIATE")
                     for show in shows.keys.sorted() {
@@ -372,14 +233,13 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
     public static let defaultHoldSeconds: Double = 600
 }
 
-/// A value in a row.
-enum SQLiteValue: Equatable {
-    case int(Int64)
-    case text(String)
-    case null
-
-    var text: String? { if case .text(let s) = self { return s } else { return nil } }
-    var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
+/// The inventory's rows reach SQLite through this: `$N` arguments as
+/// SQLite's `?N`, failures as the library's error.
+struct SQLiteRunner: SQLRunner {
+    let connection: SQLiteConnection
+    func rows(_ sql: String, _ args: [SQLValue]) throws -> [[SQLValue]] {
+        do { return try connection.rows(sql.replacingOccurrences(of: "$", with: "?"), args) } catch { throw error.error }
+    }
 }
 
 /// A failed SQLite call: its result code and the message for people.
@@ -425,7 +285,7 @@ final class SQLiteConnection {
 
     /// Runs one statement with its arguments; returns its rows.
     @discardableResult
-    func rows(_ sql: String, _ args: [SQLiteValue] = []) throws(SQLiteFailure) -> [[SQLiteValue]] {
+    func rows(_ sql: String, _ args: [SQLValue] = []) throws(SQLiteFailure) -> [[SQLValue]] {
         var stmt: OpaquePointer? = nil
         var rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw failure("the store failed", rc) }
@@ -439,7 +299,7 @@ final class SQLiteConnection {
             }
             guard rc == SQLITE_OK else { throw failure("the store failed", rc) }
         }
-        var out: [[SQLiteValue]] = []
+        var out: [[SQLValue]] = []
         while true {
             rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }

@@ -7,6 +7,39 @@ import SeatMapService
 @testable import SeatMapStore
 import SeatMapTestSupport
 
+/// Where a test's store lives: a SQLite file, or a fresh database on the
+/// PostgreSQL server `make test` starts (SEATMAP_TEST_POSTGRES; without
+/// it the PostgreSQL cases are not run, and say so).
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    static var postgresURL: String? {
+        let url = ProcessInfo.processInfo.environment["SEATMAP_TEST_POSTGRES"] ?? ""
+        return url.isEmpty ? nil : url
+    }
+
+    /// The backends this run can test.
+    static var available: [Backend] {
+        if postgresURL == nil { print("note: SEATMAP_TEST_POSTGRES is not set: the PostgreSQL store is not tested (make test sets it)") }
+        return postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    /// A new, empty store location (`--store` text) for one test.
+    func fresh(_ dir: URL) throws -> String {
+        switch self {
+        case .sqlite: return dir.appendingPathComponent("s.db").path
+        case .postgres:
+            guard let url = Backend.postgresURL, let slash = url.range(of: "/", options: .backwards) else { throw SeatMapError("no PostgreSQL") }
+            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let admin = try PGConnection(conninfo: url, location: "test")
+            try admin.exec("CREATE DATABASE \(name)")
+            return String(url[..<slash.upperBound]) + name
+        }
+    }
+}
+
 /// Shows own their inventory: per-show seats, exclusive holds by token,
 /// atomic and idempotent orders, status batches on the show. Real SQLite
 /// files, real processes.
@@ -177,14 +210,15 @@ struct ShowStoreTests {
         #expect(throws: ServiceError.self) { try service.order(show: "S", token: a.token, orderId: "B-1", now: t0 + 4) }
     }
 
-    @Test("40 tokens racing for 10 seats in one process: each seat held by one token, sold once, every answered order stored")
-    func raceInProcess() throws {
+    @Test("40 tokens racing for 10 seats in one process: each seat held by one token, sold once, every answered order stored",
+          arguments: Backend.available)
+    func raceInProcess(_ backend: Backend) throws {
         let dir = try Fixtures.tempFolder()
         let hallPath = try Self.wideHall(dir)
         let plan = HallPlan(name: "wide", hall: try Files.readHall(hallPath))
-        // Two store objects on one file: two connections, as two instances would have.
-        let stores = [try SQLiteInventoryStore(path: dir.appendingPathComponent("s.db").path),
-                      try SQLiteInventoryStore(path: dir.appendingPathComponent("s.db").path)]
+        // Two store objects on one store: two connections (pools), as two instances would have.
+        let location = try backend.fresh(dir)
+        let stores = [try InventoryStores.open(location), try InventoryStores.open(location)]
         _ = try ShowService(store: stores[0]).create(show: "S", plan: plan)
         let sold = OutputBuffer(), held = OutputBuffer()
         DispatchQueue.concurrentPerform(iterations: 40) { k in
@@ -220,12 +254,13 @@ struct ShowStoreTests {
         return (p, out)
     }
 
-    @Test("40 CLI processes racing for 10 seats: each seat held by one token and sold once; every answered order stored")
-    func raceAcrossProcesses() throws {
+    @Test("40 CLI processes racing for 10 seats: each seat held by one token and sold once; every answered order stored",
+          arguments: Backend.available)
+    func raceAcrossProcesses(_ backend: Backend) throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
         let hall = try Self.wideHall(dir)
-        let db = dir.appendingPathComponent("s.db").path
+        let db = try backend.fresh(dir)
         #expect(seatmap("show", "create", "--store", db, "--show", "S", "--hall", hall).code == 0)
         let selects = try (0..<40).map { k in
             try Self.start(exe, ["select", hall, "--store", db, "--show", "S", "--toggle", "1-1-\(k % 10 + 1)", "--json", "--no-single-seat-rule"], pipe: true)
@@ -250,19 +285,20 @@ struct ShowStoreTests {
             if p.terminationStatus == 0 { answered.append((Self.strings(try JSONParser.parse([UInt8](data))["sold"]).joined(), "o\(i)")) }
         }
         #expect(answered.count == 10)
-        let inv = try #require(try SQLiteInventoryStore(path: db).show("S"))
+        let inv = try #require(try InventoryStores.open(db).show("S"))
         for (seat, order) in answered { #expect(SeatID(seat).flatMap { inv.seats[$0] } == .sold(order: order), "\(seat) \(order)") }
         #expect(inv.orders.count == 10 && inv.tokens.isEmpty)
     }
 
-    @Test("SIGKILL at random moments of 50 orders: the store passes integrity_check and no order is half applied")
-    func killedOrders() throws {
+    @Test("SIGKILL at random moments of 50 orders: the store stays whole (SQLite: integrity_check) and no order is half applied",
+          arguments: Backend.available)
+    func killedOrders(_ backend: Backend) throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
         let seats = (1...20).map { #"{"column":\#($0),"status":0}"# }.joined(separator: ",")
         let rows = (1...10).map { #"{"row":\#($0),"price":10,"seats":[\#(seats)]}"# }.joined(separator: ",")
         let hall = try Fixtures.write(#"{"maxSelectCount":4,"rows":[\#(rows)]}"#, to: "big.json", in: dir)
-        let db = dir.appendingPathComponent("s.db").path
+        let db = try backend.fresh(dir)
         // 50 tokens hold 4 seats each (rows 1-10, 5 blocks of 4 per row).
         var tokens: [String] = []
         for k in 0..<50 {
@@ -271,16 +307,22 @@ struct ShowStoreTests {
             let r = try Self.select(hall, db, "S", ids)
             tokens.append(try #require(Self.string(r.json?["token"])))
         }
+        // The kill window is this machine's own: up to twice as long as a
+        // whole command on this store takes here, now.
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let (probe, _) = try Self.start(exe, ["show", "status", "--store", db, "--show", "S"])
+        probe.waitUntilExit()
+        let window = max(10_000, (DispatchTime.now().uptimeNanoseconds - t0) / 1000 * 2)
         var rng = SeededRandom(seed: 25)
         var killed = 0
         for (k, token) in tokens.enumerated() {
             let (p, _) = try Self.start(exe, ["order", "--store", db, "--show", "S", "--token", token, "--order-id", "o\(k)"])
-            usleep(UInt32.random(in: 0...40_000, using: &rng))
+            usleep(UInt32(UInt64.random(in: 0...window, using: &rng)))
             if p.isRunning { kill(p.processIdentifier, SIGKILL); killed += 1 }
             p.waitUntilExit()
         }
-        let store = try SQLiteInventoryStore(path: db)
-        #expect(try store.integrityCheck() == "ok")
+        let store = try InventoryStores.open(db)
+        if let sqlite = store as? SQLiteInventoryStore { #expect(try sqlite.integrityCheck() == "ok") }
         let inv = try #require(try store.show("S"))
         for (k, token) in tokens.enumerated() {
             let row = k / 5 + 1, first = k % 5 * 4 + 1
@@ -365,7 +407,7 @@ struct ShowStoreTests {
         // The round-2 schema and rows, written with the sqlite3 library as round 2 did.
         do {
             let old = try SQLiteConnection(path: db)
-            try old.exec(SQLiteInventoryStore.migrations[0].sql)
+            try old.exec(InventorySchema.migrations[0].sql)
             try old.rows("INSERT INTO holds(show, seat, position) VALUES ('S', '1-1-1', 0)")
             try old.rows("INSERT INTO hold_expiry(show, expires_at) VALUES ('S', 4000000000)")
             try old.rows("INSERT INTO applied_batches(show, batch_id) VALUES ('S', 'feed-7')")
@@ -413,7 +455,7 @@ struct ShowStoreTests {
 @Suite("Inventory stores: the same behaviour from each")
 struct InventoryStoreContractTests {
     static func stores() throws -> [any InventoryStore] {
-        [MemoryInventoryStore(), try SQLiteInventoryStore(path: try Fixtures.tempFolder().appendingPathComponent("c.db").path)]
+        [MemoryInventoryStore()] + (try Backend.available.map { try InventoryStores.open($0.fresh(try Fixtures.tempFolder())) })
     }
 
     @Test("create, hold, release on expiry, order, status batch: the same inventory from each store")
@@ -442,7 +484,7 @@ struct InventoryStoreContractTests {
             inv.releaseExpired(now: t0 + 10)
             results.append(inv)
         }
-        #expect(results.count == 2 && results[0] == results[1], "memory and SQLite agree")
+        #expect(results.count == Backend.available.count + 1 && results.allSatisfy { $0 == results[0] }, "every store agrees")
         #expect(results[0].seats[free[2]] == nil, "the expired hold was released")
         #expect(results[0].orders["A"]?.seats == [free[0], free[1], free[3]].sorted())
     }
