@@ -36,9 +36,19 @@ trap stop EXIT
 
 "${as[@]}" "$pgbin/initdb" -D "$dir/data" -U seatmap -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 || {
   cat "$dir/initdb.log" >&2; exit 1; }
-"${as[@]}" "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300 -c shared_buffers=64MB" start >/dev/null || {
-  cat "$dir/server.log" >&2; exit 1; }
+# $dir/ctl.sh stop|start: for tests of an outage (the server stopped and started again).
+cat >"$dir/ctl.sh" <<CTL
+#!/usr/bin/env bash
+set -e
+case "\$1" in
+  stop) ${as[*]} "$pgbin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null ;;
+  start) ${as[*]} "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+           -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300 -c shared_buffers=64MB" start >/dev/null ;;
+esac
+CTL
+chmod 755 "$dir/ctl.sh"
+bash "$dir/ctl.sh" start || { cat "$dir/server.log" >&2; exit 1; }
+export SEATMAP_TEST_POSTGRES_CTL="$dir/ctl.sh"
 
 export SEATMAP_TEST_POSTGRES="postgresql://seatmap@127.0.0.1:$port/postgres"
 echo "with-postgres: PostgreSQL $("$pgbin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($dir)" >&2

@@ -11,7 +11,7 @@ import SeatMapCore
 /// other instance — queue on that row lock and each sees the last commit;
 /// a serialization failure or deadlock is retried (three times at most).
 /// A connection lost before `COMMIT` was sent is replaced and the
-/// transaction run again once; one lost during `COMMIT` is reported (its outcome
+/// transaction run again (twice at most); one lost during `COMMIT` is reported (its outcome
 /// is unknown to the client), never retried. Two instances starting at once
 /// migrate once (a transaction-scoped advisory lock). Each commit that
 /// changes a show sends `NOTIFY seatmap_shows, 'SHOW'` for listeners on
@@ -108,7 +108,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
                         throw error
                     }
                 }
-            } catch let e as PGFailure where !committing && ((e.isRetryable && attempt < 4) || (e.connectionLost && attempt < 2)) {
+            } catch let e as PGFailure where !committing && ((e.isRetryable && attempt < 4) || (e.connectionLost && attempt < 3)) {
                 usleep(UInt32(attempt) * 20_000)
                 continue
             }
@@ -164,12 +164,16 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
 
     /// Nil when the database answers, else why not.
     public func probe() -> String? {
-        do {
-            try pool.with { c in _ = try c.q("SELECT 1") }
-            return nil
-        } catch {
-            return PostgresInventoryStore.seatMapError(error, location).message
+        var failure: Error? = nil
+        for _ in 0..<2 {  // a stale connection first, then a fresh one
+            do {
+                try pool.with { c in _ = try c.q("SELECT 1") }
+                return nil
+            } catch {
+                failure = error
+            }
         }
+        return failure.map { PostgresInventoryStore.seatMapError($0, location).message }
     }
 }
 
@@ -306,7 +310,16 @@ final class PGPool: @unchecked Sendable {
                 lock.unlock()
             }
         }
-        return try body(c)
+        do {
+            return try body(c)
+        } catch let e as PGFailure where e.connectionLost {
+            // The server went away: every idle connection is as stale as this one
+            // (libpq learns of a closed socket only on its next use).
+            lock.lock()
+            idle.removeAll()
+            lock.unlock()
+            throw e
+        }
     }
 }
 

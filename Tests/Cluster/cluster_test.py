@@ -201,9 +201,10 @@ def race(front, seats, clients, shows, kill=None):
         # Midway: once a third of the selections have been answered.
         while out["requests"] < kill[0] and any(t.is_alive() for t in threads):
             time.sleep(0.005)
-        out["kill_time"] = time.time()
         out["killed_at"] = out["requests"]
         kill[1]()
+        # Dead and its sockets closed: from here on no request can reach it.
+        out["kill_time"] = time.time()
     t0 = time.perf_counter()
     for t in threads:
         t.join()
@@ -253,8 +254,7 @@ def main():
 
         # The race, with instance 1 killed midway.
         victim = instances[1][0]
-        result = race(front, seats, a.clients, ["A", "B"], kill=(a.clients * 5 // 3, lambda: victim.send_signal(signal.SIGKILL)))
-        victim.wait()
+        result = race(front, seats, a.clients, ["A", "B"], kill=(a.clients * 5 // 3, lambda: (victim.send_signal(signal.SIGKILL), victim.wait())))
         kill_time = result["kill_time"]
         errors = result["errors"]
         # A request sent after the kill reaches a live instance (a refused
@@ -304,6 +304,37 @@ def main():
                 continue
             status, _, _ = Client(port).call("GET", "/healthz")
             check(status == 200, "instance on %d stopped answering" % port)
+
+        # The database stopped: /healthz says so, the show endpoints answer 503,
+        # plan renders go on; started again: every instance reconnects.
+        ctl = os.environ.get("SEATMAP_TEST_POSTGRES_CTL")
+        if ctl:
+            survivor = Client(instances[0][1], key)
+            subprocess.run(["bash", ctl, "stop"], check=True)
+            time.sleep(2.5)  # one health probe (every 2 s)
+            status, health, _ = survivor.call("GET", "/healthz")
+            check(status == 503 and health and health.get("status") == "degraded" and "storeError" in health,
+                  "database down: /healthz answered %s %s" % (status, health))
+            status, answer, _ = survivor.call("POST", "/shows/A/select", {"toggle": ["1-1-1"]}, timeout=60)
+            check(status == 503 and answer and "store" in answer.get("error", ""), "database down: select answered %s %s" % (status, answer))
+            c = http.client.HTTPConnection("127.0.0.1", instances[0][1], timeout=60)
+            c.request("GET", "/halls/arena.png")
+            r = c.getresponse()
+            png = r.read()
+            c.close()
+            check(r.status == 200 and png[:4] == b"\x89PNG", "database down: a plan render answered %s" % r.status)
+            print("database stopped: /healthz 503 (%s), select 503 (%s), plan render 200" % (health.get("storeError", "")[:80] if health else "",
+                                                                                     (answer or {}).get("error", "")[:80]))
+            subprocess.run(["bash", ctl, "start"], check=True)
+            time.sleep(2.5)
+            for p, port in instances:
+                if p is victim:
+                    continue
+                status, health, _ = Client(port).call("GET", "/healthz")
+                check(status == 200, "database back: instance %d /healthz %s %s" % (port, status, health))
+                status, answer, _ = Client(port).call("GET", "/shows/A/seats")
+                check(status == 200, "database back: instance %d seats %s" % (port, status))
+            print("database started again: the instances reconnected")
 
         # Orders per second: one instance behind nginx, then three (the dead one restarted).
         p, port = start_instance(seatmap, halls, store, key_file, tmp, 9)
