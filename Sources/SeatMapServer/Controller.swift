@@ -14,6 +14,7 @@ struct Controller: Sendable {
     let shows: ShowService?
     let adminKey: String?
     let health: StoreHealth
+    let changes: ShowChanges
     let cache = RenderCache()
     let showHalls = ShowHalls()
 
@@ -32,7 +33,7 @@ struct Controller: Sendable {
         // The shows.
         r.add("POST", "/shows/:show", admin: true) { req, p in self.createShow(p["show"], req) }
         r.add("GET", "/shows/:show.:ext", pool: .render) { req, p in self.showImage(p["show"], p["ext"], req) }
-        r.add("GET", "/shows/:show/seats") { req, p in self.showSeats(p["show"], req) }
+        r.add("GET", "/shows/:show/seats", pool: .wait) { req, p in self.showSeats(p["show"], req) }
         r.add("GET", "/shows/:show/status", admin: true) { _, p in self.showStatus(p["show"]) }
         r.add("GET", "/shows/:show/picker", pool: .render) { req, p in self.showPicker(p["show"], req) }
         r.add("POST", "/shows/:show/select") { req, p in self.select(p["show"], req) }

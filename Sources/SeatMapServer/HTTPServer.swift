@@ -73,8 +73,12 @@ final class HTTPServer: @unchecked Sendable {
     /// renders never delays a selection or a hit test.
     private let workers: WorkerPool
     private let light: WorkerPool
+    /// Long polls (a client waiting for a show to change) on threads of
+    /// their own, so waiting never takes a worker from other requests.
+    private let waiting: WorkerPool
     private let instant: @Sendable (HTTPRequest) -> Bool
     private let heavy: @Sendable (HTTPRequest) -> Bool
+    private let waits: @Sendable (HTTPRequest) -> Bool
     private let log: @Sendable (String) -> Void
     private let pending = Counter()
     /// Connections suspended while their work runs.
@@ -88,14 +92,17 @@ final class HTTPServer: @unchecked Sendable {
     /// check); `heavy` ones go to the render pool, the rest to the other.
     init(host: String, port: UInt16, workers: Int, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
          instant: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, heavy: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
+         waits: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, waitThreads: Int = 64,
          handler: @escaping Handler) throws(SeatMapError) {
         self.handler = handler
         self.limits = limits
         self.log = log
         self.instant = instant
         self.heavy = heavy
+        self.waits = waits
         self.workers = WorkerPool(threads: max(1, workers), name: "seatmap-render")
         self.light = WorkerPool(threads: max(1, workers), name: "seatmap-request")
+        self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
         let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.headerMemory,
                                        HTTPServer.access, me, HTTPServer.completed, me)
@@ -115,6 +122,7 @@ final class HTTPServer: @unchecked Sendable {
         let listener = MHD_quiesce_daemon(daemon)
         workers.stop()
         light.stop()
+        waiting.stop()
         // Resumed connections are answered on the I/O threads; wait for them.
         let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
         while suspended.value > 0 && DispatchTime.now().uptimeNanoseconds < deadline { usleep(2000) }
@@ -209,7 +217,7 @@ final class HTTPServer: @unchecked Sendable {
         MHD_suspend_connection(connection)
         let request = exchange.request, handler = self.handler, pending = self.pending
         let ticket = ConnectionTicket(connection: connection, exchange: exchange, socket: seatmap_mhd_socket(connection))
-        (heavy(request) ? workers : light).submit {
+        (waits(request) ? waiting : heavy(request) ? workers : light).submit {
             // A client that has gone while its request waited is not worked for.
             let response = ticket.clientGone() ? HTTPResponse.error(499, "the client closed the connection") : handler(request)
             ticket.exchange.response = response

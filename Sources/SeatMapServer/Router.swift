@@ -14,6 +14,8 @@ struct Router: Sendable {
         case render
         /// The pool for everything else (hits, selections, orders).
         case light
+        /// Long polls: requests that may wait for a change.
+        case wait
     }
 
     typealias Handler = @Sendable (HTTPRequest, Parameters) -> HTTPResponse

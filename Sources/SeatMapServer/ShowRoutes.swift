@@ -40,28 +40,47 @@ extension Controller {
             guard let hall else { throw UsageError(message: "missing \"hall\": the hall's name") }
             let (plan, _) = try halls.plan(hall).get()
             let (inv, created) = try service.create(show: show, plan: plan)
+            if created { changes.bump(show) }
             return Controller.compact(.object([("show", .string(inv.show)), ("hall", .string(inv.hall)), ("created", .bool(created))]),
                                       status: created ? 201 : 200)
         }
     }
 
-    /// GET /shows/SHOW/seats[?token=T]: every seat's status for that buyer; ETag.
+    /// GET /shows/SHOW/seats[?token=T][&wait=SECONDS]: every seat's status
+    /// for that buyer, with an ETag. With `wait` (1 to 30) and an
+    /// `If-None-Match` naming the current state, the answer waits until the
+    /// show changes — through any instance sharing the store — or the time
+    /// is up (304).
     func showSeats(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (token, rest) = Controller.take("token", from: request.query)
-            if let bad = rest.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token)") }
-            let (service, plan) = try showPlan(show)
-            let view = try service.view(show: show, token: token, plan: plan)
-            var r = Controller.compact(ShowJSON.seats(view, plan: plan.hall))
-            let etag = "\"" + Controller.contentHash(r.body) + "\""
-            r.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
-            if let match = request.headers["if-none-match"], match.split(separator: ",").contains(where: {
-                let t = $0.trimmingCharacters(in: .whitespaces)
-                return t == etag || t == "W/" + etag
-            }) {
-                return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
+            let (waitText, others) = Controller.take("wait", from: rest)
+            if let bad = others.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token, wait)") }
+            var wait: Double = 0
+            if let waitText {
+                guard let w = Double(waitText), w >= 1, w <= 30 else { throw UsageError(message: "wait: 1 to 30 seconds, got \"\(waitText)\"") }
+                wait = w
             }
-            return r
+            let (service, plan) = try showPlan(show)
+            let deadline = Date().addingTimeInterval(wait)
+            while true {
+                let seen = changes.version(show)
+                let view = try service.view(show: show, token: token, plan: plan)
+                var r = Controller.compact(ShowJSON.seats(view, plan: plan.hall))
+                let etag = "\"" + Controller.contentHash(r.body) + "\""
+                r.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
+                let known = request.headers["if-none-match"].map { header in
+                    header.split(separator: ",").contains {
+                        let t = $0.trimmingCharacters(in: .whitespaces)
+                        return t == etag || t == "W/" + etag
+                    }
+                } ?? false
+                guard known else { return r }
+                if Date() >= deadline || changes.isClosed {
+                    return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
+                }
+                _ = changes.wait(show, seen: seen, until: deadline)
+            }
         }
     }
 
@@ -112,6 +131,7 @@ extension Controller {
             }
             guard !r.toggles.isEmpty || !r.areas.isEmpty else { throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\")") }
             let a = try service.select(r, plan: plan)
+            changes.bump(show)
             let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
             return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, violations: a.violations, hall: a.hall,
                                                          locale: words, token: a.token, expiresAt: a.expiresAt))
@@ -137,7 +157,9 @@ extension Controller {
             }
             guard let token else { throw UsageError(message: "missing \"token\": the buyer's hold token") }
             guard let orderId else { throw UsageError(message: "missing \"orderId\": the order's id (repeating it sells nothing more)") }
-            return Controller.compact(ShowJSON.order(try service.order(show: show, token: token, orderId: orderId, expecting: seats), show: show))
+            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: seats)
+            changes.bump(show)
+            return Controller.compact(ShowJSON.order(answer, show: show))
         }
     }
 
@@ -150,6 +172,7 @@ extension Controller {
             let geometry = try Geometry(try Controller.arguments(request.query, GeometryOptions.all))
             let layout = try geometry.layout(plan.hall).layout
             let run = try service.apply(show: show, plan: plan, batches: batches, layout: layout, updatesFile: "the body")
+            changes.bump(show)
             return Controller.compact(.array(run.reports))
         }
     }

@@ -33,10 +33,22 @@ public protocol InventoryStore: AnyObject, Sendable {
     /// Nil when the store answers now, else why not (a server's stores
     /// are asked by the health check).
     func probe() -> String?
+
+    /// Tells `onChange` the id of every show a commit changes, made by any
+    /// process sharing the store ("*": any show may have changed, e.g.
+    /// after a reconnection), until the returned watch is stopped. Nil when
+    /// the store cannot tell (its users then look again from time to time).
+    func watchChanges(_ onChange: @escaping @Sendable (String) -> Void) -> StoreWatch?
 }
 
 extension InventoryStore {
     public func probe() -> String? { nil }
+    public func watchChanges(_ onChange: @escaping @Sendable (String) -> Void) -> StoreWatch? { nil }
+}
+
+/// A running change feed; `stop()` ends it.
+public protocol StoreWatch: AnyObject, Sendable {
+    func stop()
 }
 
 /// The store for unit tests: shows in memory, one lock for all.

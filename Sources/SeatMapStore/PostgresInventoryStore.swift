@@ -177,6 +177,86 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
     }
 }
 
+extension PostgresInventoryStore {
+    /// `LISTEN seatmap_shows` on a connection of its own, on a thread of
+    /// its own; reconnects after a second when the connection is lost (and
+    /// then reports "*": changes may have been missed meanwhile).
+    public func watchChanges(_ onChange: @escaping @Sendable (String) -> Void) -> StoreWatch? {
+        let watch = PGListener(conninfo: pool.conninfo, location: location, onChange: onChange)
+        watch.start()
+        return watch
+    }
+}
+
+/// The thread behind `watchChanges`.
+final class PGListener: StoreWatch, @unchecked Sendable {
+    private let conninfo: String, location: String
+    private let onChange: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(conninfo: String, location: String, onChange: @escaping @Sendable (String) -> Void) {
+        self.conninfo = conninfo
+        self.location = location
+        self.onChange = onChange
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var missed = false
+            while !isStopped {
+                guard let c = try? PGConnection(conninfo: conninfo, location: location), (try? c.exec("LISTEN seatmap_shows")) != nil else {
+                    missed = true
+                    Thread.sleep(forTimeInterval: 1)
+                    continue
+                }
+                if missed { onChange("*") }
+                missed = true
+                while !isStopped, let shows = c.notifications(waiting: 1) {
+                    for show in shows { onChange(show) }
+                }
+            }
+            finished.signal()
+        }
+        thread.name = "seatmap-store-listen"
+        thread.start()
+    }
+
+    func stop() {
+        lock.lock()
+        let was = stopped
+        stopped = true
+        lock.unlock()
+        if !was { _ = finished.wait(timeout: .now() + 3) }
+    }
+}
+
+extension PGConnection {
+    /// The payloads of the notifications that arrive within `seconds`
+    /// (empty when none did); nil when the connection is lost.
+    func notifications(waiting seconds: Double) -> [String]? {
+        let fd = PQsocket(conn)
+        guard fd >= 0 else { return nil }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, Int32(seconds * 1000))
+        if ready < 0 && errno != EINTR { return nil }
+        guard PQconsumeInput(conn) == 1 else { return nil }
+        var out: [String] = []
+        while let n = PQnotifies(conn) {
+            out.append(String(cString: n.pointee.extra))
+            PQfreemem(n)
+        }
+        return PQstatus(conn) == CONNECTION_OK ? out : nil
+    }
+}
+
 extension InventoryRows where DB == PGConnection {
     /// A show read in one snapshot (a read-only transaction at REPEATABLE READ).
     func readConsistent(_ id: String) throws -> ShowInventory? {
@@ -205,7 +285,7 @@ struct PGFailure: Error {
 
 /// One libpq connection (closed on deinit); every result's status checked.
 final class PGConnection: SQLRunner {
-    private let conn: OpaquePointer
+    let conn: OpaquePointer
     let location: String
 
     init(conninfo: String, location: String) throws(PGFailure) {
@@ -283,7 +363,7 @@ final class PGConnection: SQLRunner {
 /// waits for a free one; a broken connection is dropped and a new one made
 /// the next time (so the pool reconnects after the database restarts).
 final class PGPool: @unchecked Sendable {
-    private let conninfo: String
+    let conninfo: String
     private let location: String
     private let slots: DispatchSemaphore
     private let lock = NSLock()

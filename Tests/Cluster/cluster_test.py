@@ -305,6 +305,35 @@ def main():
             status, _, _ = Client(port).call("GET", "/healthz")
             check(status == 200, "instance on %d stopped answering" % port)
 
+        # A long poll on one instance wakes when another instance changes the
+        # show (PostgreSQL's NOTIFY: the waiter has no timer of its own).
+        waiter, writer = Client(instances[0][1], key), Client(instances[2][1], key)
+        c = http.client.HTTPConnection("127.0.0.1", instances[0][1], timeout=60)
+        c.request("GET", "/shows/B/seats")
+        r = c.getresponse()
+        tag = r.getheader("ETag")
+        seats_now = json.loads(r.read())["seats"]
+        c.close()
+        free = [s for s in seats if seats_now.get(s) == "available"]
+        polled = {}
+
+        def poll():
+            c = http.client.HTTPConnection("127.0.0.1", instances[0][1], timeout=60)
+            c.request("GET", "/shows/B/seats?wait=20", headers={"If-None-Match": tag})
+            r = c.getresponse()
+            polled["status"], polled["body"], polled["at"] = r.status, r.read(), time.perf_counter()
+            c.close()
+        t = threading.Thread(target=poll)
+        t.start()
+        time.sleep(0.5)
+        check("status" not in polled, "the long poll answered before anything changed")
+        t0 = time.perf_counter()
+        status, answer, _ = writer.call("POST", "/shows/B/select", {"toggle": [free[0]]})
+        t.join()
+        check(polled.get("status") == 200 and json.loads(polled["body"])["seats"].get(free[0]) == "held",
+              "the long poll on another instance did not see the hold: %s" % polled.get("status"))
+        print("long poll on instance 1 answered %.0f ms after a hold through instance 3" % ((polled.get("at", t0) - t0) * 1000))
+
         # The database stopped: /healthz says so, the show endpoints answer 503,
         # plan renders go on; started again: every instance reconnects.
         ctl = os.environ.get("SEATMAP_TEST_POSTGRES_CTL")

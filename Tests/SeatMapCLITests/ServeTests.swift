@@ -338,6 +338,31 @@ struct ServeTests {
         #expect(after == before, "no hall file was written")
     }
 
+    @Test("GET /shows/SHOW/seats?wait=N answers when another buyer changes the show, 304 when nothing changed")
+    func longPoll() throws {
+        let (service, http, _) = try Self.startWithStore()
+        defer { service.stop() }
+        #expect(try http.request("POST", "/shows/lp", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
+        let first = try http.request("GET", "/shows/lp/seats")
+        let tag = try #require(first.headers["etag"])
+        // Nothing changes: 304 after the wait.
+        #expect(try http.request("GET", "/shows/lp/seats?wait=1", headers: ["If-None-Match": tag]).status == 304)
+        // A waiter, then a hold by another buyer: the waiter is answered with it.
+        let answered = OutputBuffer()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            if let a = try? http.request("GET", "/shows/lp/seats?wait=20", headers: ["If-None-Match": tag]) {
+                answered.append("\(a.status) " + (Self.string((try? a.json())?["seats"]?["1-5-5"]) ?? "-"))
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(answered.parts.isEmpty, "the waiter answered before anything changed")
+        #expect(try http.request("POST", "/shows/lp/select", body: Array(#"{"toggle": ["1-5-5"]}"#.utf8)).status == 200)
+        group.wait()
+        #expect(answered.parts == ["200 held"])
+        #expect(try http.request("GET", "/shows/lp/seats?wait=99").status == 400)
+    }
+
     @Test("with --admin-key-file, creating shows, orders and status batches need the key (401 without or with a wrong one)")
     func adminKey() throws {
         let key = "k3y-" + String(repeating: "x", count: 20)

@@ -451,41 +451,69 @@ struct ShowStoreTests {
     }
 }
 
-/// One suite of the show rules over every store implementation.
+/// A store implementation under test.
+enum StoreKind: String, Sendable, CustomTestStringConvertible {
+    case memory, sqlite, postgres
+    var testDescription: String { rawValue }
+    static var available: [StoreKind] { [.memory] + Backend.available.map { $0 == .sqlite ? .sqlite : .postgres } }
+
+    func open() throws -> any InventoryStore {
+        switch self {
+        case .memory: return MemoryInventoryStore()
+        case .sqlite: return try InventoryStores.open(Backend.sqlite.fresh(try Fixtures.tempFolder()))
+        case .postgres: return try InventoryStores.open(Backend.postgres.fresh(try Fixtures.tempFolder()))
+        }
+    }
+}
+
+/// One suite of the store contract, run on every implementation.
 @Suite("Inventory stores: the same behaviour from each")
 struct InventoryStoreContractTests {
-    static func stores() throws -> [any InventoryStore] {
-        [MemoryInventoryStore()] + (try Backend.available.map { try InventoryStores.open($0.fresh(try Fixtures.tempFolder())) })
-    }
+    static let hall: Hall? = try? Fixtures.example("cinema-12x18.json")
+    static let t0 = Date(timeIntervalSince1970: 2_000_000_000)
 
-    @Test("create, hold, release on expiry, order, status batch: the same inventory from each store")
-    func contract() throws {
-        var results: [ShowInventory] = []
-        let hall = try Fixtures.example("cinema-12x18.json")
+    /// The story every store must tell alike; its final inventory.
+    static func story(_ store: any InventoryStore) throws -> ShowInventory {
+        let hall = try #require(Self.hall)
         let plan = HallPlan(name: "cinema-12x18", hall: hall)
         let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
-        for store in try Self.stores() {
-            let service = ShowService(store: store)
-            let t0 = Date(timeIntervalSince1970: 2_000_000_000)
-            #expect(try service.create(show: "S", plan: plan).created)
-            #expect(try !service.create(show: "S", plan: plan).created)
-            let a = try service.select(.init(show: "S", token: String(repeating: "a", count: 32), toggles: [free[0].description, free[1].description],
-                                             ttl: 60, singleSeatRule: false), plan: plan, now: t0)
-            let b = try service.select(.init(show: "S", token: String(repeating: "b", count: 32), toggles: [free[1].description, free[2].description],
-                                             ttl: 5, singleSeatRule: false), plan: plan, now: t0)
-            #expect(b.results.map(\.1) == [.held, .selected])
-            // B's hold expires; A orders.
-            _ = try service.select(.init(show: "S", token: a.token, toggles: [free[3].description], ttl: 60, singleSeatRule: false), plan: plan, now: t0 + 10)
-            _ = try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 10)
-            let layout = try Geometry(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.all))).layout(hall).layout
-            _ = try service.apply(show: "S", plan: plan, batches: [StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])],
-                                  layout: layout, updatesFile: "u")
-            var inv = try service.inventory("S")
-            inv.releaseExpired(now: t0 + 10)
-            results.append(inv)
-        }
-        #expect(results.count == Backend.available.count + 1 && results.allSatisfy { $0 == results[0] }, "every store agrees")
-        #expect(results[0].seats[free[2]] == nil, "the expired hold was released")
-        #expect(results[0].orders["A"]?.seats == [free[0], free[1], free[3]].sorted())
+        let service = ShowService(store: store)
+        #expect(try service.create(show: "S", plan: plan).created)
+        #expect(try !service.create(show: "S", plan: plan).created, "creating again is no change")
+        #expect(throws: ServiceError.self) { try service.create(show: "S", plan: HallPlan(name: "other", hall: hall)) }
+        let a = try service.select(.init(show: "S", token: String(repeating: "a", count: 32), toggles: [free[0].description, free[1].description],
+                                         ttl: 60, singleSeatRule: false), plan: plan, now: t0)
+        #expect(a.results.map(\.1) == [.selected, .selected])
+        let b = try service.select(.init(show: "S", token: String(repeating: "b", count: 32), toggles: [free[1].description, free[2].description],
+                                         ttl: 5, singleSeatRule: false), plan: plan, now: t0)
+        #expect(b.results.map(\.1) == [.held, .selected], "A's seat is held to B")
+        // B's hold expires; A adds a seat and orders.
+        _ = try service.select(.init(show: "S", token: a.token, toggles: [free[3].description], ttl: 60, singleSeatRule: false), plan: plan, now: t0 + 10)
+        let order = try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 10)
+        #expect(order.order.seats == [free[0], free[1], free[3]].sorted())
+        #expect(try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 11).repeated)
+        let layout = try Geometry(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.all))).layout(hall).layout
+        let batch = StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])
+        let run = try service.apply(show: "S", plan: plan, batches: [batch, batch], layout: layout, updatesFile: "u")
+        #expect(run.applied.count == 1, "a repeated batch id is a no-op")
+        #expect(try store.showIDs() == ["S"])
+        #expect(try store.show("nope") == nil)
+        var inv = try service.inventory("S")
+        inv.releaseExpired(now: t0 + 10)
+        #expect(inv.seats[free[2]] == nil, "the expired hold was released")
+        #expect(inv.seats[free[5]] == .locked && inv.batchIds == ["x"] && inv.lastSequence == 1)
+        #expect(inv.orders["A"]?.seats == [free[0], free[1], free[3]].sorted())
+        return inv
+    }
+
+    @Test("create, hold, expire, order once, apply a batch once", arguments: StoreKind.available)
+    func contract(_ kind: StoreKind) throws {
+        _ = try Self.story(try kind.open())
+    }
+
+    @Test("every store ends the story with the same inventory")
+    func agree() throws {
+        let results = try StoreKind.available.map { try Self.story(try $0.open()) }
+        #expect(results.allSatisfy { $0 == results[0] }, "\(StoreKind.available)")
     }
 }
