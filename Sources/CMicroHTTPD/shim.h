@@ -12,15 +12,43 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
+/* Percent-decoding for the path and query (MHD_OPTION_UNESCAPE_CALLBACK):
+   a %XX escape becomes its byte; a '%' not followed by two hex digits
+   becomes byte 1, a control character the service refuses with the
+   parameter's name (libmicrohttpd's own decoder keeps it as text, so a bad
+   escape could not be told from an escaped '%'). Decoded NULs stay in the
+   value (the values are read with their lengths). */
+static inline int seatmap_hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+static inline size_t seatmap_mhd_unescape(void *cls, struct MHD_Connection *connection, char *s) {
+    (void)cls; (void)connection;
+    char *r = s, *w = s;
+    while (*r) {
+        if (*r == '%') {
+            int hi = seatmap_hex(r[1]), lo = hi < 0 ? -1 : seatmap_hex(r[2]);
+            if (hi >= 0 && lo >= 0) { *w++ = (char)(hi * 16 + lo); r += 3; } else { *w++ = 1; r++; }
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
 /* Starts an HTTP/1.1 daemon listening on `host` (an IPv4 or IPv6 literal) at
    `port` (0: any free port): internal polling on `io_threads` threads (epoll
    where available), connections suspended while their work runs elsewhere,
    `timeout` seconds of inactivity before a connection is closed, at most
    `connections` at once and `memory` bytes per connection for its request
-   line and headers. NULL when the address is not a literal or the daemon
-   cannot start (the port taken, say). */
+   line and headers, at most `per_address` connections from one client
+   address. NULL when the address is not a literal or the daemon cannot
+   start (the port taken, say). */
 static inline struct MHD_Daemon *seatmap_mhd_start(const char *host, uint16_t port, unsigned io_threads, unsigned timeout,
-                                                   unsigned connections, size_t memory,
+                                                   unsigned connections, unsigned per_address, size_t memory,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct sockaddr_in v4;
@@ -46,6 +74,8 @@ static inline struct MHD_Daemon *seatmap_mhd_start(const char *host, uint16_t po
                             MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(io_threads < 1 ? 1 : io_threads),
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned int)connections,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_address,
+                            MHD_OPTION_UNESCAPE_CALLBACK, seatmap_mhd_unescape, NULL,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_END);
@@ -55,12 +85,13 @@ static inline struct MHD_Daemon *seatmap_mhd_start(const char *host, uint16_t po
 static const enum MHD_Result seatmap_mhd_yes = MHD_YES;
 static const enum MHD_Result seatmap_mhd_no = MHD_NO;
 
-/* A connection's query arguments / request headers, one call each. */
-static inline int seatmap_mhd_query(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls) {
-    return MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, iterator, cls);
+/* A connection's query arguments / request headers, one call each, with
+   their lengths (a decoded NUL stays in the value). */
+static inline int seatmap_mhd_query(struct MHD_Connection *connection, MHD_KeyValueIteratorN iterator, void *cls) {
+    return MHD_get_connection_values_n(connection, MHD_GET_ARGUMENT_KIND, iterator, cls);
 }
-static inline int seatmap_mhd_headers(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls) {
-    return MHD_get_connection_values(connection, MHD_HEADER_KIND, iterator, cls);
+static inline int seatmap_mhd_headers(struct MHD_Connection *connection, MHD_KeyValueIteratorN iterator, void *cls) {
+    return MHD_get_connection_values_n(connection, MHD_HEADER_KIND, iterator, cls);
 }
 
 /* A connection's socket (-1 when libmicrohttpd does not say). */

@@ -157,6 +157,8 @@ public enum SeatMapCLI {
         } catch let e as ServiceError {
             if e.kind == .usage {
                 console.err("seatmap \(command.spec.name): \(e.message)\nRun `seatmap \(command.spec.name) --help` for usage.")
+            } else if e.kind == .input {
+                console.err(e.message)  // names its file, as every input error does
             } else {
                 console.err("seatmap \(command.spec.name): \(e.message)")
             }
@@ -180,6 +182,9 @@ public enum SeatMapCLI {
 
     /// Exactly `count` positional arguments, or a usage error naming them.
     static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {
+        if a.positionals.filter({ $0 == "-" }).count > 1 {
+            throw UsageError(message: "standard input (-) is named more than once; only one input can come from it")
+        }
         guard a.positionals.count == names.count else {
             if a.positionals.count < names.count {
                 throw UsageError(message: "missing \(names[a.positionals.count])")

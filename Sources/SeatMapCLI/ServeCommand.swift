@@ -9,7 +9,7 @@ extension SeatMapCLI {
     static let serveCommand = Command(
         spec: CommandSpec(
             name: "serve",
-            usage: "serve --halls DIR [--store DB|postgresql://...] [--store-connections N] [--admin-key-file F] [--hold-ttl SECONDS] [--host 127.0.0.1] [--port 8080] [--workers N]",
+            usage: "serve --halls DIR [--store DB|postgresql://...] [--store-connections N] [--admin-key-file F] [--allowed-origin O] [--allowed-host H] [--hold-ttl SECONDS] [--host 127.0.0.1] [--port 8080] [--workers N]",
             summary: "An HTTP service: the halls in DIR drawn and hit-tested, their shows sold from the store.",
             options: [
                 .value("halls", "DIR", "The hall files (the plans, never written): DIR/NAME.json is the hall NAME."),
@@ -18,6 +18,9 @@ extension SeatMapCLI {
                 .value("admin-key-file", "F", "A file holding the back office's key: creating shows, orders and status batches then need Authorization: Bearer KEY."),
                 .value("hold-ttl", "SECONDS", "How long a token's holds last without activity (default 600)."),
                 .value("host", "IP", "The address to listen on, an IPv4 or IPv6 literal (default 127.0.0.1)."),
+                .values("allowed-origin", "ORIGIN", "Another origin (https://shop.example) whose pages may call the service; repeat for several."),
+                .values("allowed-host", "NAME", "A host name the service answers to besides IP addresses and localhost; repeat for several."),
+                .value("max-connections-per-address", "N", "Connections one client address may hold open (default 128)."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
                 .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
             ],
@@ -43,6 +46,9 @@ extension SeatMapCLI {
             show or path, 405 wrong method, 409 conflict (held, sold, another hall, no store), 410 the old
             /halls/NAME/status, 413 body over 1 MiB, 422 a hall or batch with errors, 503 busy or store failing.
             Without --admin-key-file the service runs in open development mode (said on start and in /healthz).
+            Every POST must be Content-Type: application/json (415) and come from the service's own pages or an
+            --allowed-origin (403); a Host that is not an IP address, localhost or an --allowed-host gets 421; a NUL,
+            control character or bad %-escape in the path or query gets 400.
             One log line per request on standard error. Stops on SIGINT or SIGTERM.
             """),
         run: { args, console in
@@ -57,6 +63,11 @@ extension SeatMapCLI {
             let workers = try args.int("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...86_400)
             let connections = try args.int("store-connections", in: 1...1000)
+            let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128
+            let origins = args.values["allowed-origin"] ?? []
+            for o in origins where !(o.hasPrefix("http://") || o.hasPrefix("https://")) || o.dropFirst(8).contains("/") {
+                throw UsageError(message: "--allowed-origin expects an origin such as https://shop.example (scheme, host, optional port), got \"\(o)\"")
+            }
             var key: String? = nil
             if let file = args.value("admin-key-file") {
                 let text = String(decoding: try Files.read(file).bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -65,7 +76,9 @@ extension SeatMapCLI {
                 }
                 key = text
             }
-            let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections, host: host,
+            let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections,
+                                                 allowedOrigins: origins, allowedHosts: args.values["allowed-host"] ?? [],
+                                                 connectionsPerAddress: perAddress, host: host,
                                                  port: UInt16(port), workers: workers, log: { console.err($0) })
             console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")
             if key == nil {

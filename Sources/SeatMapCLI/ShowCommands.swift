@@ -96,7 +96,9 @@ extension SeatMapCLI {
             var expecting: [SeatID]? = nil
             if let text = args.value("seats") {
                 let ids = ImageOptions.idList(text)
-                expecting = try ImageOptions.seatIDs(ids, option: "--seats").sorted()
+                let bad = ids.filter { SeatID($0) == nil }.sorted()
+                if ids.isEmpty || !bad.isEmpty { throw UsageError(message: "--seats expects seat ids such as 1-3-5,1-3-6\(bad.isEmpty ? "" : ", got \(bad.joined(separator: ", "))")") }
+                expecting = ids.compactMap(SeatID.init).sorted()
             }
             let service = try ShowFace.service(args, console)
             let answer = try service.order(show: show, token: token, orderId: orderId, expecting: expecting)

@@ -256,9 +256,13 @@ enum PickerPage {
         pending = pending.then(function () {
           return fetch(cfg.select, { method: "POST", headers: { "Content-Type": "application/json" },
                                      body: JSON.stringify(cfg.token ? { toggle: [id], token: cfg.token } : { toggle: [id] }) })
-            .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, json: j }; }); })
+            .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, json: j }; }); })
             .then(function (a) {
-              if (!a.ok) { say([a.json.error || "error"]); return; }
+              if (!a.ok) {
+                // A token the show no longer knows (its holds expired): the next toggle gets a new one.
+                if (a.status === 409 && cfg.token) { cfg.token = null; setSelected([]); }
+                say([a.json.error || "error"]); return;
+              }
               var answer = a.json;
               if (answer.token) cfg.token = answer.token;
               setSelected(answer.selected || []);

@@ -13,6 +13,10 @@ struct Controller: Sendable {
     /// The show use cases (nil: no store, the show endpoints answer 409).
     let shows: ShowService?
     let adminKey: String?
+    /// Other origins whose pages may call the service (CORS), besides its own.
+    var allowedOrigins: Set<String> = []
+    /// Host names the service answers to besides IP literals and `localhost`.
+    var allowedHosts: Set<String> = []
     let health: StoreHealth
     let changes: ShowChanges
     let cache = RenderCache()
@@ -43,16 +47,102 @@ struct Controller: Sendable {
         return r
     }
 
-    /// Resolves, checks the admin key, runs the handler.
+    /// Screens the request (host, decoding, origin), resolves it, checks
+    /// the admin key, runs the handler.
     func answer(_ request: HTTPRequest, _ router: Router) -> HTTPResponse {
+        if let refusal = screen(request) { return refusal }
+        let origin = request.headers["origin"]
+        if request.method == "OPTIONS" { return preflight(request, router) }
+        var response: HTTPResponse
         switch router.resolve(request) {
-        case .failure(let e): return e.response
+        case .failure(let e): response = e.response
         case .success(let (route, params)):
-            if route.admin, let refusal = authorize(request) { return refusal }
-            var response = route.handler(request, params)
-            if request.method == "HEAD" { response.body = [] }
-            return response
+            if route.admin, let refusal = authorize(request) {
+                response = refusal
+            } else {
+                response = route.handler(request, params)
+            }
         }
+        if request.method == "HEAD" { response.body = [] }
+        if let origin, allowedOrigins.contains(origin) {
+            response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+        }
+        return response
+    }
+
+    /// The refusal for a request that must not reach a handler: a Host the
+    /// service does not answer to (421: DNS rebinding), a NUL, control
+    /// character or bad %-escape in the path or a query parameter (400), a
+    /// state-changing request that is not JSON (415) or comes from a page
+    /// of another origin (403: a cross-site request).
+    func screen(_ request: HTTPRequest) -> HTTPResponse? {
+        if let host = request.headers["host"], !answersTo(host) {
+            return .error(421, "this service does not answer to the host \"\(Controller.printable(host))\" (seatmap serve --allowed-host NAME)")
+        }
+        if Controller.hasControl(request.path) {
+            return .error(400, "the path has a NUL, a control character or a malformed %-escape")
+        }
+        for (key, value) in request.query where Controller.hasControl(key) || Controller.hasControl(value) {
+            return .error(400, "query parameter \"\(Controller.printable(key))\": a NUL, a control character or a malformed %-escape")
+        }
+        guard request.method == "POST" else { return nil }
+        let type = (request.headers["content-type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard type == "application/json" else {
+            return .error(415, "a POST body must be sent as Content-Type: application/json")
+        }
+        if let origin = request.headers["origin"], !sameOrigin(origin, request), !allowedOrigins.contains(origin) {
+            return .error(403, "a request from the page at \(Controller.printable(origin)) is refused: that origin is not this service's (seatmap serve --allowed-origin)")
+        }
+        if request.headers["origin"] == nil, request.headers["sec-fetch-site"] == "cross-site" {
+            return .error(403, "a cross-site request is refused")
+        }
+        return nil
+    }
+
+    /// CORS preflight: answered for the origins listed, refused otherwise.
+    func preflight(_ request: HTTPRequest, _ router: Router) -> HTTPResponse {
+        guard let origin = request.headers["origin"], allowedOrigins.contains(origin) || sameOrigin(origin, request) else {
+            return .error(403, "cross-origin requests are allowed only from the origins given to --allowed-origin")
+        }
+        var probe = request
+        probe.method = request.headers["access-control-request-method"] ?? "GET"
+        if case .failure(let e) = router.resolve(probe) { return e.response }
+        return HTTPResponse(status: 204, headers: [
+            ("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
+            ("Access-Control-Allow-Methods", "GET, HEAD, POST"),
+            ("Access-Control-Allow-Headers", "Content-Type, Authorization, If-None-Match"),
+            ("Access-Control-Expose-Headers", "ETag"),
+            ("Access-Control-Max-Age", "600"),
+        ])
+    }
+
+    /// Whether a Host header names this service: an IP literal (no DNS
+    /// name to rebind), `localhost`, or a name given to `--allowed-host`.
+    func answersTo(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
+            name = String(name[name.index(after: name.startIndex)..<close])
+        } else if let colon = name.lastIndex(of: ":"), name.firstIndex(of: ":") == colon {
+            name = String(name[..<colon])
+        }
+        if name == "localhost" || allowedHosts.contains(name) { return true }
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
+    }
+
+    /// Whether `origin` is the page's own: the scheme-less host it was sent to.
+    func sameOrigin(_ origin: String, _ request: HTTPRequest) -> Bool {
+        guard let host = request.headers["host"] else { return false }
+        return origin == "http://" + host || origin == "https://" + host
+    }
+
+    static func hasControl(_ s: String) -> Bool {
+        s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// Text quoted in a message: control characters shown as `\u{N}`.
+    static func printable(_ s: String) -> String {
+        String(s.prefix(200).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined())
     }
 
     /// Nil when the request may use a back-office route, else the 401.

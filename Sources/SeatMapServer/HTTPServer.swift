@@ -59,7 +59,10 @@ final class HTTPServer: @unchecked Sendable {
         /// Seconds a connection may stay idle.
         var timeout: UInt32 = 30
         /// Connections open at once.
-        var connections: UInt32 = 1024
+        var connections: UInt32 = 4096
+        /// Connections open at once from one client address (an idle flood
+        /// from one address leaves the others answered).
+        var perAddress: UInt32 = 128
         /// Requests waiting for a worker before new ones get 503.
         var queue = 512
     }
@@ -104,7 +107,8 @@ final class HTTPServer: @unchecked Sendable {
         self.light = WorkerPool(threads: max(1, workers), name: "seatmap-request")
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.headerMemory,
+        HTTPServer.raiseFileLimit(to: Int(limits.connections) + 256)
+        let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.perAddress, limits.headerMemory,
                                        HTTPServer.access, me, HTTPServer.completed, me)
         guard let daemon else {
             throw SeatMapError("cannot listen on \(host):\(port): the address must be an IP literal (127.0.0.1, ::1, 0.0.0.0) and the port free")
@@ -132,6 +136,16 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Raises this process's open-file limit towards `wanted` (within the
+    /// hard limit), so the connection limit, not the file limit, is what
+    /// a flood meets.
+    static func raiseFileLimit(to wanted: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
 
     /// One request's state across libmicrohttpd's calls, kept in its
     /// connection's `con_cls`.
@@ -259,13 +273,20 @@ final class HTTPServer: @unchecked Sendable {
         log("\(stamp) \(exchange.request.method) \(exchange.request.path) \(status) \(String(format: "%.1f", ms)) ms \(bytes) B")
     }
 
-    /// A connection's values of one kind (query arguments, headers).
+    /// A connection's values of one kind (query arguments, headers), read
+    /// with their lengths: a NUL or a byte sequence that is not UTF-8 stays
+    /// visible (as U+0000 / U+0001) for the service to refuse, never cuts
+    /// a value short.
     private static func values(_ connection: OpaquePointer, headers: Bool) -> [(String, String)] {
         let box = PairBox()
-        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+        let iterator: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return seatmap_mhd_yes }
             let box = Unmanaged<PairBox>.fromOpaque(cls).takeUnretainedValue()
-            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+            func text(_ p: UnsafePointer<CChar>, _ n: Int) -> String {
+                let bytes = UnsafeRawBufferPointer(start: p, count: n)
+                return String(validating: bytes, as: UTF8.self) ?? "\u{1}"
+            }
+            box.pairs.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
             return seatmap_mhd_yes
         }
         let cls = Unmanaged.passUnretained(box).toOpaque()

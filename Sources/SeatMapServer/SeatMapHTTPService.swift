@@ -22,6 +22,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     ///     `Authorization: Bearer KEY`; nil runs the open development mode.
     public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
                 holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds, storeConnections: Int? = nil,
+                allowedOrigins: [String] = [], allowedHosts: [String] = [], connectionsPerAddress: Int = 128,
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         var shows: ShowService? = nil
@@ -42,9 +43,14 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         }
         self.health = health
         self.changes = changes
-        let controller = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey, health: health, changes: changes)
+        var configured = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey, health: health, changes: changes)
+        configured.allowedOrigins = Set(allowedOrigins)
+        configured.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        let controller = configured
+        var limits = HTTPServer.Limits()
+        limits.perAddress = UInt32(max(1, min(connectionsPerAddress, 4096)))
         let router = controller.routes()
-        server = try HTTPServer(host: host, port: port, workers: workers, log: log,
+        server = try HTTPServer(host: host, port: port, workers: workers, limits: limits, log: log,
                                 instant: { request in
                                     if case .success(let (route, _)) = router.resolve(request) { return route.pool == .instant }
                                     return true  // 404 and 405 read no file
@@ -134,7 +140,7 @@ struct HallFolder: Sendable {
         do {
             let key = RenderCache.key(path: path, parts: [])
             if let key, let hall = plans.get(key) { return .success((HallPlan(name: name, hall: hall), path)) }
-            let hall = try Files.readHall(path)
+            let hall = try Files.readHall(path, regularOnly: true)
             if let key { plans.put(key, hall) }
             return .success((HallPlan(name: name, hall: hall), path))
         } catch {

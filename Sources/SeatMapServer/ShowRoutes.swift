@@ -79,7 +79,9 @@ extension Controller {
                 if Date() >= deadline || changes.isClosed {
                     return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
                 }
-                _ = changes.wait(show, seen: seen, until: deadline)
+                // A hold that expires changes the answer too, with no commit to tell of it.
+                let nextExpiry = view.inventory.tokens.values.filter { $0 > Date() }.min().map { $0.addingTimeInterval(0.01) }
+                _ = changes.wait(show, seen: seen, until: min(deadline, nextExpiry ?? deadline))
             }
         }
     }

@@ -128,13 +128,19 @@ public final class ShowService: Sendable {
 
     /// Toggles seats for a token, holding what it selects (see
     /// `ShowInventory.select`).
-    public func select(_ r: SelectRequest, plan: HallPlan, now: Date = Date()) throws(ServiceError) -> SelectAnswer {
+    public func select(_ r: SelectRequest, plan: HallPlan, now: Date? = nil) throws(ServiceError) -> SelectAnswer {
         if let t = r.token { try ShowService.checkToken(t) }
-        let token = r.token ?? HoldToken.make()
         let ttl = r.ttl ?? defaultTTL
         // The view after, from the same transaction: the token's seats available to it, others' held.
-        let (outcome, view) = try update(r.show, plan: plan) { inv in
-            (inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: now, ttl: ttl), inv.hall(plan.hall, for: token))
+        let (token, outcome, view) = try update(r.show, plan: plan) { inv in
+            let t = now ?? Date()  // read under the store's lock
+            let token = r.token ?? inv.issueToken(now: t, ttl: ttl)
+            do {
+                let outcome = try inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: t, ttl: ttl)
+                return (token, outcome, inv.hall(plan.hall, for: token))
+            } catch {
+                throw ServiceError(.conflict, "this token is unknown to show \(r.show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; select without a token to get a new one")
+            }
         }
         let violations = r.singleSeatRule ? SingleSeatRule.violations(outcome.selection, in: view) : []
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
@@ -150,19 +156,21 @@ public final class ShowService: Sendable {
 
     /// Sells a token's holds in one transaction, all or nothing.
     public func order(show: String, token: String, orderId: String, expecting: [SeatID]? = nil,
-                      now: Date = Date()) throws(ServiceError) -> OrderAnswer {
+                      now: Date? = nil) throws(ServiceError) -> OrderAnswer {
         try ShowService.checkToken(token)
         guard !orderId.isEmpty, orderId.unicodeScalars.count <= 128,
               orderId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0.value < 0x10000 }) else {
             throw ServiceError(.usage, "an order id is 1 to 128 visible characters without spaces")
         }
-        let result = try update(show, plan: nil) { inv in inv.order(id: orderId, token: token, expecting: expecting, now: now) }
+        let result = try update(show, plan: nil) { inv in inv.order(id: orderId, token: token, expecting: expecting, now: now ?? Date()) }
         switch result {
         case .success(let (order, repeated)): return OrderAnswer(orderId: orderId, order: order, repeated: repeated)
         case .failure(.nothingHeld):
             throw ServiceError(.conflict, "token holds nothing in show \(show) (never selected, expired, or already ordered)")
         case .failure(.notHeld(let ids)):
             throw ServiceError(.conflict, "no longer held by this token: \(ids.joined(separator: ", ")); nothing was sold, select again")
+        case .failure(.notInCart(let ids)):
+            throw ServiceError(.conflict, "held by this token but not in the order's seats: \(ids.joined(separator: ", ")); nothing was sold")
         case .failure(.orderIDTaken):
             throw ServiceError(.conflict, "order id \(orderId) was used by another token in show \(show)")
         }
@@ -208,8 +216,13 @@ public final class ShowService: Sendable {
         try update(show, plan: plan) { inv in
             var sync = StatusSync(hall: inv.statusHall(plan.hall), appliedBatchIds: inv.batchIds, lastSequence: inv.lastSequence,
                                   locale: layout.locale)
-            var run = try BatchRun(batches, sync: &sync, layout: layout, updatesFile: updatesFile) { changed, areas, after in
-                inv.take(statuses: after, changed: changed, areas: areas)
+            var run: BatchRun
+            do {
+                run = try BatchRun(batches, sync: &sync, layout: layout, updatesFile: updatesFile) { changed, areas, after in
+                    inv.take(statuses: after, changed: changed, areas: areas)
+                }
+            } catch let e as SeatMapError {
+                throw ServiceError(.input, e.message)  // the batches' fault, not the store's
             }
             inv.batchIds = sync.appliedBatchIds
             inv.lastSequence = sync.lastSequence

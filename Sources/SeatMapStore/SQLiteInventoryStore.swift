@@ -294,7 +294,7 @@ final class SQLiteConnection {
             let k = Int32(i + 1)
             switch arg {
             case .int(let v): rc = sqlite3_bind_int64(stmt, k, v)
-            case .text(let s): rc = seatmap_sqlite_bind_text(stmt, k, s)
+            case .text(let s): rc = seatmap_sqlite_bind_text(stmt, k, s, Int32(s.utf8.count))  // every byte, a NUL too
             case .null: rc = sqlite3_bind_null(stmt, k)
             }
             guard rc == SQLITE_OK else { throw failure("the store failed", rc) }

@@ -79,10 +79,29 @@ public struct DecodeContext {
             }
             if !known.contains(m.key) {
                 warning(m.node, memberPath, "unknown key \"\(m.key)\" (ignored)")
+                // Ignored, but still JSON SeatMap reads: a repeated key is an error anywhere.
+                duplicates(in: m.node, memberPath)
             }
             out[m.key] = m.node
         }
         return out
+    }
+
+    /// Reports every repeated key inside `node` (a member nobody decodes).
+    mutating func duplicates(in node: JSONNode, _ path: String) {
+        switch node.value {
+        case .object(let members):
+            var seen = Set<String>()
+            for m in members {
+                let memberPath = DecodeContext.join(path, m.key)
+                if !seen.insert(m.key).inserted { error(m.node, memberPath, "duplicate key \"\(m.key)\"") }
+                duplicates(in: m.node, memberPath)
+            }
+        case .array(let items):
+            for (i, item) in items.enumerated() { duplicates(in: item, "\(path)[\(i)]") }
+        default:
+            break
+        }
     }
 
     /// The required member `key`, or nil with a "missing required field" error

@@ -23,7 +23,13 @@ public enum Files {
     /// Reads a file, or standard input for `-`, at most `maxInputBytes`:
     /// a larger input is refused as soon as it passes the limit, without
     /// reading the rest (so `/dev/zero` or a huge file costs nothing).
-    public static func read(_ path: String) throws(SeatMapError) -> SourceText {
+    ///
+    /// With `regularOnly` (the HTTP service's inputs) a path that is not a
+    /// regular file — a FIFO, a device, a socket — is refused without
+    /// waiting on it: it is opened non-blocking and checked with `fstat`
+    /// before anything is read. The command line reads a FIFO a user names
+    /// (`<(…)` in a shell) like a file.
+    public static func read(_ path: String, regularOnly: Bool = false) throws(SeatMapError) -> SourceText {
         let limit = maxInputBytes
         let name = path == "-" ? "<stdin>" : path
         let fd: Int32
@@ -35,8 +41,16 @@ public enum Files {
                 throw SeatMapError(file: path, errno == ENOENT ? "no such file" : "cannot read: \(String(cString: strerror(errno)))")
             }
             if (st.st_mode & S_IFMT) == S_IFDIR { throw SeatMapError(file: path, "is a directory, expected a file") }
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
             guard fd >= 0 else { throw SeatMapError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
+            if regularOnly {
+                var opened = stat()
+                guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else {
+                    close(fd)
+                    throw SeatMapError(file: path, "is not a regular file (a FIFO, device or socket); only regular files are read")
+                }
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            }
         }
         defer { if fd != 0 { close(fd) } }
         var bytes: [UInt8] = []
@@ -57,8 +71,8 @@ public enum Files {
     }
 
     /// Reads and validates a hall file.
-    public static func readHall(_ path: String) throws(SeatMapError) -> Hall {
-        try HallFormat.decode(read(path)).hall
+    public static func readHall(_ path: String, regularOnly: Bool = false) throws(SeatMapError) -> Hall {
+        try HallFormat.decode(read(path, regularOnly: regularOnly)).hall
     }
 
     /// Writes `bytes` to `path` through a temporary file and a rename (see
@@ -182,7 +196,12 @@ public enum Files {
     static func stage(_ bytes: [UInt8], beside target: String, mode: mode_t?, for path: String) throws(SeatMapError) -> String {
         let dir = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
-        let temp = (dir.isEmpty ? "" : dir + "/") + ".seatmap-tmp-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Within the file system's 255-byte name limit whatever the target's
+        // length (a legal name is never refused for its temporary's sake).
+        let prefix = ".seatmap-tmp-", suffix = "-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var kept = ""
+        for ch in name where prefix.utf8.count + kept.utf8.count + String(ch).utf8.count + suffix.utf8.count <= 255 { kept.append(ch) }
+        let temp = (dir.isEmpty ? "" : dir + "/") + prefix + kept + suffix
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
         guard fd >= 0 else { throw SeatMapError(file: path, "cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
         TempFiles.shared.add(temp)

@@ -74,8 +74,12 @@ public struct MaoyanImporter: HallImporter {
     struct RawCell {
         var label: String?
         var code: String
+        /// The cell's status code (`st`) and its path.
         var node: JSONNode
         var path: String
+        /// The cell object and its path (problems with its column id or label are reported there).
+        var cellNode: JSONNode
+        var cellPath: String
     }
 
     struct RawRow {
@@ -178,7 +182,8 @@ public struct MaoyanImporter: HallImporter {
                 var code = "E"
                 if let n = ctx.required(c, "st", in: cell, cp), let s = ctx.string(n, cp + ".st") { code = s }
                 if columnLabel == nil || columnLabel == "" { raw.append(nil); continue }
-                raw.append(RawCell(label: columnLabel, code: code, node: c["st"] ?? cell, path: cp + ".st"))
+                raw.append(RawCell(label: columnLabel, code: code, node: c["st"] ?? cell, path: cp + ".st",
+                                   cellNode: c[columnIdKey] ?? cell, cellPath: c[columnIdKey] == nil ? cp : "\(cp).\(columnIdKey)"))
             }
             if let number { rows.append(RawRow(number: number, label: label, cells: raw, path: p, node: item)) }
         }
@@ -257,9 +262,10 @@ public struct MaoyanImporter: HallImporter {
             switch place {
             case .hall, .section, .area, .category, .group: return root
             case .row(let i, _): return rowOrigins.indices.contains(i) ? (rowOrigins[i].node, rowOrigins[i].path) : root
-            case .seat(let i, let j, _):
+            case .seat(let i, let j, let key):
                 if cellOrigins.indices.contains(i), cellOrigins[i].indices.contains(j), let cell = cellOrigins[i][j] {
-                    return (cell.node, cell.path)
+                    // Status and type (couple halves) come from the code `st`; a column or label problem is the column id's.
+                    return key == "status" || key == "type" || key == nil ? (cell.node, cell.path) : (cell.cellNode, cell.cellPath)
                 }
                 return origin(.row(i, nil))
             }

@@ -289,7 +289,7 @@ public enum HallValidator {
             case .polygon(let ps):
                 if ps.count < 3 { report(.area(i, "points"), "a polygon needs at least 3 points, found \(ps.count)") }
                 if ps.count > maxPolygonPoints { report(.area(i, "points"), "a polygon has at most \(maxPolygonPoints) points, found \(ps.count)") }
-                for p in ps { values += [("x", p.x), ("y", p.y)] }
+                for (k, p) in ps.enumerated() { values += [("points[\(k)][0]", p.x), ("points[\(k)][1]", p.y)] }
             case .text(let x, let y, let size):
                 values += [("x", x), ("y", y), ("size", size)]
                 if a.label.isEmpty { report(.area(i, "label"), "a text area needs a label (its text)") }

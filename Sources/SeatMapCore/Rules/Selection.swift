@@ -37,6 +37,13 @@ public struct Selection: Sendable, Equatable {
         }
     }
 
+    /// A selection exactly as it was held (a show's holds read back): no
+    /// rule is applied again, so nothing held is dropped unseen.
+    init(restoring ids: [SeatID], standing: [String: Int]) {
+        self.ids = ids.sorted()
+        self.standing = standing.filter { $0.value > 0 }
+    }
+
     public func contains(_ id: SeatID) -> Bool { ids.contains(id) }
     /// Seats and standing places: what `maxSelectCount` limits.
     public var count: Int { ids.count + standing.values.reduce(0, +) }
@@ -90,7 +97,7 @@ public struct Selection: Sendable, Equatable {
             return .deselected
         }
         guard group.allSatisfy({ $0.seat.status == .available }) else { return .notAvailable }
-        guard ids.count + group.count <= hall.maxSelectCount else { return .reachLimit }
+        guard count + group.count <= hall.maxSelectCount else { return .reachLimit }
         add(group.map(\.id), in: hall)
         return .selected
     }

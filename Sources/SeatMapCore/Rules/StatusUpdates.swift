@@ -57,7 +57,12 @@ public struct StatusBatch: Sendable, Equatable {
 
     static func decodeBatch(_ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> StatusBatch? {
         guard let m = ctx.object(node, path, known: ["batchId", "sequence", "changes"]) else { return nil }
-        let batchId = ctx.required(m, "batchId", in: node, path).flatMap { ctx.string($0, DecodeContext.join(path, "batchId")) }
+        var batchId = ctx.required(m, "batchId", in: node, path).flatMap { ctx.string($0, DecodeContext.join(path, "batchId")) }
+        if let id = batchId, id.isEmpty || id.unicodeScalars.count > 128 || id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+           let n = m["batchId"] {
+            ctx.error(n, DecodeContext.join(path, "batchId"), "a batch id is 1 to 128 characters without control characters")
+            batchId = nil
+        }
         let sequence = ctx.required(m, "sequence", in: node, path).flatMap { ctx.int($0, DecodeContext.join(path, "sequence")) }
         var changes: [Change] = []
         if let n = ctx.required(m, "changes", in: node, path), let items = ctx.array(n, DecodeContext.join(path, "changes")) {

@@ -138,14 +138,9 @@ public struct ShowInventory: Sendable, Equatable {
         return hall
     }
 
-    /// A token's holds as a selection in the hall it sees.
+    /// A token's holds as a selection, exactly as held.
     public func selection(_ plan: Hall, for token: String) -> Selection {
-        let view = hall(plan, for: token)
-        var selection = Selection(ids: heldSeats(of: token), in: view)
-        for (area, n) in heldPlaces(of: token).sorted(by: { $0.key < $1.key }) {
-            _ = selection.setQuantity(n, ofArea: area, in: view)
-        }
-        return selection
+        Selection(restoring: heldSeats(of: token), standing: heldPlaces(of: token))
     }
 
     /// Each seat's state as a word: available, held (by someone else),
@@ -175,9 +170,25 @@ public struct ShowInventory: Sendable, Equatable {
     /// under the hall's rules (couples and groups together,
     /// `maxSelectCount` per token); a seat another token holds answers
     /// `held`. The token's holds then last until `now + ttl`.
+    /// A token the show never issued, or one whose holds expired.
+    public struct UnknownToken: Error, Sendable {}
+
+    /// Issues a new token to this show (unguessable; it holds nothing yet).
+    public mutating func issueToken(now: Date, ttl: TimeInterval) -> String {
+        var token = HoldToken.make()
+        while tokens[token] != nil { token = HoldToken.make() }
+        tokens[token] = now.addingTimeInterval(ttl)
+        return token
+    }
+
     public mutating func select(token: String, toggles: [String], areas: [(String, Int)], plan: Hall, now: Date,
-                                ttl: TimeInterval) -> SelectOutcome {
+                                ttl: TimeInterval) throws(UnknownToken) -> SelectOutcome {
         releaseExpired(now: now)
+        // Only tokens this show issued (and that have not expired) hold seats.
+        guard tokens[token] != nil else { throw UnknownToken() }
+        // A standing area the show has no count for yet (added to the plan
+        // later) starts with the plan's places.
+        for area in plan.areas where area.isStanding && areaAvailable[area.id] == nil { areaAvailable[area.id] = area.remaining }
         let view = hall(plan, for: token)
         var selection = self.selection(plan, for: token)
         var results: [(String, Selection.ToggleResult)] = []
@@ -208,8 +219,7 @@ public struct ShowInventory: Sendable, Equatable {
             if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
         }
         let expiry = now.addingTimeInterval(ttl)
-        // A token that holds nothing is not kept (it may select again).
-        tokens[token] = selection.isEmpty ? nil : expiry
+        tokens[token] = expiry
         return SelectOutcome(results: results, selection: selection, expiresAt: expiry)
     }
 
@@ -221,13 +231,17 @@ public struct ShowInventory: Sendable, Equatable {
         case nothingHeld
         /// Seats the order expected that the token no longer holds.
         case notHeld([String])
+        /// Seats the token holds that the order did not expect (the cart
+        /// and the holds differ).
+        case notInCart([String])
         /// The order id was used by another token.
         case orderIDTaken
     }
 
     /// Sells the token's held seats and places, all or nothing. With
     /// `expecting`, exactly those seats must be the ones held (a buyer's
-    /// cart): any of them no longer held sells nothing. A repeated order id
+    /// cart): any of them no longer held, or any held seat not in it, sells
+    /// nothing. A repeated order id
     /// answers its first order again and sells nothing more.
     public mutating func order(id orderId: String, token: String, expecting: [SeatID]? = nil,
                                now: Date) -> Result<(order: Order, repeated: Bool), OrderFailure> {
@@ -240,10 +254,12 @@ public struct ShowInventory: Sendable, Equatable {
         if let expecting {
             let missing = expecting.filter { holder(of: $0) != token }.map(\.description)
             if !missing.isEmpty { return .failure(.notHeld(missing)) }
+            let extra = held.filter { !expecting.contains($0) }.map(\.description)
+            if !extra.isEmpty { return .failure(.notInCart(extra)) }
         }
         guard !held.isEmpty || !places.isEmpty else { return .failure(.nothingHeld) }
         for id in held { seats[id] = .sold(order: orderId) }
-        for (area, n) in places { areaAvailable[area] = max(0, (areaAvailable[area] ?? 0) - n) }
+        for (area, n) in places { areaAvailable[area] = max(0, (areaAvailable[area] ?? n) - n) }
         release(token: token)
         let order = Order(token: token, seats: held, areas: places)
         orders[orderId] = order
