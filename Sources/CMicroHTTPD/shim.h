@@ -16,8 +16,8 @@
    a %XX escape becomes its byte; a '%' not followed by two hex digits
    becomes byte 1, a control character the service refuses with the
    parameter's name (libmicrohttpd's own decoder keeps it as text, so a bad
-   escape could not be told from an escaped '%'). Decoded NULs stay in the
-   value (the values are read with their lengths). */
+   escape could not be told from an escaped '%'). A decoded NUL becomes
+   byte 1 too, so the path (a C string) is never cut short by one. */
 static inline int seatmap_hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -30,7 +30,7 @@ static inline size_t seatmap_mhd_unescape(void *cls, struct MHD_Connection *conn
     while (*r) {
         if (*r == '%') {
             int hi = seatmap_hex(r[1]), lo = hi < 0 ? -1 : seatmap_hex(r[2]);
-            if (hi >= 0 && lo >= 0) { *w++ = (char)(hi * 16 + lo); r += 3; } else { *w++ = 1; r++; }
+            if (hi >= 0 && lo >= 0) { int b = hi * 16 + lo; *w++ = (char)(b == 0 ? 1 : b); r += 3; } else { *w++ = 1; r++; }
         } else {
             *w++ = *r++;
         }

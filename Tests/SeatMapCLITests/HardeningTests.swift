@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import SeatMapCLI
+import SeatMapCore
+import SeatMapServer
+import SeatMapTestSupport
+
+/// The service's edges: cross-site requests, hosts, decoding, floods, FIFOs.
+@Suite("HTTP service: hardening", .serialized)
+struct HardeningTests {
+    @Test("cross-site POSTs are refused (403, 415); listed origins get CORS; a foreign Host gets 421")
+    func crossSite() throws {
+        let (service, http, _) = try ServeTests.startWithStore(allowedOrigins: ["https://shop.example"])
+        defer { service.stop() }
+        let body = Array(#"{"hall": "seed"}"#.utf8)
+        // A form or text/plain post from any page: refused before it reaches the show.
+        let plain = try http.request("POST", "/shows/victim", headers: ["Content-Type": "text/plain"], body: body)
+        #expect(plain.status == 415, "\(plain.text)")
+        let evil = try http.request("POST", "/shows/victim", headers: ["Origin": "http://evil.example"], body: body)
+        #expect(evil.status == 403 && evil.text.contains("evil.example"), "\(evil.text)")
+        #expect(try http.request("POST", "/shows/victim", headers: ["Sec-Fetch-Site": "cross-site"], body: body).status == 403)
+        #expect(try http.request("GET", "/shows/victim/seats").status == 404, "nothing was created")
+        // The service's own pages and listed origins may.
+        #expect(try http.request("POST", "/shows/victim", headers: ["Origin": "http://127.0.0.1"], body: body).status == 201)
+        let shop = try http.request("POST", "/shows/victim/select", headers: ["Origin": "https://shop.example"], body: Array(#"{"toggle": ["1-1-1"]}"#.utf8))
+        #expect(shop.status == 200 && shop.headers["access-control-allow-origin"] == "https://shop.example")
+        let preflight = try http.request("OPTIONS", "/shows/victim/select", headers: [
+            "Origin": "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"])
+        #expect(preflight.status == 204 && preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
+        #expect(try http.request("OPTIONS", "/shows/victim/select", headers: ["Origin": "http://evil.example",
+                                                                             "Access-Control-Request-Method": "POST"]).status == 403)
+        // DNS rebinding: a name the service was not given.
+        let rebound = try http.request("GET", "/healthz", headers: ["Host": "evil.example:8080"])
+        #expect(rebound.status == 421, "\(rebound.text)")
+        #expect(try http.request("GET", "/healthz", headers: ["Host": "localhost:8080"]).status == 200)
+        #expect(try http.request("GET", "/healthz", headers: ["Host": "[::1]:8080"]).status == 200)
+    }
+
+    @Test("a NUL, control character or bad %-escape in a query value or the path is a 400 naming the parameter",
+          arguments: ["zoom=1%00abc", "theme=dark%00/../../etc/passwd", "locale=en%00xx", "select=1-1-1%00,9-9-9", "zoom=%zz", "zo%00om=1", "zoom=1%0A"])
+    func nulInQuery(_ query: String) throws {
+        let (service, http) = try ServeTests.start()
+        defer { service.stop() }
+        let answer = try http.request("GET", "/halls/seed.png?\(query)")
+        #expect(answer.status == 400 && answer.text.contains("query parameter"), "\(query): \(answer.status) \(answer.text)")
+        #expect(try http.request("GET", "/halls/se%zzed.png").status == 400, "a malformed escape in the path")
+        #expect(try http.request("GET", "/halls/seed.png?zoom=1%2E5").status == 200, "an escaped dot is fine")
+    }
+
+    @Test("1,100 idle connections from one address leave another client's health check and render answered")
+    func idleFlood() throws {
+        let (service, http) = try ServeTests.start()
+        defer { service.stop() }
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<1100 {
+            guard let fd = try? http.connect() else { break }
+            idle.append(fd)
+        }
+        #expect(idle.count == 1100, "the test could open only \(idle.count) connections")
+        // Another address (127.0.0.2 is this machine too); an answer within the client's 5 s wait, not the 30 s idle timeout.
+        var other = TestHTTP(port: http.port, source: "127.0.0.2")
+        other.timeoutSeconds = 5
+        #expect(try other.request("GET", "/healthz").status == 200)
+        #expect(try other.request("GET", "/halls/seed.png").status == 200)
+    }
+
+    @Test("a FIFO in the halls folder is listed as unreadable and never waited on; everything else answers")
+    func fifoInHalls() throws {
+        let (service, http, dir) = try ServeTests.startWithStore()
+        defer { service.stop() }
+        #expect(mkfifo(dir.appendingPathComponent("pipe.json").path, 0o644) == 0)
+        var slow = http
+        slow.timeoutSeconds = 10
+        let list = try slow.request("GET", "/halls")
+        #expect(list.status == 200)
+        guard case .array(let items) = try list.json().value else { Issue.record("not an array"); return }
+        let pipe = items.first { ServeTests.string($0["hall"]) == "pipe" }
+        #expect(ServeTests.string(pipe?["error"])?.contains("not a regular file") == true, "\(list.text.prefix(300))")
+        #expect(try slow.request("GET", "/halls/pipe.svg").status == 422)
+        #expect(try slow.request("GET", "/halls/seed.svg").status == 200)
+        #expect(try slow.request("GET", "/halls").status == 200, "and again")
+    }
+}
+
+@Suite("Outputs and errors at the edges")
+struct EdgeTests {
+    @Test("a 255-byte output name is written (the temporary name is kept within the limit)")
+    func longOutputName() throws {
+        let dir = try Fixtures.tempFolder()
+        let name = String(repeating: "n", count: 251) + ".png"
+        let out = dir.appendingPathComponent(name).path
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [name], "no temporary left")
+    }
+
+    @Test("standard input named twice is a usage error")
+    func stdinTwice() {
+        let r = seatmap("apply", "-", "-", "-o", "o.json")
+        #expect(r.code == 2 && r.err.contains("standard input (-) is named more than once"), "\(r.err)")
+    }
+
+    @Test("a repeated key inside an unknown member is an error; a polygon point is reported at its own path")
+    func preciseErrors() throws {
+        let dir = try Fixtures.tempFolder()
+        let dup = try Fixtures.write(#"{"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0}]}],"extra":{"a":1,"a":2}}"#, to: "d.json", in: dir)
+        let r = seatmap("validate", dup)
+        #expect(r.code == 1 && r.err.contains("extra.a: duplicate key \"a\""), "\(r.err)")
+        let poly = try Fixtures.write(#"{"areas":[{"id":"p","shape":"polygon","points":[[0,0],[10,0],[1e9,5]]}],"sections":[{"id":1,"name":"A"}],"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0,"x":0,"y":0}]}]}"#,
+                                      to: "p.json", in: dir)
+        let e = seatmap("validate", poly)
+        #expect(e.code == 1 && e.err.contains("areas[0].points[2][0]"), "\(e.err)")
+    }
+}
