@@ -180,15 +180,13 @@ public enum Renderer {
             canvas.translate(Double(-visible.x), Double(-visible.y))
             canvas.fill(.rect(visible), scene.theme.background)
             try context.check("drawing the ticket")
-            try drawRegion(scene, ticket.crop, text: text, into: image, at: ticket.crop.x - visible.x, ticket.crop.y - visible.y)
+            try drawRegion(scene, ticket.crop, text: text, into: image, originX: visible.x, originY: visible.y)
             Painter(scene: scene, canvas: canvas).drawTicketOverlay(ticket)
             try context.check("drawing the ticket")
             try text.check()
             return image
-        } else if viewport == nil, let bands = parallelBands(visible) {
-            image = try RasterImage(width: visible.w, height: visible.h)
-            try drawBands(scene, bands, into: image)
-        } else if viewport == nil {
+        } else if viewport == nil, tiles(visible, scene.layout).count == 1 {
+            // One tile: one pass at the origin.
             image = try RasterImage(width: visible.w, height: visible.h)
             let context = try CairoContext(image.surface)
             Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
@@ -196,7 +194,15 @@ public enum Renderer {
             try text.check()
         } else {
             image = try RasterImage(width: visible.w, height: visible.h)
-            try drawRegion(scene, visible, text: text, into: image, at: 0, 0)
+            if visible.intersection(scene.layout.bounds) != visible {
+                // A view reaching past the layout: background there, as a full render's edge shows.
+                let context = try CairoContext(image.surface)
+                let canvas = CairoCanvas(context, text: text)
+                canvas.translate(Double(-visible.x), Double(-visible.y))
+                canvas.fill(.rect(visible), scene.theme.background)
+                try context.check("drawing the view")
+            }
+            try drawRegion(scene, visible, text: text, into: image, originX: visible.x, originY: visible.y)
             if scene.pinRowLabels {
                 let context = try CairoContext(image.surface)
                 let canvas = CairoCanvas(context, text: text)
@@ -233,102 +239,112 @@ public enum Renderer {
         return canvas.operations
     }
 
-    /// Full renders of at least this many pixels are drawn in horizontal
-    /// bands on every core.
+    /// Full renders of at least this many pixels draw their tiles on every core.
     static let parallelPixels = 4_000_000
 
-    /// Rows per band of a large full render (each band is drawn with
-    /// `regionPadding` rows to spare above and below).
-    static let bandRows = 1024
+    /// The tile grid every raster pixel is drawn in: tiles of `tileWidth` ×
+    /// `tileHeight` px from the layout's origin. Cairo's arithmetic is not
+    /// translation-invariant (a stroke's edge point is a sum whose rounding
+    /// depends on its magnitude), so a pixel is exact only when drawn in the
+    /// same frame every time: each pixel is always drawn in its tile's
+    /// frame (the tile's origin less `regionPadding`, within the layout),
+    /// by the full render, a viewport, an incremental redraw and a ticket
+    /// alike — whatever the core count. An image of one tile is drawn in
+    /// one pass at its origin, as before.
+    static let tileWidth = 2048
+    static let tileHeight = 1024
 
-    /// The bands a large full render is drawn in (nil: one pass).
-    static func parallelBands(_ r: PixelRect) -> [PixelRect]? {
-        guard cores > 1, r.w * r.h >= parallelPixels, r.h > bandRows else { return nil }
-        return stride(from: 0, to: r.h, by: bandRows).map { PixelRect(x: r.x, y: r.y + $0, w: r.w, h: min(bandRows, r.h - $0)) }
-    }
-
-    /// Draws the bands on every core (one band per core at a time, so the
-    /// extra memory is a few bands, not a second image), each exactly as a
-    /// full render draws it (a region drawn with `regionPadding` to spare, as
-    /// a viewport is), and copies its rows into `image`.
-    static func drawBands(_ scene: Scene, _ bands: [PixelRect], into image: RasterImage) throws(SeatMapError) {
-        let errors = BandErrors(count: bands.count)
-        cairo_surface_flush(image.surface.pointer)
-        guard let target = cairo_image_surface_get_data(image.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
-        let targetStride = image.stride
-        let destination = BandTarget(pointer: target)
-        let workers = max(1, min(cores, bands.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { k in
-            let text: PangoText
-            do throws(SeatMapError) { text = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
-            for i in stride(from: k, to: bands.count, by: workers) {
-                do throws(SeatMapError) {
-                    let band = bands[i]
-                    let (scratch, padded) = try drawPadded(scene, band, text: text)
-                    guard let source = cairo_image_surface_get_data(scratch.pointer) else { throw SeatMapError("the band has no pixel data") }
-                    let sourceStride = Int(cairo_image_surface_get_stride(scratch.pointer))
-                    for row in 0..<band.h {
-                        let from = source + (row + band.y - padded.y) * sourceStride + (band.x - padded.x) * 4
-                        let to = destination.pointer + (band.y - bands[0].y + row) * targetStride + (band.x - bands[0].x) * 4
-                        to.update(from: from, count: band.w * 4)
-                    }
-                } catch {
-                    errors.set(i, error)
-                }
+    /// The tiles (within the layout) that meet `r`, in row order.
+    static func tiles(_ r: PixelRect, _ layout: Layout) -> [PixelRect] {
+        let b = layout.bounds
+        let area = r.intersection(b)
+        guard !area.isEmpty else { return [] }
+        var out: [PixelRect] = []
+        for row in (area.y - b.y) / tileHeight...(area.maxY - 1 - b.y) / tileHeight {
+            for column in (area.x - b.x) / tileWidth...(area.maxX - 1 - b.x) / tileWidth {
+                let x = b.x + column * tileWidth, y = b.y + row * tileHeight
+                out.append(PixelRect(x: x, y: y, w: min(tileWidth, b.maxX - x), h: min(tileHeight, b.maxY - y)))
             }
         }
-        cairo_surface_mark_dirty(image.surface.pointer)
-        if let error = errors.first { throw error }
+        return out
     }
 
-    /// The surface a region is drawn on: the region with `regionPadding`
-    /// to spare on each side, but none past the layout's edges (a full
-    /// render's surface ends there too, so shapes at the edge are drawn
-    /// alike, and nothing lies beyond). Refused, with the documented
-    /// message, when it would pass Cairo's size limit.
-    static func padded(_ region: PixelRect, _ layout: Layout) throws(SeatMapError) -> PixelRect {
-        let pad = layout.regionPadding, b = layout.bounds
-        let x0 = min(region.x, max(region.x - pad, b.x)), y0 = min(region.y, max(region.y - pad, b.y))
-        let x1 = max(region.maxX, min(region.maxX + pad, b.maxX)), y1 = max(region.maxY, min(region.maxY + pad, b.maxY))
-        let r = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
-        if r.w > CairoLibrary.maxSide || r.h > CairoLibrary.maxSide {
-            throw SeatMapError("drawing this view needs a \(r.w)×\(r.h) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller --viewport")
+    /// Draws `part` (inside `tile`) in the tile's frame — the padded tile's
+    /// surface, translated to its origin — with everything within
+    /// `regionPadding` of it; returns the surface (flushed), whose pixel
+    /// (0, 0) is the frame's origin, and that origin. Refused, with the
+    /// documented message, when it would pass Cairo's size limit.
+    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText) throws(SeatMapError)
+        -> (surface: CairoSurface, x: Int, y: Int) {
+        let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
+        let fx = max(tile.x - pad, b.x), fy = max(tile.y - pad, b.y)
+        let x0 = max(part.x - pad, b.x), y0 = max(part.y - pad, b.y)
+        let x1 = min(part.maxX + pad, b.maxX), y1 = min(part.maxY + pad, b.maxY)
+        // The surface is always the whole padded tile: Cairo clips what it
+        // draws to the surface, and a clip at another place rounds an edge
+        // differently, so the surface is part of the frame too.
+        let width = min(tile.maxX + pad, b.maxX) - fx, height = min(tile.maxY + pad, b.maxY) - fy
+        if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide {
+            throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller --viewport")
         }
-        return r
-    }
-
-    /// Draws `region` with its margin (`padded`) on a surface of its own,
-    /// exactly as a full render draws those pixels; returns the surface
-    /// (flushed) and the rect it holds.
-    static func drawPadded(_ scene: Scene, _ region: PixelRect, text: PangoText) throws(SeatMapError) -> (CairoSurface, PixelRect) {
-        let padded = try Renderer.padded(region, scene.layout)
-        let scratch = try CairoSurface(width: padded.w, height: padded.h)
-        let context = try CairoContext(scratch)
+        let surface = try CairoSurface(width: width, height: height)
+        let context = try CairoContext(surface)
         let canvas = CairoCanvas(context, text: text)
-        canvas.translate(Double(-padded.x), Double(-padded.y))
-        Painter(scene: scene, canvas: canvas).draw(region: padded)
+        if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
+        let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
+        Painter(scene: scene, canvas: canvas).draw(region: region == b ? nil : region)
         try context.check("drawing the seat map")
         try text.check()
-        cairo_surface_flush(scratch.pointer)
-        return (scratch, padded)
+        cairo_surface_flush(surface.pointer)
+        return (surface, fx, fy)
     }
 
-    /// Draws `region` of the scene exactly as a full render would and copies
-    /// it into `target` at (x, y).
+    /// Draws `region` of the scene exactly as the full render draws those
+    /// pixels (tile by tile, each in its frame) into `target`, whose pixel
+    /// (0, 0) is the scene's (`originX`, `originY`); tiles on every core when
+    /// there are several and the work is large.
     static func drawRegion(_ scene: Scene, _ region: PixelRect, text: PangoText, into target: RasterImage,
-                           at x: Int, _ y: Int) throws(SeatMapError) {
-        let (scratch, padded) = try drawPadded(scene, region, text: text)
-        let copy = try CairoContext(target.surface)
-        cairo_set_operator(copy.cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(copy.cr, scratch.pointer, Double(x - (region.x - padded.x)), Double(y - (region.y - padded.y)))
-        cairo_rectangle(copy.cr, Double(x), Double(y), Double(region.w), Double(region.h))
-        cairo_fill(copy.cr)
-        try copy.check("copying the region")
+                           originX: Int, originY: Int) throws(SeatMapError) {
+        let tiles = tiles(region, scene.layout)
+        let parts = tiles.map { $0.intersection(region) }
+        cairo_surface_flush(target.surface.pointer)
+        guard let data = cairo_image_surface_get_data(target.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
+        let stride = target.stride
+        let destination = BandTarget(pointer: data)
+        let workers = max(1, min(cores, tiles.count))
+        if workers == 1 || region.w * region.h < parallelPixels {
+            for (tile, part) in zip(tiles, parts) { try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text), part, destination, stride, originX, originY) }
+        } else {
+            let errors = BandErrors(count: tiles.count)
+            DispatchQueue.concurrentPerform(iterations: workers) { k in
+                let own: PangoText
+                do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
+                for i in Swift.stride(from: k, to: tiles.count, by: workers) {
+                    do throws(SeatMapError) { try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own), parts[i], destination, stride, originX, originY) } catch {
+                        errors.set(i, error)
+                    }
+                }
+            }
+            if let error = errors.first { throw error }
+        }
+        cairo_surface_mark_dirty(target.surface.pointer)
+    }
+
+    /// Copies a drawn part into the target's pixels.
+    static func copyPart(_ drawn: (surface: CairoSurface, x: Int, y: Int), _ part: PixelRect, _ destination: BandTarget, _ stride: Int,
+                         _ originX: Int, _ originY: Int) throws(SeatMapError) {
+        guard let source = cairo_image_surface_get_data(drawn.surface.pointer) else { throw SeatMapError("the tile has no pixel data") }
+        let sourceStride = Int(cairo_image_surface_get_stride(drawn.surface.pointer))
+        for row in 0..<part.h {
+            let from = source + (part.y - drawn.y + row) * sourceStride + (part.x - drawn.x) * 4
+            let to = destination.pointer + (part.y - originY + row) * stride + (part.x - originX) * 4
+            to.update(from: from, count: part.w * 4)
+        }
     }
 
     /// Redraws only `dirty` rects of `image` (a full render of the scene, or
     /// of its previous state) in place, each exactly as a full render of
-    /// `scene` draws it.
+    /// the scene draws those pixels.
     public static func redraw(_ image: RasterImage, scene: Scene, dirty: [PixelRect]) throws(SeatMapError) {
         guard image.width == scene.layout.width, image.height == scene.layout.height else {
             throw SeatMapError("the image is \(image.width)×\(image.height) px but the layout is \(scene.layout.width)×\(scene.layout.height) px; render it at the same zoom, scale and theme")
@@ -340,17 +356,10 @@ public enum Renderer {
         let pad = scene.layout.regionPadding
         let work = regions.reduce(0) { $0 + ($1.w + 2 * pad) * ($1.h + 2 * pad) }
         if work * 2 >= image.width * image.height {
-            let context = try CairoContext(image.surface)
-            cairo_set_operator(context.cr, CAIRO_OPERATOR_SOURCE)
-            cairo_set_source_rgba(context.cr, 0, 0, 0, 0)
-            cairo_paint(context.cr)
-            cairo_set_operator(context.cr, CAIRO_OPERATOR_OVER)
-            Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
-            try context.check("redrawing the seat map")
-            try text.check()
+            try drawRegion(scene, scene.layout.bounds, text: text, into: image, originX: 0, originY: 0)
             return
         }
-        for r in regions { try drawRegion(scene, r, text: text, into: image, at: r.x, r.y) }
+        for r in regions { try drawRegion(scene, r, text: text, into: image, originX: 0, originY: 0) }
     }
 
     static func visibleRect(_ scene: Scene, _ viewport: ViewTransform?) throws(SeatMapError) -> PixelRect {
@@ -526,6 +535,6 @@ private final class BandErrors: @unchecked Sendable {
 }
 
 /// The image's pixels, written by the band threads (each its own rows).
-private struct BandTarget: @unchecked Sendable {
+struct BandTarget: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<UInt8>
 }

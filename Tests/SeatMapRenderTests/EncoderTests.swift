@@ -75,34 +75,26 @@ struct EncoderTests {
         #expect(try image.pngData(compression: .best).count <= ours)
     }
 
-    @Test("a region's margin stops at the layout's edges: a band is never wider than the image, a view at Cairo's size limit renders")
+    @Test("a view reaching the layout's edges and a view at Cairo's size limit render; a larger one is refused")
     func marginsAtEdges() throws {
         let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
         let l = scene.layout
-        let band = PixelRect(x: 0, y: 100, w: l.width, h: 50)
-        let padded = try Renderer.padded(band, l)
-        #expect(padded.x == 0 && padded.w == l.width && padded.y == 100 - l.regionPadding && padded.h == 50 + 2 * l.regionPadding)
+        // Tiles stop at the layout's edges.
+        let tiles = Renderer.tiles(PixelRect(x: -50, y: -50, w: l.width + 100, h: l.height + 100), l)
+        #expect(tiles.allSatisfy { $0.intersection(l.bounds) == $0 } && tiles.reduce(0) { $0 + $1.w * $1.h } == l.width * l.height)
         // A viewport 32767 px wide (the limit) over a small hall: drawn, not refused.
         let t = ViewTransform(layout: l, viewportWidth: Double(CairoLibrary.maxSide), viewportHeight: 40, offsetX: 0, offsetY: 200)
         let image = try Renderer.raster(scene, viewport: t)
         #expect(image.width == CairoLibrary.maxSide)
-        // One that cannot be drawn is refused with the documented advice.
-        #expect(throws: SeatMapError.self) { try Renderer.padded(PixelRect(x: -100, y: 0, w: CairoLibrary.maxSide + 1, h: 10), l) }
     }
 
-    @Test("a large render drawn in bands on several cores is the one-pass render, pixel for pixel")
-    func bands() throws {
+    @Test("a large render drawn in tiles on several cores is the same drawn on one core, pixel for pixel")
+    func tilesOnCores() throws {
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("light"), zoom: 2.37, scale: 2,
                               selected: ["2-5-8"], highlighted: ["2-4-8"])
-        let visible = scene.layout.bounds
-        let bands = try #require(Renderer.parallelBands(visible) ?? [PixelRect(x: 0, y: 0, w: visible.w, h: visible.h / 2),
-                                                                      PixelRect(x: 0, y: visible.h / 2, w: visible.w, h: visible.h - visible.h / 2)])
-        let banded = try RasterImage(width: visible.w, height: visible.h)
-        try Renderer.drawBands(scene, bands, into: banded)
-        // One pass: the whole layout as one region of one context.
-        let single = try RasterImage(width: visible.w, height: visible.h)
-        let context = try CairoContext(single.surface)
-        Renderer.draw(scene, on: CairoCanvas(context, text: try PangoText(scene.theme, locale: scene.layout.locale)))
-        #expect(banded.rgbaPixels() == single.rgbaPixels())
+        #expect(Renderer.tiles(scene.layout.bounds, scene.layout).count > 1)
+        let many = try Renderer.$cores.withValue(4) { try Renderer.raster(scene) }
+        let one = try Renderer.$cores.withValue(1) { try Renderer.raster(scene) }
+        #expect(many.rgbaPixels() == one.rgbaPixels())
     }
 }
