@@ -12,10 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 OUT=.build/fuzz
-TARGETS=(hall-json maoyan pretix status-batch points theme png)
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+TARGETS=(hall-json maoyan pretix status-batch points theme png http-query)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name SeatMap)
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
-MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap)
+MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap
+      -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap
+      -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap)
 
 # One static library per module, each instrumented for coverage.
 module() {  # NAME [swiftc args...]
@@ -26,31 +28,41 @@ module() {  # NAME [swiftc args...]
 
 build() {
   mkdir -p "$OUT"
-  mapfile -t INC < <(cflags pangocairo libpng)
+  mapfile -t INC < <(cflags pangocairo libpng libpq libmicrohttpd sqlite3)
   [ "${1:-}" = "--targets-only" ] || {
   # The shipped themes and locale catalogues, as the EmbedJSON build
   # plugin writes them for SwiftPM.
   "$SWIFTC" -O Sources/seatmap-embed-themes/main.swift -o "$OUT/embed-themes"
   "$OUT/embed-themes" "$OUT/EmbeddedThemes.swift" Themes/*.json
   "$OUT/embed-themes" --name embeddedLocaleSources "$OUT/EmbeddedLocales.swift" Locales/*.json
+  # The PNG strip encoder (C, zlib), as SwiftPM builds the CPNGStrips target.
+  CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
+  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CPNGStrips/include Sources/CPNGStrips/png_strips.c -o "$OUT/png_strips.o"
+  ar rcs "$OUT/libCPNGStrips.a" "$OUT/png_strips.o"
+  mkdir -p "$OUT/CPNGStrips"
+  printf 'module CPNGStrips {\n    header "%s"\n    link "z"\n    export *\n}\n' "$PWD/Sources/CPNGStrips/include/png_strips.h" > "$OUT/CPNGStrips/module.modulemap"
   module SeatMapCore "$OUT/EmbeddedLocales.swift"
   module SeatMapLayout
   module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
+  module SeatMapStore "${MAPS[@]}" "${INC[@]}"
+  module SeatMapService "${MAPS[@]}" "${INC[@]}"
   }
   for t in "${TARGETS[@]}"; do
     case $t in
       theme) imports=(SeatMapCore SeatMapLayout SeatMapRender) ;;
       png) imports=(SeatMapCore SeatMapGolden) ;;
       hall-json) imports=(SeatMapCore SeatMapLayout) ;;
+      http-query) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapStore SeatMapService CMicroHTTPD) ;;
       *) imports=(SeatMapCore) ;;
     esac
     src="$OUT/$t-main.swift"
     { for m in "${imports[@]}"; do echo "import $m"; done; cat "Tests/Fuzz/targets/$t.swift"; } > "$src"
     # Static libraries: a module before the ones it uses.
-    libs=(); for m in "${imports[@]}"; do libs=("$OUT/lib$m.a" "${libs[@]}"); done
+    libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
+    case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
-      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -o "$OUT/fuzz-$t"
+      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -lpq -lmicrohttpd -o "$OUT/fuzz-$t"
     echo "built $OUT/fuzz-$t"
   done
 }
