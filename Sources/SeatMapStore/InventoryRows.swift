@@ -66,8 +66,8 @@ enum InventorySchema {
     ]
 }
 
-/// The inventory's tables, shared by the SQL stores: the schema as named
-/// migrations, and a show read from and written back to its rows. Runs
+/// A show read from and written back to its rows (`InventorySchema`'s
+/// tables), the same SQL for both SQL stores. Runs
 /// inside a transaction the store opened; `lockShow` adds `FOR UPDATE` to
 /// the read of the show's row (PostgreSQL: writers of one show queue on
 /// that row lock; SQLite's `BEGIN IMMEDIATE` has already locked the file).
@@ -102,6 +102,7 @@ struct InventoryRows<DB: SQLRunner> {
         try db.q("SELECT show FROM shows ORDER BY show").compactMap { $0.first?.text }
     }
 
+    /// The show `id` as its rows hold it, or nil.
     func read(_ id: String) throws -> ShowInventory? {
         let key: [SQLValue] = [.text(id)]
         guard let head = try db.q(lockShow ? "SELECT hall, last_sequence FROM shows WHERE show = $1 FOR UPDATE" : "SELECT hall, last_sequence FROM shows WHERE show = $1", key).first, let hall = head[0].text else { return nil }
