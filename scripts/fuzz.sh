@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 OUT=.build/fuzz
-TARGETS=(hall-json maoyan pretix status-batch points theme png http-query)
+TARGETS=(hall-json maoyan pretix status-batch points theme png http-query http-request)
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name SeatMap)
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
 MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap
@@ -47,6 +47,7 @@ build() {
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
   module SeatMapStore "${MAPS[@]}" "${INC[@]}"
   module SeatMapService "${MAPS[@]}" "${INC[@]}"
+  module SeatMapServer "${MAPS[@]}" "${INC[@]}"
   }
   for t in "${TARGETS[@]}"; do
     case $t in
@@ -54,6 +55,7 @@ build() {
       png) imports=(SeatMapCore SeatMapGolden) ;;
       hall-json) imports=(SeatMapCore SeatMapLayout) ;;
       http-query) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapStore SeatMapService CMicroHTTPD) ;;
+      http-request) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapStore SeatMapService SeatMapServer CMicroHTTPD) ;;
       *) imports=(SeatMapCore) ;;
     esac
     src="$OUT/$t-main.swift"
@@ -74,7 +76,7 @@ run() {  # RUNS [TARGET]
     [ -x "$OUT/fuzz-$t" ] || build
     mkdir -p "$OUT/corpus/$t"
     echo "== $t: $runs executions"
-    ASAN_OPTIONS=detect_leaks=1 "$OUT/fuzz-$t" -runs="$runs" -timeout=1 -rss_limit_mb=2048 -max_len=65536 \
+    ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/Tests/Fuzz/lsan.supp "$OUT/fuzz-$t" -runs="$runs" -timeout=1 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=1 "$OUT/corpus/$t" "Tests/Fuzz/corpus/$t" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==.*ERROR|SUMMARY|INFO: seed corpus)" || true
     [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz-$t failed"; exit 1; }
   done

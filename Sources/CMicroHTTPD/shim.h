@@ -42,7 +42,8 @@ static inline size_t seatmap_mhd_unescape(void *cls, struct MHD_Connection *conn
 /* Starts an HTTP/1.1 daemon listening on `host` (an IPv4 or IPv6 literal) at
    `port` (0: any free port): internal polling on `io_threads` threads (epoll
    where available), connections suspended while their work runs elsewhere,
-   `timeout` seconds of inactivity before a connection is closed, at most
+   `timeout` seconds of inactivity before a new connection is closed (see
+   seatmap_mhd_set_timeout), at most
    `connections` at once and `memory` bytes per connection for its request
    line and headers, at most `per_address` connections from one client
    address. NULL when the address is not a literal or the daemon cannot
@@ -79,6 +80,13 @@ static inline struct MHD_Daemon *seatmap_mhd_start(const char *host, uint16_t po
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_END);
+}
+
+/* Sets one connection's inactivity timeout in seconds (the daemon's
+   timeout is the short one for connections still sending their first
+   request header; a connection whose header is in gets the longer one). */
+static inline void seatmap_mhd_set_timeout(struct MHD_Connection *connection, unsigned seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)seconds);
 }
 
 /* MHD_Result and the value kinds as Swift sees them. */

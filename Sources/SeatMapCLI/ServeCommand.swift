@@ -21,6 +21,7 @@ extension SeatMapCLI {
                 .values("allowed-origin", "ORIGIN", "Another origin (https://shop.example) whose pages may call the service; repeat for several."),
                 .values("allowed-host", "NAME", "A host name the service answers to besides IP addresses and localhost; repeat for several."),
                 .value("max-connections-per-address", "N", "Connections one client address may hold open (default 128)."),
+                .value("header-timeout", "SECONDS", "How long a new connection may take to send its first request header before it is closed (default 10, at most 30)."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
                 .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
             ],
@@ -64,6 +65,7 @@ extension SeatMapCLI {
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...86_400)
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128
+            let headerSeconds = try args.int("header-timeout", in: 1...30) ?? 10
             let origins = args.values["allowed-origin"] ?? []
             for o in origins where !(o.hasPrefix("http://") || o.hasPrefix("https://")) || o.dropFirst(8).contains("/") {
                 throw UsageError(message: "--allowed-origin expects an origin such as https://shop.example (scheme, host, optional port), got \"\(o)\"")
@@ -78,7 +80,7 @@ extension SeatMapCLI {
             }
             let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections,
                                                  allowedOrigins: origins, allowedHosts: args.values["allowed-host"] ?? [],
-                                                 connectionsPerAddress: perAddress, host: host,
+                                                 connectionsPerAddress: perAddress, headerSeconds: headerSeconds, host: host,
                                                  port: UInt16(port), workers: workers, log: { console.err($0) })
             console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")
             if key == nil {

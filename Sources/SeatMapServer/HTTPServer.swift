@@ -56,8 +56,11 @@ final class HTTPServer: @unchecked Sendable {
         var maxBody = 1 << 20
         /// Bytes per connection for the request line, headers and parsed query (libmicrohttpd answers 414/431 beyond it).
         var headerMemory = 256 << 10
-        /// Seconds a connection may stay idle.
+        /// Seconds a connection may stay idle once it has sent a request header.
         var timeout: UInt32 = 30
+        /// Seconds a new connection may stay idle before its first request
+        /// header is complete (a connection that sends nothing is closed soon).
+        var headerTimeout: UInt32 = 10
         /// Connections open at once.
         var connections: UInt32 = 4096
         /// Connections open at once from one client address (an idle flood
@@ -108,7 +111,7 @@ final class HTTPServer: @unchecked Sendable {
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
         HTTPServer.raiseFileLimit(to: Int(limits.connections) + 256)
-        let daemon = seatmap_mhd_start(host, port, 2, limits.timeout, limits.connections, limits.perAddress, limits.headerMemory,
+        let daemon = seatmap_mhd_start(host, port, 2, min(limits.headerTimeout, limits.timeout), limits.connections, limits.perAddress, limits.headerMemory,
                                        HTTPServer.access, me, HTTPServer.completed, me)
         guard let daemon else {
             throw SeatMapError("cannot listen on \(host):\(port): the address must be an IP literal (127.0.0.1, ::1, 0.0.0.0) and the port free")
@@ -187,6 +190,7 @@ final class HTTPServer: @unchecked Sendable {
                                                           uniquingKeysWith: { a, _ in a }),
                                       body: [])
             let exchange = Exchange(request)
+            seatmap_mhd_set_timeout(connection, limits.timeout)
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
             // A body announced over the limit is refused before it is sent
             // (no "100 Continue"; libmicrohttpd drops what arrives anyway).

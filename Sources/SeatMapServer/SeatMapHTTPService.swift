@@ -22,7 +22,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     ///     `Authorization: Bearer KEY`; nil runs the open development mode.
     public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
                 holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds, storeConnections: Int? = nil,
-                allowedOrigins: [String] = [], allowedHosts: [String] = [], connectionsPerAddress: Int = 128,
+                allowedOrigins: [String] = [], allowedHosts: [String] = [], connectionsPerAddress: Int = 128, headerSeconds: Int = 10,
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         var shows: ShowService? = nil
@@ -49,6 +49,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         let controller = configured
         var limits = HTTPServer.Limits()
         limits.perAddress = UInt32(max(1, min(connectionsPerAddress, 4096)))
+        limits.headerTimeout = UInt32(max(1, min(headerSeconds, Int(limits.timeout))))
         let router = controller.routes()
         server = try HTTPServer(host: host, port: port, workers: workers, limits: limits, log: log,
                                 instant: { request in
@@ -76,6 +77,31 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         watch?.stop()
         changes.shutdown()
         server.stop()
+    }
+}
+
+/// The service's request handling without a socket or threads: a request
+/// in, its response out, as `seatmap serve` answers it (the fuzz target over
+/// whole requests drives this; holds last `holdSeconds`, the store is not
+/// watched).
+package struct RequestHandler: Sendable {
+    private let controller: Controller
+    private let router: Router
+
+    package init(halls folder: String, inventory: (any InventoryStore)?, adminKey: String? = nil, holdSeconds: TimeInterval = 600) {
+        controller = Controller(halls: HallFolder(folder), shows: inventory.map { ShowService(store: $0, defaultTTL: holdSeconds) },
+                                adminKey: adminKey, health: StoreHealth(), changes: ShowChanges())
+        router = controller.routes()
+    }
+
+    /// Query and header values as the server reads them (decoded, with
+    /// their lengths); header names in any case.
+    package func answer(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8])
+        -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        let request = HTTPRequest(method: method, path: path, query: query,
+                                  headers: Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }), body: body)
+        let response = controller.answer(request, router)
+        return (response.status, response.headers, response.body)
     }
 }
 

@@ -27,12 +27,67 @@ public enum ShowJSON {
             ("descriptions", .array(descriptions.map { .string($0) })),
             ("violations", .array(violations.map { .string($0.description) })),
         ]
+        members.append(("cart", .array(cart(selection, hall: hall, locale: locale))))
+        members.append(("messages", .array(messages(results: results, violations: violations, hall: hall, locale: locale).map { .string($0) })))
         if !selection.standing.isEmpty {
             members.append(("standing", .object(selection.standing.keys.sorted().map { ($0, .int(selection.standing[$0] ?? 0)) })))
         }
         if let token { members.append(("token", .string(token))) }
         if let expiresAt { members.append(("expiresAt", .string(time(expiresAt)))) }
         return .object(members)
+    }
+
+    /// The picked seats as a buyer's cart lists them: id, the seat's words
+    /// ("Row 4, Seat 2"), section, row and seat labels, price and its text;
+    /// then each standing area taken, with its places.
+    public static func cart(_ selection: Selection, hall: Hall, locale: SeatMapLocale) -> [JSONNode] {
+        var items: [JSONNode] = selection.ids.compactMap { id in
+            guard let cell = hall.cell(id: id) else { return nil }
+            let price = cell.price ?? 0
+            return .object([
+                ("id", .string(id.description)), ("label", .string(hall.describe(cell, in: locale))),
+                ("section", .string(hall.sectionLabels[cell.row.section] ?? "")), ("row", .string(cell.row.label)),
+                ("seat", .string(cell.seat.label)), ("price", .string(price.plainText)),
+                ("priceText", .string(locale.money(price, currency: hall.currency))),
+            ])
+        }
+        for id in selection.standing.keys.sorted() {
+            guard let n = selection.standing[id], let area = hall.area(id: id) else { continue }
+            let price = (area.price ?? 0) * Decimal(n)
+            items.append(.object([
+                ("area", .string(id)), ("label", .string(locale.text("picker.places", ["area": area.label.isEmpty ? id : area.label, "count": String(n)]))),
+                ("places", .int(n)), ("price", .string(price.plainText)), ("priceText", .string(locale.money(price, currency: hall.currency))),
+            ]))
+        }
+        return items
+    }
+
+    /// What a select's answer means to the buyer, in their locale: each
+    /// toggle that was refused, and each seat the selection would leave
+    /// empty on its own ("You can pick at most 6 seats", "Row 4, Seat 2 is
+    /// already sold", "This would leave Row 1, Seat 3 empty on its own").
+    public static func messages(results: [(String, Selection.ToggleResult)], violations: [SeatID], hall: Hall,
+                                locale: SeatMapLocale) -> [String] {
+        func words(_ id: String) -> String {
+            guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return id }
+            return hall.describe(cell, in: locale)
+        }
+        var out: [String] = []
+        for (id, result) in results {
+            let line: String?
+            switch result {
+            case .selected, .deselected: line = nil
+            case .reachLimit: line = locale.text("picker.limit", ["count": String(hall.maxSelectCount)])
+            case .held: line = locale.text("picker.held", ["seat": words(id)])
+            case .notAvailable:
+                let sold = SeatID(id).flatMap { hall.cell(id: $0) }?.seat.status == .sold
+                line = locale.text(sold ? "picker.sold" : "picker.unavailable", ["seat": words(id)])
+            case .noSuchSeat, .noSuchArea: line = locale.text("picker.noSeat", ["seat": id])
+            }
+            if let line, !out.contains(line) { out.append(line) }
+        }
+        for v in violations { out.append(locale.text("picker.gap", ["seat": words(v.description)])) }
+        return out
     }
 
     /// The text form of a select's answer.

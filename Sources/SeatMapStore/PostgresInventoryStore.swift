@@ -353,7 +353,7 @@ final class PGConnection: SQLRunner {
 
     /// Calls `body` with C strings for `texts` (nil stays a null pointer).
     private func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        var buffers: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+        let buffers: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
         defer { buffers.forEach { free($0) } }
         return body(buffers.map { $0.map { UnsafePointer($0) } })
     }

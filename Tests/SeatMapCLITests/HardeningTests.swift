@@ -65,6 +65,30 @@ struct HardeningTests {
         #expect(try other.request("GET", "/halls/seed.png").status == 200)
     }
 
+    @Test("a connection that sends no complete request header is closed after the header timeout; one that did stays open")
+    func headerTimeout() throws {
+        let service = try SeatMapHTTPService(halls: Fixtures.examplesFolder.path, headerSeconds: 1, port: 0, workers: 2)
+        defer { service.stop() }
+        let http = TestHTTP(port: service.port)
+        let silent = try http.connect(), partial = try http.connect(), answered = try http.connect()
+        defer { [silent, partial, answered].forEach { close($0) } }
+        TestHTTP.send(partial, Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))  // the header never ends
+        TestHTTP.send(answered, Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let first = buffer.withUnsafeMutableBytes { recv(answered, $0.baseAddress, $0.count, 0) }
+        #expect(first > 0 && String(decoding: buffer[..<max(0, first)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        usleep(3_000_000)
+        // Closed by the service: a read gets end of file (0) or a reset, not the client's 120 s wait.
+        for fd in [silent, partial] {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            #expect(n <= 0, "a connection without a complete header was still open after 3 s")
+        }
+        // The kept-alive connection answers a second request.
+        TestHTTP.send(answered, Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let second = buffer.withUnsafeMutableBytes { recv(answered, $0.baseAddress, $0.count, 0) }
+        #expect(second > 0 && String(decoding: buffer[..<max(0, second)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test("a FIFO in the halls folder is listed as unreadable and never waited on; everything else answers")
     func fifoInHalls() throws {
         let (service, http, dir) = try ServeTests.startWithStore()

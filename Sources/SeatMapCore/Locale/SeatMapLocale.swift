@@ -185,7 +185,12 @@ public struct SeatMapLocale: Sendable, Equatable {
     /// Every key a catalogue must have.
     public static let keys = ["status.available", "status.locked", "status.sold", "status.selected", "kind.wheelchair", "kind.couple",
                               "kind.standing", "kind.companion", "screen", "seat", "seat.section", "level", "justSold", "justLocked",
-                              "list.separator", "summary", "ticket.callout", "status.yours"]
+                              "list.separator", "summary", "ticket.callout", "status.yours", "status.held",
+                              // The picker's chrome and its sentences to the buyer.
+                              "picker.limit", "picker.sold", "picker.held", "picker.unavailable", "picker.gap", "picker.noSeat",
+                              "picker.expired", "picker.soldMeanwhile", "picker.cart", "picker.cartEmpty", "picker.total",
+                              "picker.remove", "picker.holdFor", "picker.confirm", "picker.ordered", "picker.zoomIn",
+                              "picker.zoomOut", "picker.fit", "picker.map", "picker.legend", "picker.places"]
 
     /// Reads a catalogue, checking that it has every key and a sane format.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {
