@@ -58,6 +58,7 @@ test-browser: deps
 	bash scripts/install-browser-deps.sh
 	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
+	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
 
 # 200 concurrent clients x 20 mixed requests against `seatmap serve` on
 # 127.0.0.1 (release build): no error, no lost selection; prints requests/s

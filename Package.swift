@@ -45,6 +45,11 @@ let package = Package(
         ),
 
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
@@ -70,7 +75,7 @@ let package = Package(
         .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore"]),
 
         // MARK: The HTTP service (libmicrohttpd): route table → service → JSON
-        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD"]),
+        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD", "CZlib"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),

@@ -17,7 +17,7 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
 MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap
       -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap
-      -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap)
+      -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap)
 
 # One static library per module, each instrumented for coverage.
 module() {  # NAME [swiftc args...]

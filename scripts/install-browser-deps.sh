@@ -19,7 +19,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 venv=.build/browser-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+# axe-core for the accessibility checks: the axe.min.js (4.12.1) that the
+# axe-playwright-python 0.1.8 wheel ships, pinned (Playwright itself is not needed).
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, axe_playwright_python" 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "selenium>=4.10,<5"
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps "axe-playwright-python==0.1.8"
 fi

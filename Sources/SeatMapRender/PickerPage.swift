@@ -1,83 +1,140 @@
 import SeatMapCore
+import SeatMapLayout
 
-/// Where an interactive picker page sends its toggles: `seatmap serve`'s
-/// select endpoint for a show. Without one (a page opened as a file) a
-/// toggle is only announced to the host page as a `seatmap:toggle` event.
+/// Where a served picker page talks to: `seatmap serve`'s endpoints for one
+/// show. Without one (a page opened as a file) toggles are only announced
+/// (`seatmap:toggle` on the page and to the host window).
 public struct PickerEndpoint: Sendable, Equatable {
-    /// The URL path toggles are POSTed to (`/shows/SHOW/select`).
+    /// The show's name.
+    public var show: String
+    /// Where toggles are POSTed (`/shows/SHOW/select`).
     public var select: String
-    /// The hall's name in the service.
-    public var hall: String
-    /// Seats the buyer's token already holds, drawn picked when the page opens.
-    public var held: [String]
-    /// The buyer's hold token (nil: the first toggle gets one, which the
-    /// page then sends with every toggle).
-    public var token: String?
+    /// The statuses, long-polled (`/shows/SHOW/seats`).
+    public var seats: String
+    /// Where the confirm button orders (`/shows/SHOW/order`): only in the
+    /// service's open development mode; otherwise confirming hands the cart
+    /// to the host page (`seatmap:checkout`), whose back end orders it.
+    public var order: String?
+    /// Origins besides the page's own that may embed it and hear its
+    /// messages (the service's `--allowed-origin` list).
+    public var hostOrigins: [String]
 
-    public init(select: String, hall: String, held: [String] = [], token: String? = nil) {
+    public init(show: String, select: String, seats: String, order: String? = nil, hostOrigins: [String] = []) {
+        self.show = show
         self.select = select
-        self.hall = hall
-        self.held = held
-        self.token = token
+        self.seats = seats
+        self.order = order
+        self.hostOrigins = hostOrigins
     }
 }
 
 /// The interactive seat-picker page: one self-contained HTML document (no
-/// network fetches besides its own toggles) holding the hall's SVG and a
-/// small script. Pan with a drag, zoom with the wheel or a pinch (a touch
-/// that moves more than 8 px is a pan, not a tap); hovering or focusing a
-/// seat shows its title; arrow keys move between seats and Enter or Space
-/// toggles one; a tap toggles the seat the browser hit-tests there (the
-/// SVG's own elements: the geometry `seatmap hit` answers from). The page
-/// applies no rules: served, it shows the service's answer (selection,
-/// total, single-seat violations, a seat just sold); as a file, it emits
-/// `seatmap:toggle` on `document` for the host page, which may call
-/// `seatmap.setSelected(ids)`. `seatmap.view()` gives the pan and zoom
-/// ({k, tx, ty}: a content pixel (x, y) shows at (tx + k·x, ty + k·y) in
-/// the stage).
+/// fetches besides its own service's endpoints, no framework) holding the
+/// hall's SVG, its chrome and a script.
+///
+/// - Opens with the whole hall fitted to the screen; zoom by buttons, `+`
+///   `−` `0` keys, wheel (on its own page; with Ctrl when embedded) or pinch,
+///   from the fitted scale to seats of 48 CSS px; pan by drag, Shift+arrows
+///   or the pan buttons. Row labels stay pinned at the edge while panning.
+/// - Seats are toggle buttons (`role="button"`, `aria-pressed`, a name with
+///   seat, price and state); the map is one Tab stop, arrows move between
+///   seats, Enter or Space toggles; the cart and the sentences are live
+///   regions.
+/// - Served for a show: statuses are fetched apart from the drawing (so the
+///   page is the same bytes for every buyer and caches) and long-polled, so
+///   others' holds and sales show within a second or two; the cart lists the
+///   service's answer (seat, price, remove button), the total, the hold's
+///   countdown and a confirm button.
+/// - Hooks: seats are `<g id="seat-ID">` with `data-status` (`available`,
+///   `held`, `sold`, `locked`, `selected`); controls carry
+///   `data-seatmap-action` (`zoom-in`, `zoom-out`, `fit`, `pan-left`,
+///   `pan-right`, `pan-up`, `pan-down`, `confirm`); the cart is
+///   `[data-seatmap-cart]` with a `[data-seat=ID]` child per seat;
+///   sentences go to `[data-seatmap-message]`.
+/// - Messages to the host window (`postMessage`, to the page's own origin
+///   and the listed host origins only): `seatmap:ready`, `seatmap:toggle`
+///   {id, selected, result}, `seatmap:cart` {seats, total},
+///   `seatmap:checkout` {show, token, seats, total}, `seatmap:expired`;
+///   from the host: `seatmap:locale` {locale}, `seatmap:focus` {id},
+///   `seatmap:clear`. The same events are dispatched on the picker's
+///   element (`seatmap:toggle` … as CustomEvents with the message as detail).
+/// - Scoped: every style is under `.seatmap-picker` (nothing touches the
+///   host's `html` or `body`), ids are looked up inside the picker, so a
+///   page may hold several; colours come from the theme as CSS custom
+///   properties (`--seatmap-bg`, `--seatmap-fg`, `--seatmap-accent`, …).
 enum PickerPage {
+    /// The catalogue keys the page's script fills in itself.
+    static let words = ["status.available", "status.selected", "status.sold", "status.locked", "status.held",
+                        "picker.expired", "picker.soldMeanwhile", "picker.cartEmpty", "picker.total", "picker.remove",
+                        "picker.holdFor", "picker.ordered", "list.separator"]
+
     static func html(svg: String, scene: Scene, endpoint: PickerEndpoint?) -> String {
-        let locale = scene.layout.locale
-        let selected = scene.theme.selected, mark = scene.theme.markColor(on: selected)
+        let layout = scene.layout, theme = scene.theme
+        let locale = layout.locale
+        func hex(_ c: Color) -> String { Color(r: c.r, g: c.g, b: c.b).hex }
+        let accent = theme.selected, accentText = theme.markColor(on: accent)
         var config: [(String, JSONNode)] = [
-            ("selectedColor", .string(Color(r: selected.r, g: selected.g, b: selected.b).hex)),
-            ("markColor", .string(Color(r: mark.r, g: mark.g, b: mark.b).hex)),
-            ("words", .object([
-                ("sold", .string(locale.status(.sold))),
-                ("selected", .string(locale.text("status.selected"))),
+            ("locale", .string(locale.code)),
+            ("colors", .object([
+                ("selected", .string(hex(accent))), ("mark", .string(hex(accentText))), ("sold", .string(hex(theme.sold))),
+                ("soldMark", .string(hex(theme.markColor(on: theme.sold)))), ("locked", .string(hex(theme.locked))),
+                ("lockedMark", .string(hex(theme.markColor(on: theme.locked)))), ("focus", .string(hex(theme.highlight))),
+                ("tiers", .array(theme.tierPalette.map { .string(hex($0)) })),
             ])),
+            ("words", .object(words.map { ($0, .string(locale.text($0))) })),
+            // The smaller side of a seat, in drawing units: the largest zoom shows it at 48 CSS px.
+            ("seatSize", .number(String(max(1, min(layout.seatWidth, layout.seatHeight))))),
+            ("rows", .array(layout.rowLabels.map { .array([.string($0.label), .int($0.pill.y + $0.pill.h / 2)]) })),
         ]
         if let endpoint {
-            config += [("select", .string(endpoint.select)), ("hall", .string(endpoint.hall)),
-                       ("held", .array(endpoint.held.map { .string($0) }))]
-            if let token = endpoint.token { config.append(("token", .string(token))) }
+            var e: [(String, JSONNode)] = [("show", .string(endpoint.show)), ("select", .string(endpoint.select)),
+                                           ("seats", .string(endpoint.seats)),
+                                           ("hostOrigins", .array(endpoint.hostOrigins.map { .string($0) }))]
+            if let order = endpoint.order { e.append(("order", .string(order))) }
+            config += e
         }
         // JSON inside <script>: "</" must not end the element.
         let json = JSONWriter.write(.object(config), pretty: false).replacingOccurrences(of: "</", with: "<\\/")
         let body = svg.hasPrefix("<?xml") ? String(svg[(svg.firstIndex(of: "\n").map { svg.index(after: $0) } ?? svg.startIndex)...]) : svg
         let dir = locale.rightToLeft ? "rtl" : "ltr"
+        let e = SVGCanvas.escape
+        func button(_ action: String, _ key: String, _ glyph: String) -> String {
+            let name = e(locale.text(key))
+            return "<button type=\"button\" class=\"seatmap-button\" data-seatmap-action=\"\(action)\" aria-label=\"\(name)\" title=\"\(name)\">\(glyph)</button>"
+        }
         return """
         <!doctype html>
-        <html lang="\(SVGCanvas.escape(locale.language))" dir="\(dir)">
+        <html lang="\(e(locale.language))" dir="\(dir)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(SVGCanvas.escape(scene.title))</title>
+        <title>\(e(scene.title))</title>
         <style>
-        html,body{margin:0;height:100%;font-family:sans-serif}
-        #seatmap-stage{position:relative;overflow:hidden;width:100%;height:calc(100% - 3em);touch-action:none;cursor:grab;background:#eee}
-        #seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block}
-        #seatmap-status{height:3em;line-height:1.5em;padding:0 .5em;overflow:auto}
-        #seatmap-tip{position:absolute;pointer-events:none;background:#222;color:#fff;padding:2px 6px;border-radius:4px;font-size:14px;white-space:nowrap;display:none;z-index:2}
-        g[id^="seat-"]:focus{outline:none}
-        g[id^="seat-"]:focus>*:first-child{stroke:#000;stroke-width:3px}
+        \(css(theme))
         </style>
         </head>
-        <body>
-        <div id="seatmap-stage">
-        \(body)<div id="seatmap-tip" role="tooltip"></div></div>
-        <div id="seatmap-status" role="status" aria-live="polite"></div>
-        <script type="application/json" id="seatmap-config">\(json)</script>
+        <body style="margin:0">
+        <main>
+        <div class="seatmap-picker" data-seatmap-picker lang="\(e(locale.language))" dir="\(dir)">
+        <header class="seatmap-bar">
+        <h1 class="seatmap-title">\(e(scene.title))</h1>
+        <div class="seatmap-controls" role="group" aria-label="\(e(locale.text("picker.map")))">
+        \(button("zoom-out", "picker.zoomOut", "−"))\(button("zoom-in", "picker.zoomIn", "+"))\(button("fit", "picker.fit", "⤢"))
+        </div>
+        </header>
+        <div class="seatmap-stage" role="application" aria-label="\(e(locale.text("picker.map")))">
+        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div>
+        <div class="seatmap-pan" role="group" aria-label="\(e(locale.text("picker.pan")))">\(button("pan-up", "picker.panUp", "▲"))\(button("pan-left", "picker.panLeft", "◀"))\(button("pan-right", "picker.panRight", "▶"))\(button("pan-down", "picker.panDown", "▼"))</div>
+        </div>
+        <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
+        <section class="seatmap-panel" aria-label="\(e(locale.text("picker.cart")))">
+        <div class="seatmap-summary"><span class="seatmap-total" data-total="">\(e(locale.text("picker.cartEmpty")))</span><span class="seatmap-timer" role="timer" aria-live="off"></span>\(confirm(locale))</div>
+        <ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
+        <div class="seatmap-message" data-seatmap-message role="status" aria-live="polite"></div>
+        </section>
+        <script type="application/json" class="seatmap-config">\(json)</script>
+        </div>
+        </main>
         <script>
         \(script)
         </script>
@@ -87,208 +144,574 @@ enum PickerPage {
         """
     }
 
-    /// The page's script (plain ES2017, no dependencies).
+    static func confirm(_ locale: SeatMapLocale) -> String {
+        "<button type=\"button\" class=\"seatmap-button seatmap-confirm\" data-seatmap-action=\"confirm\" disabled>\(SVGCanvas.escape(locale.text("picker.confirm")))</button>"
+    }
+
+    /// The legend as chrome, reachable at any zoom: each price tier's
+    /// colour and price, then the statuses.
+    static func legend(_ layout: Layout, _ theme: Theme, _ locale: SeatMapLocale) -> String {
+        func item(_ color: Color, _ text: String) -> String {
+            "<li><span class=\"seatmap-swatch\" style=\"background:\(Color(r: color.r, g: color.g, b: color.b).hex)\"></span>\(SVGCanvas.escape(text))</li>"
+        }
+        var out = ""
+        for entry in layout.legendItems {
+            if case .tier(let tier, let price) = entry.kind {
+                out += item(theme.tierColor(tier), locale.money(price, currency: layout.currency))
+            }
+        }
+        out += item(theme.selected, locale.text("status.selected"))
+        out += item(theme.locked, locale.text("status.held"))
+        out += item(theme.sold, locale.text("status.sold"))
+        return out
+    }
+
+    /// The page's styles, every rule under `.seatmap-picker`; the theme's
+    /// colours as custom properties a host may override.
+    static func css(_ theme: Theme) -> String {
+        func hex(_ c: Color) -> String { Color(r: c.r, g: c.g, b: c.b).hex }
+        let vars = [("bg", hex(theme.background)), ("fg", hex(theme.text)), ("accent", hex(theme.selected)),
+                    ("accent-fg", hex(theme.markColor(on: theme.selected))), ("focus", hex(theme.highlight)),
+                    ("line", hex(theme.outline)), ("tip-bg", hex(theme.text)), ("tip-fg", hex(theme.background))]
+        return ".seatmap-picker{" + vars.map { "--seatmap-\($0.0):\($0.1);" }.joined() + #"""
+        box-sizing:border-box;position:relative;display:flex;flex-direction:column;height:var(--seatmap-height,100vh);overflow:hidden;font:15px/1.4 system-ui,sans-serif;color:var(--seatmap-fg);background:var(--seatmap-bg)}
+        .seatmap-picker *{box-sizing:border-box}
+        .seatmap-picker .seatmap-bar{display:flex;align-items:center;gap:.5em;padding:.3em .5em;flex:none;border-bottom:1px solid var(--seatmap-line)}
+        .seatmap-picker .seatmap-title{flex:1;min-width:0;margin:0;font-size:1em;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .seatmap-picker .seatmap-controls,.seatmap-picker .seatmap-pan{display:flex;gap:.3em}
+        .seatmap-picker .seatmap-button{min-width:40px;min-height:40px;padding:0 .6em;border:1px solid var(--seatmap-fg);border-radius:6px;background:var(--seatmap-bg);color:var(--seatmap-fg);font:inherit;font-size:1.1em;cursor:pointer}
+        .seatmap-picker .seatmap-button:focus-visible{outline:3px solid var(--seatmap-focus);outline-offset:2px}
+        .seatmap-picker .seatmap-confirm{background:var(--seatmap-accent);color:var(--seatmap-accent-fg);border-color:var(--seatmap-accent);font-weight:600;margin-inline-start:auto}
+        .seatmap-picker .seatmap-confirm:disabled{opacity:.45;cursor:default}
+        .seatmap-picker .seatmap-stage{position:relative;flex:1;min-height:0;overflow:hidden;touch-action:none;cursor:grab;outline:none}
+        .seatmap-picker .seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block}
+        .seatmap-picker .seatmap-stage g[id^="seat-"]{outline:none}
+        .seatmap-picker .seatmap-pan{position:absolute;inset-inline-end:.4em;bottom:.4em;opacity:.9}
+        .seatmap-picker .seatmap-pan .seatmap-button{min-width:32px;min-height:32px;font-size:.8em;padding:0}
+        .seatmap-picker .seatmap-rows{position:absolute;inset-inline-start:0;top:0;bottom:0;width:2.2em;pointer-events:none;display:none}
+        .seatmap-picker .seatmap-rows span{position:absolute;inset-inline-start:.2em;transform:translateY(-50%);min-width:1.8em;padding:0 .3em;border-radius:.9em;background:var(--seatmap-tip-bg);color:var(--seatmap-tip-fg);font-size:.75em;text-align:center;opacity:.85}
+        .seatmap-picker .seatmap-tip{position:absolute;pointer-events:none;background:var(--seatmap-tip-bg);color:var(--seatmap-tip-fg);padding:2px 6px;border-radius:4px;font-size:.85em;white-space:nowrap;display:none;z-index:2}
+        .seatmap-picker .seatmap-legend{display:flex;flex-wrap:wrap;gap:.1em .9em;margin:0;padding:.25em .5em;list-style:none;font-size:.8em;flex:none;border-top:1px solid var(--seatmap-line)}
+        .seatmap-picker .seatmap-swatch{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em;margin-inline-end:.3em;border:1px solid var(--seatmap-line)}
+        .seatmap-picker .seatmap-panel{flex:none;height:8.6em;overflow:auto;padding:.3em .5em;border-top:1px solid var(--seatmap-line)}
+        .seatmap-picker .seatmap-summary{display:flex;align-items:center;gap:.8em;flex-wrap:wrap}
+        .seatmap-picker .seatmap-total{font-weight:600}
+        .seatmap-picker .seatmap-cart{list-style:none;margin:0;padding:0}
+        .seatmap-picker .seatmap-cart li{display:flex;align-items:center;gap:.5em;padding:.15em 0}
+        .seatmap-picker .seatmap-cart li span{flex:1}
+        .seatmap-picker .seatmap-cart .seatmap-button{min-width:32px;min-height:32px;font-size:.9em}
+        .seatmap-picker .seatmap-message:empty{display:none}
+        .seatmap-picker .seatmap-message{padding:.2em 0;font-weight:600}
+        """#
+    }
+
+    /// The page's script (plain ES2017, no dependencies): every picker on
+    /// the page not yet started is started.
     static let script = #"""
     (function () {
       "use strict";
-      var cfg = JSON.parse(document.getElementById("seatmap-config").textContent);
-      var stage = document.getElementById("seatmap-stage");
-      var svg = stage.querySelector("svg");
-      var tip = document.getElementById("seatmap-tip");
-      var status = document.getElementById("seatmap-status");
       var NS = "http://www.w3.org/2000/svg";
-      var k = 1, tx = 0, ty = 0;
-      var SLOP = 8;
+      function fill(t, v) { return t.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(v, k) ? String(v[k]) : m; }); }
 
-      function apply() { svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + k + ")"; }
-      function zoomAt(px, py, factor) {
-        var nk = Math.min(8, Math.max(0.25, k * factor));
-        tx = px - (px - tx) * nk / k;
-        ty = py - (py - ty) * nk / k;
-        k = nk;
-        apply();
-      }
-      function local(e) { var r = stage.getBoundingClientRect(); return { x: e.clientX - r.left, y: e.clientY - r.top }; }
-      function seatOf(el) { return el && el.closest ? el.closest('g[id^="seat-"]') : null; }
-      function titleOf(seat) { var t = seat.querySelector("title"); return t ? t.textContent : seat.id.slice(5); }
+      function start(root) {
+        root.setAttribute("data-seatmap-ready", "");
+        var cfg = JSON.parse(root.querySelector("script.seatmap-config").textContent);
+        var W = cfg.words, C = cfg.colors;
+        function q(sel) { return root.querySelector(sel); }
+        var stage = q(".seatmap-stage"), svg = stage.querySelector("svg"), tip = q(".seatmap-tip"), rowBar = q(".seatmap-rows");
+        var cartEl = q("[data-seatmap-cart]"), msgEl = q("[data-seatmap-message]"), totalEl = q(".seatmap-total"), timerEl = q(".seatmap-timer");
+        var confirmBtn = q('[data-seatmap-action="confirm"]');
+        var svgW = svg.width.baseVal.value, svgH = svg.height.baseVal.value;
+        var k = 1, tx = 0, ty = 0, kMin = 1, kMax = 8, SLOP = 8;
+        var embedded = window.parent !== window;
+        var origins = [location.origin].concat(cfg.hostOrigins || []);
 
-      // Pan, pinch and tap with pointer events; a move of more than 8 px is a pan.
-      var pointers = new Map(), start = null, moved = false, pinch = null;
-      stage.addEventListener("pointerdown", function (e) {
-        pointers.set(e.pointerId, local(e));
-        if (pointers.size === 1) { start = { p: local(e), tx: tx, ty: ty }; moved = false; }
-        if (pointers.size === 2) {
-          var ps = Array.from(pointers.values());
-          pinch = { d: Math.hypot(ps[0].x - ps[1].x, ps[0].y - ps[1].y), k: k };
-          moved = true;
-        }
-        try { stage.setPointerCapture(e.pointerId); } catch (err) { /* not every pointer can be captured */ }
-      });
-      stage.addEventListener("pointermove", function (e) {
-        if (!pointers.has(e.pointerId)) { hover(e); return; }
-        pointers.set(e.pointerId, local(e));
-        if (pointers.size === 2 && pinch) {
-          var ps = Array.from(pointers.values());
-          var d = Math.hypot(ps[0].x - ps[1].x, ps[0].y - ps[1].y);
-          if (pinch.d > 0) zoomAt((ps[0].x + ps[1].x) / 2, (ps[0].y + ps[1].y) / 2, pinch.k * d / pinch.d / k);
-          return;
-        }
-        if (!start) return;
-        var p = local(e), dx = p.x - start.p.x, dy = p.y - start.p.y;
-        if (!moved && Math.hypot(dx, dy) > SLOP) moved = true;
-        if (moved) { tx = start.tx + dx; ty = start.ty + dy; apply(); stage.style.cursor = "grabbing"; }
-      });
-      function end(e) {
-        var wasTap = pointers.size === 1 && !moved && e.type === "pointerup";
-        pointers.delete(e.pointerId);
-        if (pointers.size < 2) pinch = null;
-        if (pointers.size === 0) { start = null; stage.style.cursor = "grab"; }
-        if (wasTap) {
-          var seat = seatOf(document.elementFromPoint(e.clientX, e.clientY));
-          if (seat) toggle(seat);
-        }
-      }
-      stage.addEventListener("pointerup", end);
-      stage.addEventListener("pointercancel", end);
-      stage.addEventListener("wheel", function (e) {
-        e.preventDefault();
-        var p = local(e);
-        zoomAt(p.x, p.y, Math.exp(-e.deltaY * 0.0015));
-      }, { passive: false });
-
-      // Tooltips from the seats' titles, on hover and on keyboard focus.
-      function showTip(seat) {
-        var r = seat.getBoundingClientRect(), s = stage.getBoundingClientRect();
-        tip.textContent = titleOf(seat);
-        tip.style.display = "block";
-        tip.style.left = (r.left - s.left) + "px";
-        tip.style.top = Math.max(0, r.top - s.top - tip.offsetHeight - 4) + "px";
-      }
-      function hideTip() { tip.style.display = "none"; }
-      function hover(e) { var seat = seatOf(e.target); if (seat) showTip(seat); else hideTip(); }
-      stage.addEventListener("pointerleave", hideTip);
-      svg.addEventListener("focusin", function (e) { var seat = seatOf(e.target); if (seat) showTip(seat); });
-      svg.addEventListener("focusout", hideTip);
-
-      // Keyboard: arrows move to the nearest seat that way, Enter or Space toggles.
-      function centre(seat) { var b = seat.getBBox(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 }; }
-      function focusable() { return Array.from(svg.querySelectorAll('g[id^="seat-"][tabindex]')); }
-      svg.addEventListener("keydown", function (e) {
-        var seat = seatOf(e.target);
-        if (!seat) return;
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(seat); return; }
-        var dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-        if (!dir) return;
-        e.preventDefault();
-        var c = centre(seat), best = null, bestScore = Infinity;
-        focusable().forEach(function (other) {
-          if (other === seat) return;
-          var o = centre(other), dx = o.x - c.x, dy = o.y - c.y;
-          var along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
-          if (along <= 0) return;
-          var score = along + 3 * across;
-          if (score < bestScore) { bestScore = score; best = other; }
+        // ---- Seats: their plan status, words and state ----
+        var seats = new Map(), planStatus = new Map();
+        Array.prototype.forEach.call(svg.querySelectorAll('g[id^="seat-"]'), function (g) {
+          var id = g.id.slice(5), cls = g.getAttribute("class") || "";
+          var st = /\bsold\b/.test(cls) ? "sold" : /\blocked\b/.test(cls) ? "locked" : "available";
+          var t = g.querySelector("title"), title = t ? t.textContent : id, word = W["status." + st];
+          var at = word ? title.lastIndexOf(word) : -1;
+          var base = at > 0 ? title.slice(0, at).replace(/[\s,，、·]+$/, "") : title;
+          var sep = at > 0 ? title.slice(base.length, at) : ", ";
+          seats.set(id, { g: g, base: base, sep: sep || " ", tier: ((/\btier-(\d+)\b/.exec(cls) || [])[1]) });
+          planStatus.set(id, st);
+          g.setAttribute("role", "button");
+          g.setAttribute("tabindex", "-1");
         });
-        if (best) best.focus();
-      });
+        var status = new Map(planStatus), tipSeat = null;
+        var current = null;  // the seat that holds the map's one Tab stop
+        function seatOf(el) { var g = el && el.closest ? el.closest('g[id^="seat-"]') : null; return g && svg.contains(g) ? g : null; }
+        function info(g) { return seats.get(g.id.slice(5)); }
+        function labelOf(id) { var s = seats.get(id); return s ? s.base : id; }
 
-      // Picked seats: a mark over the seat's shape, inside its group (so the
-      // browser still hit-tests the seat there).
-      var picked = new Set();
-      // A seat's own shape: its first <path>, or what its first <use> places
-      // (through a seat drawn alike), as the box of the path's points (the
-      // SVG writes absolute coordinates; a rounded rect's control points lie
-      // inside it). Marks and highlight rings are left out.
-      function shapeBox(seat) {
-        var el = seat.querySelector(":scope > path, :scope > use"), dx = 0, dy = 0, guard = 0;
-        while (el && el.tagName.toLowerCase() === "use" && guard++ < 4) {
-          dx += parseFloat(el.getAttribute("x") || "0"); dy += parseFloat(el.getAttribute("y") || "0");
-          var ref = document.getElementById((el.getAttribute("href") || "").slice(1));
-          el = ref && ref.tagName.toLowerCase() === "g" ? ref.querySelector("path, use") : ref;
+        // A seat's own shape as a box in drawing units (its first <path>, or
+        // what its first <use> places): where marks and rings go.
+        function shapeBox(g) {
+          var el = g.querySelector(":scope > path, :scope > use"), dx = 0, dy = 0, guard = 0;
+          while (el && el.tagName.toLowerCase() === "use" && guard++ < 4) {
+            dx += parseFloat(el.getAttribute("x") || "0"); dy += parseFloat(el.getAttribute("y") || "0");
+            var ref = svg.querySelector('[id="' + (el.getAttribute("href") || "").slice(1) + '"]');
+            el = ref && ref.tagName.toLowerCase() === "g" ? ref.querySelector("path, use") : ref;
+          }
+          if (!el || el.tagName.toLowerCase() !== "path") return null;
+          var n = (el.getAttribute("d") || "").match(/-?[0-9.]+/g) || [], xs = [], ys = [];
+          for (var i = 0; i + 1 < n.length; i += 2) { xs.push(parseFloat(n[i])); ys.push(parseFloat(n[i + 1])); }
+          if (!xs.length) return null;
+          var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
+          return { x: x0 + dx, y: y0 + dy, w: Math.max.apply(null, xs) - x0, h: Math.max.apply(null, ys) - y0 };
         }
-        if (!el || el.tagName.toLowerCase() !== "path") return null;
-        var n = (el.getAttribute("d") || "").match(/-?[0-9.]+/g) || [], xs = [], ys = [];
-        for (var i = 0; i + 1 < n.length; i += 2) { xs.push(parseFloat(n[i])); ys.push(parseFloat(n[i + 1])); }
-        if (!xs.length) return null;
-        var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
-        return { x: x0 + dx, y: y0 + dy, width: Math.max.apply(null, xs) - x0, height: Math.max.apply(null, ys) - y0 };
-      }
-      function mark(seat, on) {
-        var old = seat.querySelector(".seatmap-picked");
-        if (old) old.remove();
-        if (!on) return;
-        var b = shapeBox(seat);
-        if (!b) return;
-        var g = document.createElementNS(NS, "g");
-        g.setAttribute("class", "seatmap-picked");
-        g.setAttribute("pointer-events", "none");
-        var r = document.createElementNS(NS, "rect");
-        r.setAttribute("x", b.x); r.setAttribute("y", b.y); r.setAttribute("width", b.width); r.setAttribute("height", b.height);
-        r.setAttribute("rx", Math.min(b.width, b.height) / 6);
-        r.setAttribute("fill", cfg.selectedColor);
-        var check = document.createElementNS(NS, "path");
-        var x = b.x, y = b.y, w = b.width, h = b.height;
-        check.setAttribute("d", "M" + (x + w * 0.28) + " " + (y + h * 0.52) + "L" + (x + w * 0.44) + " " + (y + h * 0.68) + "L" + (x + w * 0.74) + " " + (y + h * 0.34));
-        check.setAttribute("fill", "none");
-        check.setAttribute("stroke", cfg.markColor);
-        check.setAttribute("stroke-width", Math.max(1.5, w / 12));
-        check.setAttribute("stroke-linecap", "round");
-        g.appendChild(r); g.appendChild(check);
-        seat.appendChild(g);
-      }
-      function setSelected(ids) {
-        var next = new Set(ids);
-        picked.forEach(function (id) { if (!next.has(id)) { var s = document.getElementById("seat-" + id); if (s) { mark(s, false); s.removeAttribute("aria-pressed"); } } });
-        next.forEach(function (id) { var s = document.getElementById("seat-" + id); if (s) { mark(s, true); s.setAttribute("aria-pressed", "true"); } });
-        picked = next;
-      }
-      function say(lines) { status.textContent = ""; lines.forEach(function (l) { var d = document.createElement("div"); d.textContent = l; status.appendChild(d); }); }
-      function titleOfId(id) { var s = document.getElementById("seat-" + id); return s ? titleOf(s) : id; }
+        function el(name, attrs) { var e = document.createElementNS(NS, name); for (var a in attrs) e.setAttribute(a, attrs[a]); return e; }
+        // Draws a status over the seat as drawn (inside its group, not hit by the pointer).
+        function overlay(g, st) {
+          var old = g.querySelector(":scope > .seatmap-mark");
+          if (old) old.remove();
+          var drawn = planStatus.get(g.id.slice(5));
+          if (st === drawn) return;
+          var b = shapeBox(g);
+          if (!b) return;
+          var m = el("g", { "class": "seatmap-mark", "pointer-events": "none" });
+          var color = st === "selected" ? C.selected : st === "sold" ? C.sold : st === "available" ? (C.tiers[(+info(g).tier || 0) % C.tiers.length] || C.selected) : C.locked;
+          var ink = st === "selected" ? C.mark : st === "sold" ? C.soldMark : C.lockedMark;
+          m.appendChild(el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: Math.min(b.w, b.h) / 6, fill: color }));
+          var x = b.x, y = b.y, w = b.w, h = b.h, sw = Math.max(1.5, w / 12);
+          var d = st === "selected" ? "M" + (x + w * 0.28) + " " + (y + h * 0.52) + "L" + (x + w * 0.44) + " " + (y + h * 0.68) + "L" + (x + w * 0.74) + " " + (y + h * 0.34)
+            : st === "sold" ? "M" + (x + w * 0.3) + " " + (y + h * 0.3) + "L" + (x + w * 0.7) + " " + (y + h * 0.7) + "M" + (x + w * 0.7) + " " + (y + h * 0.3) + "L" + (x + w * 0.3) + " " + (y + h * 0.7)
+            : st === "available" ? "" : "M" + (x + w * 0.3) + " " + (y + h * 0.7) + "L" + (x + w * 0.7) + " " + (y + h * 0.3);
+          if (d) m.appendChild(el("path", { d: d, fill: "none", stroke: ink, "stroke-width": sw, "stroke-linecap": "round" }));
+          g.appendChild(m);
+        }
+        function paint(id, st) {
+          var s = seats.get(id);
+          if (!s) return;
+          var before = s.g.getAttribute("data-status");
+          status.set(id, st);
+          if (before === st) return;
+          s.g.setAttribute("data-status", st);
+          s.g.setAttribute("aria-pressed", st === "selected" ? "true" : "false");
+          if (st === "available" || st === "selected") s.g.removeAttribute("aria-disabled"); else s.g.setAttribute("aria-disabled", "true");
+          var label = s.base + s.sep + (W["status." + st] || st);
+          s.g.setAttribute("aria-label", label);
+          var t = s.g.querySelector("title");
+          if (t) t.textContent = label;
+          if (tipSeat === s.g) tip.textContent = label;
+          overlay(s.g, st);
+        }
+        seats.forEach(function (s, id) { s.g.removeAttribute("data-status"); paint(id, planStatus.get(id)); });
+        function firstSeat() {
+          var best = null;
+          seats.forEach(function (s, id) { if (!best && (status.get(id) === "available" || status.get(id) === "selected")) best = s.g; });
+          return best || (seats.size ? seats.values().next().value.g : null);
+        }
+        function setCurrent(g) {
+          if (current === g || !g) return;
+          if (current) current.setAttribute("tabindex", "-1");
+          current = g;
+          g.setAttribute("tabindex", "0");
+        }
+        setCurrent(firstSeat());
 
-      var pending = Promise.resolve();
-      function toggle(seat) {
-        var id = seat.id.slice(5);
-        if (!cfg.select) {
-          document.dispatchEvent(new CustomEvent("seatmap:toggle", { detail: { id: id, title: titleOf(seat) } }));
-          return;
+        // ---- View: fit, zoom, pan ----
+        function box() { return stage.getBoundingClientRect(); }
+        function fitScale() { var r = box(); return Math.max(1e-3, Math.min(r.width / svgW, r.height / svgH) * 0.98); }
+        function clampPan() {
+          var r = box(), cw = svgW * k, ch = svgH * k;
+          // The drawing never leaves the stage's centre; fitted, it is centred.
+          if (cw <= r.width) tx = (r.width - cw) / 2; else tx = Math.min(r.width / 2, Math.max(r.width / 2 - cw, tx));
+          if (ch <= r.height) ty = (r.height - ch) / 2; else ty = Math.min(r.height / 2, Math.max(r.height / 2 - ch, ty));
         }
-        // One toggle at a time, in order.
-        pending = pending.then(function () {
-          return fetch(cfg.select, { method: "POST", headers: { "Content-Type": "application/json" },
-                                     body: JSON.stringify(cfg.token ? { toggle: [id], token: cfg.token } : { toggle: [id] }) })
-            .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, json: j }; }); })
-            .then(function (a) {
-              if (!a.ok) {
-                // A token the show no longer knows (its holds expired): the next toggle gets a new one.
-                if (a.status === 409 && cfg.token) { cfg.token = null; setSelected([]); }
-                say([a.json.error || "error"]); return;
+        var frame = 0;
+        function apply() {
+          clampPan();
+          svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + k + ")";
+          if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); });
+        }
+        function drawRows() {
+          // The row labels pinned at the edge while the drawing's own are out of view.
+          var show = tx < -4 && cfg.rows.length > 0;
+          rowBar.style.display = show ? "block" : "none";
+          if (!show) return;
+          if (!rowBar.childNodes.length) cfg.rows.forEach(function (r) { var s = document.createElement("span"); s.textContent = r[0]; rowBar.appendChild(s); });
+          var h = box().height;
+          cfg.rows.forEach(function (r, i) {
+            var y = ty + k * r[1], s = rowBar.childNodes[i];
+            s.style.display = y < 0 || y > h ? "none" : "block";
+            s.style.top = y + "px";
+          });
+        }
+        function limits() {
+          kMin = fitScale();
+          kMax = Math.max(kMin, 48 / cfg.seatSize);
+        }
+        function fit() { limits(); k = kMin; apply(); }
+        function zoomAt(px, py, factor) {
+          var nk = Math.min(kMax, Math.max(kMin, k * factor));
+          tx = px - (px - tx) * nk / k;
+          ty = py - (py - ty) * nk / k;
+          k = nk;
+          apply();
+        }
+        function zoomCentre(factor) { var r = box(); zoomAt(r.width / 2, r.height / 2, factor); }
+        function pan(dx, dy) { var r = box(); tx += dx * r.width / 4; ty += dy * r.height / 4; apply(); }
+        function ensureVisible(g) {
+          var b = shapeBox(g) || g.getBBox(), r = box();
+          var x0 = tx + k * b.x, y0 = ty + k * b.y, x1 = tx + k * (b.x + (b.w || b.width)), y1 = ty + k * (b.y + (b.h || b.height));
+          if (x0 < 0 || y0 < 0 || x1 > r.width || y1 > r.height) {
+            tx = r.width / 2 - k * (b.x + (b.w || b.width) / 2);
+            ty = r.height / 2 - k * (b.y + (b.h || b.height) / 2);
+            apply();
+          }
+        }
+        function local(e) { var r = box(); return { x: e.clientX - r.left, y: e.clientY - r.top }; }
+        // Focus never scrolls the stage: the transform is the only view.
+        stage.addEventListener("scroll", function () { stage.scrollLeft = 0; stage.scrollTop = 0; });
+
+        var pointers = new Map(), startP = null, moved = false, pinch = null;
+        stage.addEventListener("pointerdown", function (e) {
+          if (e.target.closest && e.target.closest(".seatmap-pan")) return;
+          pointers.set(e.pointerId, local(e));
+          if (pointers.size === 1) { startP = { p: local(e), tx: tx, ty: ty }; moved = false; }
+          if (pointers.size === 2) {
+            var ps = Array.from(pointers.values());
+            pinch = { d: Math.hypot(ps[0].x - ps[1].x, ps[0].y - ps[1].y), k: k };
+            moved = true;
+          }
+          try { stage.setPointerCapture(e.pointerId); } catch (err) { /* not every pointer can be captured */ }
+        });
+        stage.addEventListener("pointermove", function (e) {
+          if (!pointers.has(e.pointerId)) { hover(e); return; }
+          pointers.set(e.pointerId, local(e));
+          if (pointers.size === 2 && pinch) {
+            var ps = Array.from(pointers.values());
+            var d = Math.hypot(ps[0].x - ps[1].x, ps[0].y - ps[1].y);
+            if (pinch.d > 0) zoomAt((ps[0].x + ps[1].x) / 2, (ps[0].y + ps[1].y) / 2, pinch.k * d / pinch.d / k);
+            return;
+          }
+          if (!startP) return;
+          var p = local(e), dx = p.x - startP.p.x, dy = p.y - startP.p.y;
+          if (!moved && Math.hypot(dx, dy) > SLOP) moved = true;
+          if (moved) { tx = startP.tx + dx; ty = startP.ty + dy; apply(); stage.style.cursor = "grabbing"; }
+        });
+        function end(e) {
+          var wasTap = pointers.size === 1 && pointers.has(e.pointerId) && !moved && e.type === "pointerup";
+          pointers.delete(e.pointerId);
+          if (pointers.size < 2) pinch = null;
+          if (pointers.size === 0) { startP = null; stage.style.cursor = ""; }
+          if (wasTap) {
+            var g = seatOf(document.elementFromPoint(e.clientX, e.clientY));
+            if (g) { setCurrent(g); toggle(g); }
+          }
+        }
+        stage.addEventListener("pointerup", end);
+        stage.addEventListener("pointercancel", end);
+        stage.addEventListener("wheel", function (e) {
+          // On its own page the wheel zooms; embedded in another, only with Ctrl (a pinch on a touchpad), so the host page still scrolls.
+          if (embedded && !e.ctrlKey && !e.metaKey) return;
+          e.preventDefault();
+          var p = local(e);
+          zoomAt(p.x, p.y, Math.exp(-e.deltaY * 0.0015));
+        }, { passive: false });
+
+        // ---- Tooltip ----
+        function showTip(g) {
+          tipSeat = g;
+          var r = g.getBoundingClientRect(), s = box();
+          tip.textContent = g.getAttribute("aria-label");
+          tip.style.display = "block";
+          tip.style.left = Math.max(0, Math.min(s.width - tip.offsetWidth, r.left - s.left)) + "px";
+          tip.style.top = Math.max(0, r.top - s.top - tip.offsetHeight - 4) + "px";
+        }
+        function hideTip() { tip.style.display = "none"; tipSeat = null; }
+        function hover(e) { var g = seatOf(e.target); if (g) showTip(g); else hideTip(); }
+        stage.addEventListener("pointerleave", hideTip);
+
+        // ---- Keyboard ----
+        var ring = null;
+        svg.addEventListener("focusin", function (e) {
+          var g = seatOf(e.target);
+          if (!g) return;
+          setCurrent(g);
+          var b = shapeBox(g);
+          if (ring) ring.remove();
+          if (b) {
+            var pad = Math.max(2, b.w / 10);
+            ring = el("rect", { "class": "seatmap-ring", x: b.x - pad, y: b.y - pad, width: b.w + 2 * pad, height: b.h + 2 * pad, rx: pad * 1.5,
+                                fill: "none", stroke: C.focus, "stroke-width": Math.max(2, b.w / 14), "pointer-events": "none" });
+            g.appendChild(ring);
+          }
+          showTip(g);
+        });
+        svg.addEventListener("focusout", function () { if (ring) { ring.remove(); ring = null; } hideTip(); });
+        var centres = null;
+        function centreOf(g) { var b = shapeBox(g) || { x: 0, y: 0, w: 0, h: 0 }; return { x: b.x + b.w / 2, y: b.y + b.h / 2 }; }
+        function move(g, dir) {
+          if (!centres) { centres = []; seats.forEach(function (s) { centres.push([s.g, centreOf(s.g)]); }); }
+          var c = centreOf(g), best = null, bestScore = Infinity;
+          centres.forEach(function (o) {
+            if (o[0] === g) return;
+            var dx = o[1].x - c.x, dy = o[1].y - c.y;
+            var along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
+            if (along <= 0.5) return;
+            var score = along + 3 * across;
+            if (score < bestScore) { bestScore = score; best = o[0]; }
+          });
+          if (best) { setCurrent(best); best.focus({ preventScroll: true }); ensureVisible(best); }
+        }
+        root.addEventListener("keydown", function (e) {
+          if (e.target.closest && e.target.closest("input, textarea, select")) return;
+          var g = seatOf(e.target);
+          var dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+          if (e.key === "+" || e.key === "=") { e.preventDefault(); zoomCentre(1.6); if (g) ensureVisible(g); return; }
+          if (e.key === "-" || e.key === "_") { e.preventDefault(); zoomCentre(1 / 1.6); return; }
+          if (e.key === "0") { e.preventDefault(); fit(); return; }
+          if (dir && (e.shiftKey || !g)) { if (stage.contains(e.target) || g) { e.preventDefault(); pan(-dir[0], -dir[1]); } return; }
+          if (!g) return;
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(g); return; }
+          if (dir) { e.preventDefault(); move(g, dir); }
+        });
+        root.addEventListener("click", function (e) {
+          var b = e.target.closest ? e.target.closest("[data-seatmap-action]") : null;
+          if (!b || !root.contains(b)) return;
+          var a = b.getAttribute("data-seatmap-action");
+          if (a === "zoom-in") zoomCentre(1.6);
+          else if (a === "zoom-out") zoomCentre(1 / 1.6);
+          else if (a === "fit") fit();
+          else if (a === "pan-left") pan(1, 0);
+          else if (a === "pan-right") pan(-1, 0);
+          else if (a === "pan-up") pan(0, 1);
+          else if (a === "pan-down") pan(0, -1);
+          else if (a === "confirm") checkout();
+          else if (a === "remove") { var s = seats.get(b.getAttribute("data-seat")); if (s) toggle(s.g); }
+        });
+
+        // ---- Messages to the host ----
+        function emit(msg) {
+          root.dispatchEvent(new CustomEvent(msg.type, { detail: msg, bubbles: true }));
+          if (embedded) origins.forEach(function (o) { try { window.parent.postMessage(msg, o); } catch (err) { /* an origin that is not the parent's */ } });
+        }
+        function say(lines) {
+          msgEl.textContent = "";
+          lines.forEach(function (l) { var d = document.createElement("div"); d.textContent = l; msgEl.appendChild(d); });
+        }
+
+        // ---- The cart: the service's answer ----
+        var etag = null, polling = 0;
+        var token = null, cart = [], total = "", totalText = "", expiresAt = 0, skew = 0, gaps = [];
+        try { token = new URLSearchParams(location.search).get("token") || (cfg.show && sessionStorage.getItem("seatmap:" + cfg.show)) || null; } catch (err) { token = null; }
+        function keepToken(t) {
+          var changed = t !== token;
+          token = t;
+          // A new token sees its own seats as selected: the statuses are asked for again with it.
+          if (changed) { etag = null; poll(false); }
+          try { if (cfg.show) { if (t) sessionStorage.setItem("seatmap:" + cfg.show, t); else sessionStorage.removeItem("seatmap:" + cfg.show); } } catch (err) { /* storage refused */ }
+        }
+        function drawCart() {
+          cartEl.textContent = "";
+          cart.forEach(function (item) {
+            var li = document.createElement("li");
+            var text = document.createElement("span");
+            text.textContent = item.label + " · " + item.priceText;
+            li.appendChild(text);
+            if (item.id) {
+              li.setAttribute("data-seat", item.id);
+              var b = document.createElement("button");
+              b.type = "button";
+              b.className = "seatmap-button";
+              b.setAttribute("data-seatmap-action", "remove");
+              b.setAttribute("data-seat", item.id);
+              b.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
+              b.textContent = "×";
+              li.appendChild(b);
+            } else {
+              li.setAttribute("data-area", item.area);
+            }
+            cartEl.appendChild(li);
+          });
+          totalEl.textContent = cart.length ? fill(W["picker.total"], { total: totalText }) : W["picker.cartEmpty"];
+          totalEl.setAttribute("data-total", cart.length ? total : "");
+          confirmBtn.disabled = !cart.length || !token;
+          tick();
+        }
+        function tick() {
+          if (!cart.length || !expiresAt) { timerEl.textContent = ""; return; }
+          var left = Math.max(0, Math.round((expiresAt - (Date.now() + skew)) / 1000));
+          timerEl.textContent = fill(W["picker.holdFor"], { time: Math.floor(left / 60) + ":" + ("0" + left % 60).slice(-2) });
+          if (left <= 0) expire();
+        }
+        setInterval(tick, 1000);
+        function expire() {
+          cart.forEach(function (item) { if (item.id && status.get(item.id) === "selected") paint(item.id, "available"); });
+          cart = []; expiresAt = 0; keepToken(null);
+          drawCart();
+          say([W["picker.expired"]]);
+          emit({ type: "seatmap:expired" });
+        }
+        function markGaps(ids) {
+          gaps.forEach(function (g) { g.remove(); });
+          gaps = [];
+          ids.forEach(function (id) {
+            var s = seats.get(id), b = s && shapeBox(s.g);
+            if (!b) return;
+            var r = el("rect", { "class": "seatmap-gap", x: b.x - 2, y: b.y - 2, width: b.w + 4, height: b.h + 4, rx: 4, fill: "none",
+                                  stroke: C.selected, "stroke-width": Math.max(2, b.w / 12), "stroke-dasharray": Math.max(3, b.w / 8), "pointer-events": "none" });
+            s.g.appendChild(r);
+            gaps.push(r);
+          });
+        }
+        function answered(a, dateHeader) {
+          if (dateHeader) { var d = Date.parse(dateHeader); if (!isNaN(d)) skew = d - Date.now(); }
+          if (a.token) keepToken(a.token);
+          var mine = new Set(a.selected || []);
+          cart.forEach(function (item) { if (item.id && !mine.has(item.id) && status.get(item.id) === "selected") paint(item.id, "available"); });
+          (a.results || []).forEach(function (r) {
+            if (r.result === "notAvailable" || r.result === "held") { if (status.get(r.id) === "available") paint(r.id, r.result === "held" ? "held" : "sold"); }
+          });
+          mine.forEach(function (id) { paint(id, "selected"); });
+          cart = a.cart || []; total = a.total || ""; totalText = a.totalText || "";
+          expiresAt = a.expiresAt ? Date.parse(a.expiresAt) : 0;
+          drawCart();
+          say(a.messages || []);
+          markGaps(a.violations || []);
+          emit({ type: "seatmap:cart", seats: cart.map(function (i) { return i.id || i.area; }), total: total });
+        }
+        function post(url, body) {
+          return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
+            .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, json: j, date: r.headers.get("Date") }; }); });
+        }
+        var pending = Promise.resolve();
+        function toggle(g) {
+          var id = g.id.slice(5);
+          if (!cfg.select) {
+            emit({ type: "seatmap:toggle", id: id, selected: null, result: null });
+            return pending;
+          }
+          pending = pending.then(function () {
+            var body = { toggle: [id], locale: cfg.locale };
+            if (token) body.token = token;
+            return post(cfg.select, body).then(function (a) {
+              if (!a.ok && a.status === 409 && body.token && /token/.test(a.json.error || "")) {
+                // A token the show no longer knows (its holds expired): the cart is gone; the tap is tried again without it.
+                if (cart.length) expire(); else keepToken(null);
+                delete body.token;
+                return post(cfg.select, body);
               }
-              var answer = a.json;
-              if (answer.token) cfg.token = answer.token;
-              setSelected(answer.selected || []);
-              var lines = [(answer.descriptions || []).join(" ") + (answer.totalText ? " · " + answer.totalText : "")];
-              (answer.results || []).forEach(function (r) {
-                if (r.result === "notAvailable" || r.result === "held") lines.push(titleOfId(r.id) + " — " + cfg.words.sold);
-                else if (r.result !== "selected" && r.result !== "deselected") lines.push(titleOfId(r.id) + " — " + r.result);
+              return a;
+            }).then(function (a) {
+              if (!a) return;
+              if (!a.ok) { say([a.json.error || String(a.status)]); return; }
+              answered(a.json, a.date);
+              var r = (a.json.results || []).filter(function (x) { return x.id === id; })[0];
+              emit({ type: "seatmap:toggle", id: id, selected: (a.json.selected || []).indexOf(id) >= 0, result: r ? r.result : null });
+            }).catch(function (err) { say([String(err)]); });
+          });
+          return pending;
+        }
+        function checkout() {
+          if (!cart.length || !token) return pending;
+          var ids = cart.map(function (i) { return i.id || i.area; });
+          emit({ type: "seatmap:checkout", show: cfg.show || null, token: token, seats: ids, total: total });
+          if (!cfg.order) return pending;
+          pending = pending.then(function () {
+            var labels = cart.map(function (i) { return i.label; });
+            var orderId = "picker-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+            return post(cfg.order, { token: token, orderId: orderId, seats: cart.filter(function (i) { return i.id; }).map(function (i) { return i.id; }) })
+              .then(function (a) {
+                if (!a.ok) { say([a.json.error || String(a.status)]); return; }
+                (a.json.sold || []).forEach(function (id) { paint(id, "sold"); });
+                cart = []; expiresAt = 0; keepToken(null);
+                drawCart();
+                say([fill(W["picker.ordered"], { seats: labels.join(W["list.separator"]) })]);
+                emit({ type: "seatmap:cart", seats: [], total: "0" });
               });
-              (answer.violations || []).forEach(function (v) { lines.push("⚠ " + titleOfId(v)); });
-              say(lines);
-              status.setAttribute("data-total", answer.total || "");
-              document.dispatchEvent(new CustomEvent("seatmap:toggle", { detail: { id: id, title: titleOf(seat), answer: answer } }));
-            })
-            .catch(function (err) { say([String(err)]); });
-        });
-      }
+          }).catch(function (err) { say([String(err)]); });
+          return pending;
+        }
 
-      window.seatmap = {
-        setSelected: setSelected,
-        selected: function () { return Array.from(picked).sort(); },
-        view: function () { return { k: k, tx: tx, ty: ty }; },
-        idle: function () { return pending; },
-        token: function () { return cfg.token || null; }
-      };
-      if (cfg.held) setSelected(cfg.held);
-      apply();
+        // ---- Live statuses: long polls on the show's seats ----
+
+        function seatsAnswer(j) {
+          var notes = [], before = cart.length;
+          Object.keys(j.seats || {}).forEach(function (id) {
+            var st = j.seats[id];
+            if (status.get(id) === "selected" && st !== "selected") {
+              var item = cart.filter(function (i) { return i.id === id; })[0];
+              if (item) {
+                cart = cart.filter(function (i) { return i !== item; });
+                if (st === "sold" || st === "locked") notes.push(fill(W["picker.soldMeanwhile"], { seat: item.label }));
+              }
+            }
+            paint(id, st);
+          });
+          var left = cart.length;
+          if (before && !left && expiresAt && Date.now() + skew >= expiresAt - 1500) { expire(); return; }
+          if (left !== before) { refresh(); if (notes.length) say(notes); }
+        }
+        // The cart again from the service (after a seat left it).
+        function refresh() {
+          if (!token || !cfg.select) { drawCart(); return; }
+          pending = pending.then(function () {
+            return post(cfg.select, { toggle: [], token: token, locale: cfg.locale }).then(function (a) {
+              if (a.ok) { var m = msgEl.textContent; answered(a.json, a.date); if (!(a.json.messages || []).length) msgEl.textContent = m; }
+              else if (a.status === 409) expire();
+            });
+          }).catch(function () { drawCart(); });
+        }
+        function poll(wait) {
+          if (!cfg.seats) return;
+          var n = ++polling, asked = token;
+          var url = cfg.seats + "?" + (token ? "token=" + encodeURIComponent(token) + "&" : "") + (wait ? "wait=25" : "");
+          fetch(url.replace(/[?&]$/, ""), { headers: etag ? { "If-None-Match": etag } : {}, cache: "no-store", credentials: "same-origin" })
+            .then(function (r) {
+              // An answer for another token (or an older poll) is not this buyer's view.
+              if (n !== polling || asked !== token) return;
+              if (r.status === 200) { etag = r.headers.get("ETag"); return r.json().then(seatsAnswer); }
+              if (r.status !== 304) throw new Error(String(r.status));
+            })
+            .then(function () { if (n === polling) setTimeout(function () { poll(true); }, 0); },
+                  function () { if (n === polling) setTimeout(function () { poll(true); }, 2000); });
+        }
+
+        // ---- From the host ----
+        window.addEventListener("message", function (e) {
+          if (origins.indexOf(e.origin) < 0 || !e.data || typeof e.data.type !== "string") return;
+          var m = e.data;
+          if (m.type === "seatmap:focus") { var s = seats.get(String(m.id)); if (s) { setCurrent(s.g); s.g.focus({ preventScroll: true }); ensureVisible(s.g); } }
+          else if (m.type === "seatmap:clear") { cart.filter(function (i) { return i.id; }).forEach(function (i) { var s = seats.get(i.id); if (s) toggle(s.g); }); }
+          else if (m.type === "seatmap:locale" && typeof m.locale === "string") {
+            var u = new URL(location.href);
+            u.searchParams.set("locale", m.locale);
+            if (token) u.searchParams.set("token", token);
+            location.replace(u.toString());
+          }
+        });
+
+        var api = {
+          view: function () { return { k: k, tx: tx, ty: ty, kMin: kMin, kMax: kMax }; },
+          selected: function () { var out = []; status.forEach(function (st, id) { if (st === "selected") out.push(id); }); return out.sort(); },
+          setSelected: function (ids) {
+            // For a file page driven by its host: only seats that can be picked are marked.
+            var want = new Set(ids);
+            status.forEach(function (st, id) {
+              if (st === "selected" && !want.has(id)) paint(id, "available");
+              else if (want.has(id) && st === "available") paint(id, "selected");
+            });
+          },
+          idle: function () { return pending; },
+          token: function () { return token; },
+          cart: function () { return { seats: cart.map(function (i) { return i.id || i.area; }), total: total }; },
+          fit: fit, zoom: zoomCentre,
+          checkout: checkout
+        };
+        root.seatmap = api;
+        if (!window.seatmap) window.seatmap = api;
+        fit();
+        window.addEventListener("resize", function () { var was = k <= kMin * 1.001; limits(); if (was) k = kMin; k = Math.max(kMin, Math.min(kMax, k)); apply(); });
+        if (token && cfg.select) refresh();
+        poll(false);
+        emit({ type: "seatmap:ready" });
+      }
+      Array.prototype.forEach.call(document.querySelectorAll("[data-seatmap-picker]:not([data-seatmap-ready])"), start);
     })();
     """#
 }

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import SeatMapCore
 import SeatMapLayout
@@ -63,6 +64,7 @@ struct Controller: Sendable {
                 response = route.handler(request, params)
             }
         }
+        response = Controller.compressed(response, request, cache: cache)
         if request.method == "HEAD" { response.body = [] }
         if let origin, allowedOrigins.contains(origin) {
             response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
@@ -221,18 +223,82 @@ struct Controller: Sendable {
     static let pickerOptions = renderOptions.filter { $0.name != "page" && $0.name != "png-compression" }
 
     /// An image answer with its ETag; 304 when the client has it.
-    static func image(_ bytes: [UInt8], _ format: OutputFormat, _ request: HTTPRequest) -> HTTPResponse {
+    static func image(_ bytes: [UInt8], _ format: OutputFormat, _ request: HTTPRequest, extra: [(String, String)] = []) -> HTTPResponse {
         let etag = "\"" + contentHash(bytes) + "\""
-        let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")]
-        if let match = request.headers["if-none-match"],
-           match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "W/" + etag || $0 == "*" }) {
+        let headers = [("Content-Type", format.mimeType), ("ETag", etag), ("Cache-Control", "no-cache")] + extra
+        if matches(request, etag) {
             return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
         return HTTPResponse(status: 200, headers: headers, body: bytes)
     }
 
-    static func page(_ bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", OutputFormat.html.mimeType), ("Cache-Control", "no-store")], body: bytes)
+    /// Whether the request's If-None-Match names `etag` (strong or weak,
+    /// of the bytes as they are or gzipped, or `*`).
+    static func matches(_ request: HTTPRequest, _ etag: String) -> Bool {
+        guard let header = request.headers["if-none-match"] else { return false }
+        let gz = String(etag.dropLast()) + gzipSuffix + "\""
+        return header.split(separator: ",").contains {
+            let t = $0.trimmingCharacters(in: .whitespaces)
+            return t == "*" || t == etag || t == "W/" + etag || t == gz || t == "W/" + gz
+        }
+    }
+
+    /// The picker page's headers: which pages may frame it (its own and the
+    /// listed origins: no clickjacking from others), and that it fetches
+    /// nothing from elsewhere.
+    func pageHeaders() -> [(String, String)] {
+        let ancestors = (["'self'"] + allowedOrigins.sorted()).joined(separator: " ")
+        return [("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors \(ancestors)"),
+                ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin")]
+    }
+
+    static let gzipSuffix = "-gz"
+    /// Text answers of 1 KiB or more are sent gzipped to a client that
+    /// accepts it (`Vary: Accept-Encoding`); the ETag of the gzipped bytes
+    /// is the plain one with "-gz". Large bodies' gzipped forms are kept by
+    /// their ETag, so a page is compressed once, not per buyer.
+    static func compressed(_ response: HTTPResponse, _ request: HTTPRequest, cache: RenderCache) -> HTTPResponse {
+        guard response.body.count >= 1024, response.status == 200 || response.status >= 400,
+              let type = response.headers.first(where: { $0.0 == "Content-Type" })?.1,
+              type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("image/svg+xml"),
+              !response.headers.contains(where: { $0.0 == "Content-Encoding" }) else { return response }
+        var r = response
+        r.headers.append(("Vary", "Accept-Encoding"))
+        guard acceptsGzip(request.headers["accept-encoding"]) else { return r }
+        let etag = r.headers.firstIndex { $0.0 == "ETag" }
+        let key = etag.map { "gzip\u{0}" + r.headers[$0].1 }
+        if let key, response.body.count >= 64 << 10, let cached = cache.get(key) {
+            r.body = cached
+        } else {
+            guard let packed = gzip(response.body) else { return r }
+            if let key, response.body.count >= 64 << 10 { cache.put(key, packed) }
+            r.body = packed
+        }
+        r.headers.append(("Content-Encoding", "gzip"))
+        if let etag { r.headers[etag].1 = String(r.headers[etag].1.dropLast()) + gzipSuffix + "\"" }
+        return r
+    }
+
+    /// Whether an Accept-Encoding header takes gzip (and not with q=0).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for part in header.lowercased().split(separator: ",") {
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = fields.first, name == "gzip" || name == "*" else { continue }
+            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+        return false
+    }
+
+    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: seatmap_gzip_bound(bytes.count))
+        let n = bytes.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { seatmap_gzip(src.baseAddress, src.count, $0.baseAddress, $0.count) }
+        }
+        guard n > 0 else { return nil }
+        out.removeSubrange(n...)
+        return out
     }
 
     /// A hex digest of the bytes for the ETag (FNV-1a, 64 bits, twice with
@@ -338,12 +404,25 @@ struct Controller: Sendable {
         }
     }
 
+    /// GET /halls/NAME/picker: the plan's picker page (toggles only
+    /// announced to the host page: no show to hold seats in).
     func hallPicker(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            let (plan, _) = try halls.plan(name).get()
-            let settings = try ImageOptions.settings(try Controller.arguments(request.query, Controller.pickerOptions))
-            return Controller.page(try Rendering.bytes(plan.hall, format: .html, settings))
+            let (plan, path) = try halls.plan(name).get()
+            return try picker(plan, path: path, query: request.query, endpoint: nil, request)
         }
+    }
+
+    /// A picker page, kept by the hall file's identity and the options (the
+    /// same bytes for every buyer: statuses and tokens are fetched by the page).
+    func picker(_ plan: HallPlan, path: String, query: [(String, String)], endpoint: PickerEndpoint?, _ request: HTTPRequest) throws -> HTTPResponse {
+        let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.pickerOptions))
+        let parts = ["picker", endpoint?.show ?? "", endpoint?.order ?? "", allowedOrigins.sorted().joined(separator: " ")] + query.map { "\($0.0)=\($0.1)" }
+        let key = RenderCache.key(path: path, parts: parts)
+        if let key, let cached = cache.get(key) { return Controller.image(cached, .html, request, extra: pageHeaders()) }
+        let bytes = try Rendering.bytes(plan.hall, format: .html, settings, picker: endpoint)
+        if let key { cache.put(key, bytes) }
+        return Controller.image(bytes, .html, request, extra: pageHeaders())
     }
 
     func hallHit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {

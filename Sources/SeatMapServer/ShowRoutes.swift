@@ -69,13 +69,7 @@ extension Controller {
                 var r = Controller.compact(ShowJSON.seats(view, plan: plan.hall))
                 let etag = "\"" + Controller.contentHash(r.body) + "\""
                 r.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
-                let known = request.headers["if-none-match"].map { header in
-                    header.split(separator: ",").contains {
-                        let t = $0.trimmingCharacters(in: .whitespaces)
-                        return t == etag || t == "W/" + etag
-                    }
-                } ?? false
-                guard known else { return r }
+                guard Controller.matches(request, etag) else { return r }
                 if Date() >= deadline || changes.isClosed {
                     return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
                 }
@@ -131,9 +125,12 @@ extension Controller {
                     throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, token, holdSeconds, locale, singleSeatRule, hall)")
                 }
             }
-            guard !r.toggles.isEmpty || !r.areas.isEmpty else { throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\")") }
+            // With a token, an empty toggle list reads its holds back (and counts as activity).
+            guard !r.toggles.isEmpty || !r.areas.isEmpty || r.token != nil else {
+                throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\", or a \"token\" to read back)")
+            }
             let a = try service.select(r, plan: plan)
-            changes.bump(show)
+            if !r.toggles.isEmpty || !r.areas.isEmpty { changes.bump(show) }
             let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
             return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, violations: a.violations, hall: a.hall,
                                                          locale: words, token: a.token, expiresAt: a.expiresAt))
@@ -191,16 +188,19 @@ extension Controller {
         }
     }
 
-    /// GET /shows/SHOW/picker[?token=T&render options]: the picker page, its
-    /// toggles sent to /shows/SHOW/select with the buyer's token.
+    /// GET /shows/SHOW/picker[?render options]: the picker page for the
+    /// show, the same bytes for every buyer (the page reads `?token=T` from
+    /// its own address, fetches the statuses and long-polls them). In open
+    /// development mode its confirm button orders; otherwise it hands the
+    /// cart to the host page.
     func showPicker(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            let (token, query) = Controller.take("token", from: request.query)
-            let (service, plan) = try showPlan(show)
-            let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.pickerOptions))
-            let view = try service.view(show: show, token: token, plan: plan)
-            let endpoint = PickerEndpoint(select: "/shows/\(show)/select", hall: plan.name, held: view.selected.map(\.description), token: token)
-            return Controller.page(try Rendering.bytes(view.hall, format: .html, settings, picker: endpoint))
+            let (_, query) = Controller.take("token", from: request.query)
+            let (_, plan) = try showPlan(show)
+            let (_, path) = try halls.plan(plan.name).get()
+            let endpoint = PickerEndpoint(show: show, select: "/shows/\(show)/select", seats: "/shows/\(show)/seats",
+                                          order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted())
+            return try picker(plan, path: path, query: query, endpoint: endpoint, request)
         }
     }
 
