@@ -35,7 +35,7 @@ public struct Bench {
     var hitOnly = false
     /// The parts of the run (`--only`): the scenes' figures, the 4K diff,
     /// the batch scaling. All by default.
-    static let parts = ["scenes", "diff", "batch"]
+    static let parts = ["scenes", "diff", "batch", "picker"]
     var parts = Set(Bench.parts)
     /// The geometry flags (`--theme`, `--no-header`, `--no-legend`): the
     /// theme whose style every layout of the run is built with.
@@ -61,7 +61,8 @@ public struct Bench {
       --json FILE    also write every figure as JSON
       --hall FILE    add a hall file as a scene
       --scene NAME   only this scene (repeatable)
-      --only PART    only this part of the run: scenes, diff or batch (repeatable)
+      --only PART    only this part of the run: scenes, diff, batch or picker (repeatable; picker needs
+                     scripts/install-browser-deps.sh and runs from the project folder)
     Geometry flags, as for seatmap render: every layout is built with --theme's style
     (default light) and --no-header / --no-legend; --zoom and --scale set the render
     figures' zoom and scale (layout is timed at z2 s2, hit-testing at z2.37 s2).
@@ -241,6 +242,7 @@ public struct Bench {
         }
         if !hitOnly && parts.contains("diff") { try diff4K() }
         if !hitOnly && parts.contains("batch") { try batchScaling() }
+        if !hitOnly && parts.contains("picker") { try picker() }
         let peak = Bench.peakMB()
         add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
     }

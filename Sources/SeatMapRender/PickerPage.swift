@@ -66,7 +66,7 @@ enum PickerPage {
     /// The catalogue keys the page's script fills in itself.
     static let words = ["status.available", "status.selected", "status.sold", "status.locked", "status.held",
                         "picker.expired", "picker.soldMeanwhile", "picker.cartEmpty", "picker.total", "picker.remove",
-                        "picker.holdFor", "picker.ordered", "list.separator"]
+                        "picker.holdFor", "picker.ordered", "list.separator", "summary"]
 
     static func html(svg: String, scene: Scene, endpoint: PickerEndpoint?) -> String {
         let layout = scene.layout, theme = scene.theme
@@ -85,6 +85,10 @@ enum PickerPage {
             // The smaller side of a seat, in drawing units: the largest zoom shows it at 48 CSS px.
             ("seatSize", .number(String(max(1, min(layout.seatWidth, layout.seatHeight))))),
             ("rows", .array(layout.rowLabels.map { .array([.string($0.label), .int($0.pill.y + $0.pill.h / 2)]) })),
+            // Zoomed out below readable seats, the sections are drawn as shapes with their seats left.
+            ("sections", .array(layout.sections.isEmpty
+                ? [.array([.int(-1), .string(""), .int(layout.gridRect.x), .int(layout.gridRect.y), .int(layout.gridRect.w), .int(layout.gridRect.h)])]
+                : layout.sections.map { .array([.int($0.id), .string($0.name), .int($0.rect.x), .int($0.rect.y), .int($0.rect.w), .int($0.rect.h)]) })),
         ]
         if let endpoint {
             var e: [(String, JSONNode)] = [("show", .string(endpoint.show)), ("select", .string(endpoint.select)),
@@ -186,9 +190,14 @@ enum PickerPage {
         .seatmap-picker .seatmap-stage{position:relative;flex:1;min-height:0;overflow:hidden;touch-action:none;cursor:grab;outline:none}
         .seatmap-picker .seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block}
         .seatmap-picker .seatmap-stage g[id^="seat-"]{outline:none}
+        .seatmap-picker.seatmap-overview .seatmap-stage g[id^="seat-"]{display:none}
+        .seatmap-picker.seatmap-small .seatmap-stage g[id^="seat-"]>text{display:none}
+        .seatmap-picker .seatmap-sections{display:none}
+        .seatmap-picker.seatmap-overview .seatmap-sections{display:inline}
+        .seatmap-picker .seatmap-section{cursor:zoom-in;outline:none}
         .seatmap-picker .seatmap-pan{position:absolute;inset-inline-end:.4em;bottom:.4em;opacity:.9}
         .seatmap-picker .seatmap-pan .seatmap-button{min-width:32px;min-height:32px;font-size:.8em;padding:0}
-        .seatmap-picker .seatmap-rows{position:absolute;inset-inline-start:0;top:0;bottom:0;width:2.2em;pointer-events:none;display:none}
+        .seatmap-picker .seatmap-rows{position:absolute;inset-inline-start:0;top:0;height:0;width:2.2em;pointer-events:none;display:none}
         .seatmap-picker .seatmap-rows span{position:absolute;inset-inline-start:.2em;transform:translateY(-50%);min-width:1.8em;padding:0 .3em;border-radius:.9em;background:var(--seatmap-tip-bg);color:var(--seatmap-tip-fg);font-size:.75em;text-align:center;opacity:.85}
         .seatmap-picker .seatmap-tip{position:absolute;pointer-events:none;background:var(--seatmap-tip-bg);color:var(--seatmap-tip-fg);padding:2px 6px;border-radius:4px;font-size:.85em;white-space:nowrap;display:none;z-index:2}
         .seatmap-picker .seatmap-legend{display:flex;flex-wrap:wrap;gap:.1em .9em;margin:0;padding:.25em .5em;list-style:none;font-size:.8em;flex:none;border-top:1px solid var(--seatmap-line)}
@@ -313,7 +322,13 @@ enum PickerPage {
         setCurrent(firstSeat());
 
         // ---- View: fit, zoom, pan ----
-        function box() { return stage.getBoundingClientRect(); }
+        // The stage's box, read again only when the window changes size (reading it forces a layout).
+        var stageBox = null;
+        function box() { if (!stageBox) stageBox = stage.getBoundingClientRect(); return stageBox; }
+        window.addEventListener("resize", function () { stageBox = null; });
+        // A host page that scrolls moves the stage: taps and zooms use where it is now.
+        window.addEventListener("scroll", function () { stageBox = null; }, { capture: true, passive: true });
+        stage.addEventListener("pointerdown", function () { stageBox = null; }, true);
         function fitScale() { var r = box(); return Math.max(1e-3, Math.min(r.width / svgW, r.height / svgH) * 0.98); }
         function clampPan() {
           var r = box(), cw = svgW * k, ch = svgH * k;
@@ -325,27 +340,103 @@ enum PickerPage {
         function apply() {
           clampPan();
           svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + k + ")";
-          if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); });
+          if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); setOverview(); });
         }
+        var rowsShown = null, rowsK = null;
         function drawRows() {
-          // The row labels pinned at the edge while the drawing's own are out of view.
-          var show = tx < -4 && cfg.rows.length > 0;
-          rowBar.style.display = show ? "block" : "none";
+          // The row labels pinned at the edge while the drawing's own are out of view: placed
+          // for the zoom once, then the bar moves with the pan (one style change a frame).
+          var show = tx < -4 && cfg.rows.length > 0 && !overview;
+          if (show !== rowsShown) { rowsShown = show; rowBar.style.display = show ? "block" : "none"; }
           if (!show) return;
           if (!rowBar.childNodes.length) cfg.rows.forEach(function (r) { var s = document.createElement("span"); s.textContent = r[0]; rowBar.appendChild(s); });
-          var h = box().height;
-          cfg.rows.forEach(function (r, i) {
-            var y = ty + k * r[1], s = rowBar.childNodes[i];
-            s.style.display = y < 0 || y > h ? "none" : "block";
-            s.style.top = y + "px";
+          if (rowsK !== k) {
+            rowsK = k;
+            cfg.rows.forEach(function (r, i) { rowBar.childNodes[i].style.top = (k * r[1]) + "px"; });
+          }
+          rowBar.style.transform = "translateY(" + ty + "px)";
+        }
+        // ---- Big venues: below readable seats, sections with their seats left ----
+        var READABLE = 7, overview = false, sectionLayer = null, sectionsAt = 0;
+        function sectionOf(id) { var n = id.split("-")[0]; return cfg.sections.length === 1 && cfg.sections[0][0] === -1 ? -1 : +n; }
+        function sectionCounts() {
+          var c = {};
+          cfg.sections.forEach(function (sec) { c[sec[0]] = [0, 0]; });
+          status.forEach(function (st, id) {
+            var n = c[sectionOf(id)];
+            if (!n) return;
+            n[1]++;
+            if (st === "available") n[0]++;
+          });
+          return c;
+        }
+        function drawSections() {
+          if (!sectionLayer) {
+            sectionLayer = el("g", { "class": "seatmap-sections" });
+            cfg.sections.forEach(function (sec) {
+              var g = el("g", { "class": "seatmap-section", role: "button", tabindex: "0", "data-section": sec[0] });
+              g.appendChild(el("rect", { x: sec[2], y: sec[3], width: sec[4], height: sec[5], rx: 6, fill: C.tiers[0] || C.selected, "fill-opacity": "0.18",
+                                         stroke: C.tiers[0] || C.selected, "stroke-width": 2 }));
+              var name = el("text", { x: sec[2] + sec[4] / 2, "text-anchor": "middle", fill: C.focus });
+              var left = el("text", { x: sec[2] + sec[4] / 2, "text-anchor": "middle", fill: C.focus });
+              g.appendChild(name); g.appendChild(left);
+              sectionLayer.appendChild(g);
+            });
+            svg.appendChild(sectionLayer);
+          }
+          var counts = sectionCounts(), size = 15 / k;
+          Array.prototype.forEach.call(sectionLayer.childNodes, function (g, i) {
+            var sec = cfg.sections[i], n = counts[sec[0]] || [0, 0], texts = g.querySelectorAll("text");
+            var words = fill(W["summary"], { available: n[0], seats: n[1] });
+            texts[0].textContent = sec[1]; texts[1].textContent = words;
+            var cy = sec[3] + sec[5] / 2;
+            texts[0].setAttribute("y", sec[1] ? cy - size * 0.7 : cy); texts[0].setAttribute("font-size", size * 1.1); texts[0].setAttribute("font-weight", "600");
+            texts[1].setAttribute("y", sec[1] ? cy + size * 0.7 : cy); texts[1].setAttribute("font-size", size);
+            g.setAttribute("aria-label", (sec[1] ? sec[1] + ": " : "") + words);
           });
         }
+        var small = null;
+        function setOverview() {
+          // Seat numbers too small to read are not drawn (text is most of what a big hall costs to paint).
+          var tiny = k * cfg.seatSize < 16;
+          if (tiny !== small) { small = tiny; root.classList.toggle("seatmap-small", tiny); }
+          var now = k * cfg.seatSize < READABLE && seats.size > 0;
+          if (now !== overview) {
+            overview = now;
+            root.classList.toggle("seatmap-overview", now);
+            if (now && document.activeElement && svg.contains(document.activeElement)) { var f = sectionLayer && sectionLayer.firstChild; if (f) f.focus({ preventScroll: true }); }
+          }
+          if (overview && sectionsAt !== k) { sectionsAt = k; drawSections(); }
+        }
+        function zoomToSection(i) {
+          var sec = cfg.sections[i], r = box();
+          var nk = Math.min(kMax, Math.max(Math.min(r.width / sec[4], r.height / sec[5]) * 0.95, (READABLE + 1) / cfg.seatSize));
+          k = Math.max(kMin, nk);
+          settle();
+          tx = r.width / 2 - k * (sec[2] + sec[4] / 2);
+          ty = r.height / 2 - k * (sec[3] + sec[5] / 2);
+          apply();
+        }
+        svg.addEventListener("keydown", function (e) {
+          var g = e.target.closest ? e.target.closest(".seatmap-section") : null;
+          if (g && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); zoomToSection(Array.prototype.indexOf.call(sectionLayer.childNodes, g)); }
+        });
+
         function limits() {
           kMin = fitScale();
           kMax = Math.max(kMin, 48 / cfg.seatSize);
         }
-        function fit() { limits(); k = kMin; apply(); }
+        function fit() { limits(); k = kMin; settle(); apply(); }
+        // The drawing is its own compositor layer, so a pan moves pixels and repaints nothing;
+        // a zoom ends with the layer painted again at the new scale (sharp), once it settles.
+        var crisp = 0;
+        svg.style.willChange = "transform";
+        function settle() {
+          clearTimeout(crisp);
+          crisp = setTimeout(function () { svg.style.willChange = "auto"; requestAnimationFrame(function () { svg.style.willChange = "transform"; }); }, 180);
+        }
         function zoomAt(px, py, factor) {
+          settle();
           var nk = Math.min(kMax, Math.max(kMin, k * factor));
           tx = px - (px - tx) * nk / k;
           ty = py - (py - ty) * nk / k;
@@ -367,7 +458,7 @@ enum PickerPage {
         // Focus never scrolls the stage: the transform is the only view.
         stage.addEventListener("scroll", function () { stage.scrollLeft = 0; stage.scrollTop = 0; });
 
-        var pointers = new Map(), startP = null, moved = false, pinch = null;
+        var pointers = new Map(), startP = null, moved = false, pinch = null, dragging = false;
         stage.addEventListener("pointerdown", function (e) {
           if (e.target.closest && e.target.closest(".seatmap-pan")) return;
           pointers.set(e.pointerId, local(e));
@@ -391,15 +482,22 @@ enum PickerPage {
           if (!startP) return;
           var p = local(e), dx = p.x - startP.p.x, dy = p.y - startP.p.y;
           if (!moved && Math.hypot(dx, dy) > SLOP) moved = true;
-          if (moved) { tx = startP.tx + dx; ty = startP.ty + dy; apply(); stage.style.cursor = "grabbing"; }
+          if (moved) {
+            // Styles set once per drag, not per move (each set restyles the whole drawing).
+            if (!dragging) { dragging = true; stage.style.cursor = "grabbing"; }
+            tx = startP.tx + dx; ty = startP.ty + dy; apply();
+          }
         });
         function end(e) {
           var wasTap = pointers.size === 1 && pointers.has(e.pointerId) && !moved && e.type === "pointerup";
           pointers.delete(e.pointerId);
           if (pointers.size < 2) pinch = null;
-          if (pointers.size === 0) { startP = null; stage.style.cursor = ""; }
+          if (pointers.size === 0) { startP = null; if (dragging) { dragging = false; stage.style.cursor = ""; } }
           if (wasTap) {
-            var g = seatOf(document.elementFromPoint(e.clientX, e.clientY));
+            var hit = document.elementFromPoint(e.clientX, e.clientY);
+            var sec = hit && hit.closest ? hit.closest(".seatmap-section") : null;
+            if (sec) { zoomToSection(Array.prototype.indexOf.call(sectionLayer.childNodes, sec)); return; }
+            var g = seatOf(hit);
             if (g) { setCurrent(g); toggle(g); }
           }
         }
@@ -643,6 +741,7 @@ enum PickerPage {
             }
             paint(id, st);
           });
+          if (overview) drawSections();
           var left = cart.length;
           if (before && !left && expiresAt && Date.now() + skew >= expiresAt - 1500) { expire(); return; }
           if (left !== before) { refresh(); if (notes.length) say(notes); }
@@ -687,7 +786,7 @@ enum PickerPage {
         });
 
         var api = {
-          view: function () { return { k: k, tx: tx, ty: ty, kMin: kMin, kMax: kMax }; },
+          view: function () { return { k: k, tx: tx, ty: ty, kMin: kMin, kMax: kMax, seat: cfg.seatSize, overview: overview }; },
           selected: function () { var out = []; status.forEach(function (st, id) { if (st === "selected") out.push(id); }); return out.sort(); },
           setSelected: function (ids) {
             // For a file page driven by its host: only seats that can be picked are marked.

@@ -348,6 +348,36 @@ def sentences(svc, seatmap):
             d.quit()
 
 
+def big_venue(svc):
+    """A 6,000-seat hall on a phone opens as its section with the seats left; a tap on it zooms in to seats."""
+    rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
+            for r in range(1, 61)]
+    with open(os.path.join(svc.dir, "big.json"), "w") as f:
+        json.dump({"cinemaName": "Big", "hallName": "Arena", "movieStartTime": "2026-12-31 20:00", "maxSelectCount": 6, "rows": rows}, f)
+    svc.show("big", "big")
+    w = words("en")
+    d = browser(PHONE)
+    try:
+        d.get(svc.base + "/shows/big/picker?locale=en")
+        idle(d)
+        time.sleep(0.3)
+        v = view(d)
+        check(v["overview"] and v["k"] * v["seat"] < 7, "a 6,000-seat hall on a phone did not open as its sections: %s" % v)
+        text = d.execute_script("var g = document.querySelector('.seatmap-section'); return g && getComputedStyle(g.parentNode).display !== 'none' ? g.getAttribute('aria-label') : '';")
+        expect = w["summary"].replace("{available}", "5400").replace("{seats}", "6000")
+        check(text == expect, "the section says %r, not %r" % (text, expect))
+        r = d.execute_script("var b = document.querySelector('.seatmap-section rect').getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2];")
+        tap(d, r[0], r[1])
+        time.sleep(0.3)
+        v = view(d)
+        check(not v["overview"] and v["k"] * v["seat"] >= 7, "a tap on the section did not zoom in to seats: %s" % v)
+        seat = pick(d)
+        check(seat is not None and cart_ids(d) == [seat], "after zooming into the section no seat could be picked (%s)" % cart_ids(d))
+        print("big venue: opened as its section (%r), a tap zoomed in, %s picked" % (text, seat))
+    finally:
+        d.quit()
+
+
 class HostPage(http.server.BaseHTTPRequestHandler):
     page = b""
 
@@ -421,6 +451,7 @@ def main():
         layouts(None, svc, axe, a.shots)
         two_buyers(short)
         sentences(svc, seatmap)
+        big_venue(svc)
         iframe_host(seatmap)
     finally:
         svc.stop()
