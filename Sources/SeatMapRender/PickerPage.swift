@@ -66,7 +66,7 @@ enum PickerPage {
     /// The catalogue keys the page's script fills in itself.
     static let words = ["status.available", "status.selected", "status.sold", "status.locked", "status.held",
                         "picker.expired", "picker.soldMeanwhile", "picker.cartEmpty", "picker.total", "picker.remove",
-                        "picker.holdFor", "picker.ordered", "list.separator", "summary"]
+                        "picker.holdFor", "picker.ordered", "list.separator", "summary", "picker.left"]
 
     static func html(svg: String, scene: Scene, endpoint: PickerEndpoint?) -> String {
         let layout = scene.layout, theme = scene.theme
@@ -85,6 +85,8 @@ enum PickerPage {
             // The smaller side of a seat, in drawing units: the largest zoom shows it at 48 CSS px.
             ("seatSize", .number(String(max(1, min(layout.seatWidth, layout.seatHeight))))),
             ("rows", .array(layout.rowLabels.map { .array([.string($0.label), .int($0.pill.y + $0.pill.h / 2)]) })),
+            // Standing areas: picked by quantity.
+            ("areas", .array(layout.areas.filter(\.isStanding).map { .string($0.id) })),
             // Zoomed out below readable seats, the sections are drawn as shapes with their seats left.
             ("sections", .array(layout.sections.isEmpty
                 ? [.array([.int(-1), .string(""), .int(layout.gridRect.x), .int(layout.gridRect.y), .int(layout.gridRect.w), .int(layout.gridRect.h)])]
@@ -133,7 +135,7 @@ enum PickerPage {
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
         <section class="seatmap-panel" aria-label="\(e(locale.text("picker.cart")))">
         <div class="seatmap-summary"><span class="seatmap-total" data-total="">\(e(locale.text("picker.cartEmpty")))</span><span class="seatmap-timer" role="timer" aria-live="off"></span>\(confirm(locale))</div>
-        <ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
+        \(standing(layout, locale))<ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
         <div class="seatmap-message" data-seatmap-message role="status" aria-live="polite"></div>
         </section>
         <script type="application/json" class="seatmap-config">\(json)</script>
@@ -150,6 +152,23 @@ enum PickerPage {
 
     static func confirm(_ locale: SeatMapLocale) -> String {
         "<button type=\"button\" class=\"seatmap-button seatmap-confirm\" data-seatmap-action=\"confirm\" disabled>\(SVGCanvas.escape(locale.text("picker.confirm")))</button>"
+    }
+
+    /// A quantity stepper per standing area: its name and price, − and +,
+    /// the places picked and the places left.
+    static func standing(_ layout: Layout, _ locale: SeatMapLocale) -> String {
+        let areas = layout.areas.filter(\.isStanding)
+        guard !areas.isEmpty else { return "" }
+        let e = SVGCanvas.escape
+        return "<ul class=\"seatmap-areas\">" + areas.map { a in
+            let name = a.area.label.isEmpty ? a.id : a.area.label
+            let price = a.area.price.map { " · " + locale.money($0, currency: layout.currency) } ?? ""
+            func step(_ action: String, _ key: String, _ glyph: String) -> String {
+                "<button type=\"button\" class=\"seatmap-button\" data-seatmap-action=\"\(action)\" data-area=\"\(e(a.id))\" aria-label=\"\(e(locale.text(key, ["area": name])))\">\(glyph)</button>"
+            }
+            return "<li data-area=\"\(e(a.id))\"><span>\(e(name + price)) <span class=\"seatmap-left\"></span></span>"
+                + step("area-less", "picker.fewer", "−") + "<output class=\"seatmap-count\" aria-live=\"polite\">0</output>" + step("area-more", "picker.more", "+") + "</li>"
+        }.joined() + "</ul>"
     }
 
     /// The legend as chrome, reachable at any zoom: each price tier's
@@ -205,7 +224,11 @@ enum PickerPage {
         .seatmap-picker .seatmap-panel{flex:none;height:8.6em;overflow:auto;padding:.3em .5em;border-top:1px solid var(--seatmap-line)}
         .seatmap-picker .seatmap-summary{display:flex;align-items:center;gap:.8em;flex-wrap:wrap}
         .seatmap-picker .seatmap-total{font-weight:600}
-        .seatmap-picker .seatmap-cart{list-style:none;margin:0;padding:0}
+        .seatmap-picker .seatmap-cart,.seatmap-picker .seatmap-areas{list-style:none;margin:0;padding:0}
+        .seatmap-picker .seatmap-areas li{display:flex;align-items:center;gap:.5em;padding:.15em 0}
+        .seatmap-picker .seatmap-areas li>span{flex:1}
+        .seatmap-picker .seatmap-areas .seatmap-button{min-width:32px;min-height:32px}
+        .seatmap-picker .seatmap-count{min-width:2em;text-align:center;font-weight:600}
         .seatmap-picker .seatmap-cart li{display:flex;align-items:center;gap:.5em;padding:.15em 0}
         .seatmap-picker .seatmap-cart li span{flex:1}
         .seatmap-picker .seatmap-cart .seatmap-button{min-width:32px;min-height:32px;font-size:.9em}
@@ -498,7 +521,9 @@ enum PickerPage {
             var sec = hit && hit.closest ? hit.closest(".seatmap-section") : null;
             if (sec) { zoomToSection(Array.prototype.indexOf.call(sectionLayer.childNodes, sec)); return; }
             var g = seatOf(hit);
-            if (g) { setCurrent(g); toggle(g); }
+            if (g) { setCurrent(g); toggle(g); return; }
+            var area = hit && hit.closest ? hit.closest('g[id^="area-"]') : null;
+            if (area && svg.contains(area) && (cfg.areas || []).indexOf(area.id.slice(5)) >= 0) setArea(area.id.slice(5), (places[area.id.slice(5)] || 0) + 1);
           }
         }
         stage.addEventListener("pointerup", end);
@@ -581,6 +606,9 @@ enum PickerPage {
           else if (a === "pan-down") pan(0, -1);
           else if (a === "confirm") checkout();
           else if (a === "remove") { var s = seats.get(b.getAttribute("data-seat")); if (s) toggle(s.g); }
+          else if (a === "remove-area") setArea(b.getAttribute("data-area"), 0);
+          else if (a === "area-more") setArea(b.getAttribute("data-area"), (places[b.getAttribute("data-area")] || 0) + 1);
+          else if (a === "area-less") setArea(b.getAttribute("data-area"), Math.max(0, (places[b.getAttribute("data-area")] || 0) - 1));
         });
 
         // ---- Messages to the host ----
@@ -623,6 +651,14 @@ enum PickerPage {
               li.appendChild(b);
             } else {
               li.setAttribute("data-area", item.area);
+              var rb = document.createElement("button");
+              rb.type = "button";
+              rb.className = "seatmap-button";
+              rb.setAttribute("data-seatmap-action", "remove-area");
+              rb.setAttribute("data-area", item.area);
+              rb.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
+              rb.textContent = "×";
+              li.appendChild(rb);
             }
             cartEl.appendChild(li);
           });
@@ -630,6 +666,36 @@ enum PickerPage {
           totalEl.setAttribute("data-total", cart.length ? total : "");
           confirmBtn.disabled = !cart.length || !token;
           tick();
+        }
+        var places = {}, left = {};
+        function drawAreas() {
+          (cfg.areas || []).forEach(function (id) {
+            var li = root.querySelector('.seatmap-areas li[data-area="' + id.replace(/["\\]/g, "") + '"]');
+            if (!li) return;
+            li.querySelector(".seatmap-count").textContent = String(places[id] || 0);
+            li.querySelector(".seatmap-left").textContent = left[id] === undefined ? "" : "(" + fill(W["picker.left"], { count: left[id] }) + ")";
+          });
+        }
+        function setArea(id, n) {
+          if (!cfg.select || (cfg.areas || []).indexOf(id) < 0) return pending;
+          pending = pending.then(function () {
+            var area = {}; area[id] = n;
+            var body = { area: area, locale: cfg.locale };
+            if (token) body.token = token;
+            return post(cfg.select, body).then(function (a) {
+              if (!a.ok && a.status === 409 && body.token && /token/.test(a.json.error || "")) {
+                if (cart.length) expire(); else keepToken(null);
+                delete body.token;
+                return post(cfg.select, body);
+              }
+              return a;
+            }).then(function (a) {
+              if (!a) return;
+              if (!a.ok) { say([a.json.error || String(a.status)]); return; }
+              answered(a.json, a.date);
+            });
+          }).catch(function (err) { say([String(err)]); });
+          return pending;
         }
         function tick() {
           if (!cart.length || !expiresAt) { timerEl.textContent = ""; return; }
@@ -640,8 +706,8 @@ enum PickerPage {
         setInterval(tick, 1000);
         function expire() {
           cart.forEach(function (item) { if (item.id && status.get(item.id) === "selected") paint(item.id, "available"); });
-          cart = []; expiresAt = 0; keepToken(null);
-          drawCart();
+          cart = []; expiresAt = 0; places = {}; keepToken(null);
+          drawCart(); drawAreas();
           say([W["picker.expired"]]);
           emit({ type: "seatmap:expired" });
         }
@@ -667,6 +733,8 @@ enum PickerPage {
           });
           mine.forEach(function (id) { paint(id, "selected"); });
           cart = a.cart || []; total = a.total || ""; totalText = a.totalText || "";
+          places = a.standing || {};
+          drawAreas();
           expiresAt = a.expiresAt ? Date.parse(a.expiresAt) : 0;
           drawCart();
           say(a.messages || []);
@@ -717,8 +785,8 @@ enum PickerPage {
               .then(function (a) {
                 if (!a.ok) { say([a.json.error || String(a.status)]); return; }
                 (a.json.sold || []).forEach(function (id) { paint(id, "sold"); });
-                cart = []; expiresAt = 0; keepToken(null);
-                drawCart();
+                cart = []; expiresAt = 0; places = {}; keepToken(null);
+                drawCart(); drawAreas();
                 say([fill(W["picker.ordered"], { seats: labels.join(W["list.separator"]) })]);
                 emit({ type: "seatmap:cart", seats: [], total: "0" });
               });
@@ -741,10 +809,12 @@ enum PickerPage {
             }
             paint(id, st);
           });
+          Object.keys(j.areas || {}).forEach(function (id) { left[id] = j.areas[id].available; });
+          drawAreas();
           if (overview) drawSections();
-          var left = cart.length;
-          if (before && !left && expiresAt && Date.now() + skew >= expiresAt - 1500) { expire(); return; }
-          if (left !== before) { refresh(); if (notes.length) say(notes); }
+          var remaining = cart.length;
+          if (before && !remaining && expiresAt && Date.now() + skew >= expiresAt - 1500) { expire(); return; }
+          if (remaining !== before) { refresh(); if (notes.length) say(notes); }
         }
         // The cart again from the service (after a seat left it).
         function refresh() {

@@ -348,6 +348,35 @@ def sentences(svc, seatmap):
             d.quit()
 
 
+def standing(svc):
+    """A standing area's stepper holds places; the cart lists them; the service agrees; remove gives them back."""
+    svc.show("floor", "arena-blocks")
+    d = browser(DESKTOP)
+    try:
+        d.get(svc.base + "/shows/floor/picker?locale=en")
+        idle(d)
+        more = d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="area-more"][data-area="floor"]')
+        check(more.get_attribute("aria-label") == "One place more in Floor standing", "the + button is named %r" % more.get_attribute("aria-label"))
+        for _ in range(3):
+            more.click()
+            idle(d)
+        d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="area-less"][data-area="floor"]').click()
+        idle(d)
+        count = d.execute_script("return document.querySelector('.seatmap-areas li[data-area=\"floor\"] .seatmap-count').textContent;")
+        item = d.execute_script("var li = document.querySelector('[data-seatmap-cart] li[data-area=\"floor\"]'); return li ? li.textContent : null;")
+        token = d.execute_script("return window.seatmap.token();")
+        _, server = svc.post("/shows/floor/select", {"token": token, "toggle": []})
+        check(count == "2" and server.get("standing") == {"floor": 2} and item and "2" in item and "¥760.00" in item,
+              "the stepper shows %r, the cart %r, the service holds %s" % (count, item, server.get("standing")))
+        d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="remove-area"][data-area="floor"]').click()
+        idle(d)
+        _, server = svc.post("/shows/floor/select", {"token": token, "toggle": []})
+        check(not server.get("standing") and cart_ids(d) == [], "after removing, the service holds %s" % server.get("standing"))
+        print("standing: the stepper held 2 places (%r in the cart), remove gave them back" % item)
+    finally:
+        d.quit()
+
+
 def big_venue(svc):
     """A 6,000-seat hall on a phone opens as its section with the seats left; a tap on it zooms in to seats."""
     rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
@@ -452,6 +481,7 @@ def main():
         two_buyers(short)
         sentences(svc, seatmap)
         big_venue(svc)
+        standing(svc)
         iframe_host(seatmap)
     finally:
         svc.stop()
