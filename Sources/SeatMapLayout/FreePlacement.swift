@@ -127,9 +127,8 @@ public struct FreePlacement: Placement {
             guard let e = extents[level] else { continue }
             let w = Int((e.2 * s).rounded(.up)) - Int((e.0 * s).rounded(.down)) + 2 * pad
             let h = Int((e.3 * s).rounded(.up)) - Int((e.1 * s).rounded(.down)) + 2 * pad
-            let names = hall.sections.filter { ($0.place?.level ?? 0) == level && !$0.name.isEmpty }.map(\.name)
             bands.append(LevelBand(level: level, minX: e.0, minY: e.1, maxX: e.2, maxY: e.3, left: pad, top: top + titleH + pad,
-                                   title: titled ? (names.isEmpty ? (style.locale ?? .standard).text("level", ["level": String(level)]) : names.joined(separator: " · ")) : nil))
+                                   title: titled ? hall.levelName(level, in: style.locale ?? .standard) : nil))
             top += titleH + h
             width = max(width, w)
         }

@@ -4,7 +4,7 @@ import SeatMapLayout
 /// Where a served picker page talks to: `seatmap serve`'s endpoints for one
 /// show. Without one (a page opened as a file) toggles are only announced
 /// (`seatmap:toggle` on the page and to the host window).
-public struct PickerEndpoint: Sendable, Equatable {
+public struct PickerEndpoint: Sendable {
     /// The show's name.
     public var show: String
     /// Where toggles are POSTed (`/shows/SHOW/select`).
@@ -18,13 +18,21 @@ public struct PickerEndpoint: Sendable, Equatable {
     /// Origins besides the page's own that may embed it and hear its
     /// messages (the service's `--allowed-origin` list).
     public var hostOrigins: [String]
+    /// The hall's levels with their names (a switcher is shown for two or
+    /// more: each opens the page again with `?level=N`), and the one drawn
+    /// (nil: all).
+    public var levels: [(level: Int, name: String)]
+    public var level: Int?
 
-    public init(show: String, select: String, seats: String, order: String? = nil, hostOrigins: [String] = []) {
+    public init(show: String, select: String, seats: String, order: String? = nil, hostOrigins: [String] = [],
+                levels: [(level: Int, name: String)] = [], level: Int? = nil) {
         self.show = show
         self.select = select
         self.seats = seats
         self.order = order
         self.hostOrigins = hostOrigins
+        self.levels = levels
+        self.level = level
     }
 }
 
@@ -124,7 +132,7 @@ enum PickerPage {
         <div class="seatmap-picker" data-seatmap-picker lang="\(e(locale.language))" dir="\(dir)">
         <header class="seatmap-bar">
         <h1 class="seatmap-title">\(e(scene.title))</h1>
-        <div class="seatmap-controls" role="group" aria-label="\(e(locale.text("picker.map")))">
+        \(levelSwitcher(endpoint, locale))<div class="seatmap-controls" role="group" aria-label="\(e(locale.text("picker.map")))">
         \(button("zoom-out", "picker.zoomOut", "−"))\(button("zoom-in", "picker.zoomIn", "+"))\(button("fit", "picker.fit", "⤢"))
         </div>
         </header>
@@ -152,6 +160,17 @@ enum PickerPage {
 
     static func confirm(_ locale: SeatMapLocale) -> String {
         "<button type=\"button\" class=\"seatmap-button seatmap-confirm\" data-seatmap-action=\"confirm\" disabled>\(SVGCanvas.escape(locale.text("picker.confirm")))</button>"
+    }
+
+    /// Links to the page for each level and for all, the current one marked.
+    static func levelSwitcher(_ endpoint: PickerEndpoint?, _ locale: SeatMapLocale) -> String {
+        guard let endpoint, endpoint.levels.count > 1 else { return "" }
+        let e = SVGCanvas.escape
+        let items = [(nil as Int?, locale.text("picker.allLevels"))] + endpoint.levels.map { (Optional($0.level), $0.name) }
+        return "<nav class=\"seatmap-levels\" aria-label=\"\(e(locale.text("picker.allLevels")))\">" + items.map { level, name in
+            let current = level == endpoint.level
+            return "<a class=\"seatmap-level\" href=\"#\" data-level=\"\(level.map(String.init) ?? "")\"\(current ? " aria-current=\"page\"" : "")>\(e(name))</a>"
+        }.joined() + "</nav>"
     }
 
     /// A quantity stepper per standing area: its name and price, − and +,
@@ -199,9 +218,11 @@ enum PickerPage {
         return ".seatmap-picker{" + vars.map { "--seatmap-\($0.0):\($0.1);" }.joined() + #"""
         box-sizing:border-box;position:relative;display:flex;flex-direction:column;height:var(--seatmap-height,100vh);overflow:hidden;font:15px/1.4 system-ui,sans-serif;color:var(--seatmap-fg);background:var(--seatmap-bg)}
         .seatmap-picker *{box-sizing:border-box}
-        .seatmap-picker .seatmap-bar{display:flex;align-items:center;gap:.5em;padding:.3em .5em;flex:none;border-bottom:1px solid var(--seatmap-line)}
-        .seatmap-picker .seatmap-title{flex:1;min-width:0;margin:0;font-size:1em;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-        .seatmap-picker .seatmap-controls,.seatmap-picker .seatmap-pan{display:flex;gap:.3em}
+        .seatmap-picker .seatmap-bar{display:flex;flex-wrap:wrap;align-items:center;gap:.3em .5em;padding:.3em .5em;flex:none;border-bottom:1px solid var(--seatmap-line)}
+        .seatmap-picker .seatmap-title{flex:1 1 10em;min-width:0;margin:0;font-size:1em;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .seatmap-picker .seatmap-controls,.seatmap-picker .seatmap-pan,.seatmap-picker .seatmap-levels{display:flex;gap:.3em}
+        .seatmap-picker .seatmap-level{display:inline-flex;align-items:center;min-height:40px;padding:0 .5em;border-radius:6px;color:var(--seatmap-fg);font-size:.85em}
+        .seatmap-picker .seatmap-level[aria-current]{font-weight:700;outline:2px solid var(--seatmap-fg);outline-offset:-2px}
         .seatmap-picker .seatmap-button{min-width:40px;min-height:40px;padding:0 .6em;border:1px solid var(--seatmap-fg);border-radius:6px;background:var(--seatmap-bg);color:var(--seatmap-fg);font:inherit;font-size:1.1em;cursor:pointer}
         .seatmap-picker .seatmap-button:focus-visible{outline:3px solid var(--seatmap-focus);outline-offset:2px}
         .seatmap-picker .seatmap-confirm{background:var(--seatmap-accent);color:var(--seatmap-accent-fg);border-color:var(--seatmap-accent);font-weight:600;margin-inline-start:auto}
@@ -594,6 +615,16 @@ enum PickerPage {
           if (dir) { e.preventDefault(); move(g, dir); }
         });
         root.addEventListener("click", function (e) {
+          var lv = e.target.closest ? e.target.closest(".seatmap-level") : null;
+          if (lv && root.contains(lv)) {
+            // Another level is another drawing: the page again, with the token kept.
+            e.preventDefault();
+            var u = new URL(location.href), n = lv.getAttribute("data-level");
+            if (n) u.searchParams.set("level", n); else u.searchParams.delete("level");
+            if (token) u.searchParams.set("token", token);
+            location.assign(u.toString());
+            return;
+          }
           var b = e.target.closest ? e.target.closest("[data-seatmap-action]") : null;
           if (!b || !root.contains(b)) return;
           var a = b.getAttribute("data-seatmap-action");

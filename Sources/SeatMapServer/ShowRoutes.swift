@@ -198,8 +198,12 @@ extension Controller {
             let (_, query) = Controller.take("token", from: request.query)
             let (_, plan) = try showPlan(show)
             let (_, path) = try halls.plan(plan.name).get()
+            let level = query.last(where: { $0.0 == "level" }).flatMap { Int($0.1) }
+            let words = query.last(where: { $0.0 == "locale" }).flatMap { try? SeatMapLocale.named($0.1) }
+                ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
             let endpoint = PickerEndpoint(show: show, select: "/shows/\(show)/select", seats: "/shows/\(show)/seats",
-                                          order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted())
+                                          order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted(),
+                                          levels: plan.hall.levels.map { ($0, plan.hall.levelName($0, in: words)) }, level: level)
             return try picker(plan, path: path, query: query, endpoint: endpoint, request)
         }
     }

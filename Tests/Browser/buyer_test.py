@@ -377,6 +377,31 @@ def standing(svc):
         d.quit()
 
 
+def levels(svc):
+    """The level switcher opens one level, keeping the buyer's token and cart."""
+    svc.show("levels", "theatre-curved")
+    d = browser(PHONE)
+    try:
+        d.get(svc.base + "/shows/levels/picker?locale=en")
+        idle(d)
+        seat = pick(d)
+        names = d.execute_script("return Array.from(document.querySelectorAll('.seatmap-level')).map(a => a.textContent);")
+        check(names == ["All levels", "Stalls", "Balcony"], "the level switcher offers %s" % names)
+        token = d.execute_script("return window.seatmap.token();")
+        d.find_element(By.CSS_SELECTOR, '.seatmap-level[data-level="1"]').click()
+        wait_for(lambda: "level=1" in d.current_url and d.execute_script("return !!(window.seatmap && document.querySelector('[data-seatmap-ready]'));"), 10)
+        idle(d)
+        time.sleep(0.5)
+        drawn = d.execute_script("return Array.from(document.querySelectorAll('g[id^=\"seat-\"]')).map(g => g.id.slice(5).split('-')[0]);")
+        check(drawn and set(drawn) == {"2"}, "level 1 draws sections %s" % sorted(set(drawn)))
+        check(d.execute_script("return window.seatmap.token();") == token and cart_ids(d) == [seat],
+              "after switching level the token is %s (was %s), the cart %s" % (d.execute_script("return window.seatmap.token();"), token, cart_ids(d)))
+        check(hall_inside(d)["ok"], "level 1 is not whole in view")
+        print("levels: Balcony alone drawn (%d seats), the token and the cart (%s) kept" % (len(drawn), seat))
+    finally:
+        d.quit()
+
+
 def big_venue(svc):
     """A 6,000-seat hall on a phone opens as its section with the seats left; a tap on it zooms in to seats."""
     rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
@@ -482,6 +507,7 @@ def main():
         sentences(svc, seatmap)
         big_venue(svc)
         standing(svc)
+        levels(svc)
         iframe_host(seatmap)
     finally:
         svc.stop()

@@ -191,7 +191,8 @@ public struct SeatMapLocale: Sendable, Equatable {
                               "picker.expired", "picker.soldMeanwhile", "picker.cart", "picker.cartEmpty", "picker.total",
                               "picker.remove", "picker.holdFor", "picker.confirm", "picker.ordered", "picker.zoomIn",
                               "picker.zoomOut", "picker.fit", "picker.map", "picker.legend", "picker.places", "picker.pan", "picker.panUp",
-                              "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left"]
+                              "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left",
+                              "picker.allLevels"]
 
     /// Reads a catalogue, checking that it has every key and a sane format.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {

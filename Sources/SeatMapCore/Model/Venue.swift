@@ -306,6 +306,13 @@ extension Hall {
         return used.sorted()
     }
 
+    /// A level's name as a buyer reads it: its named sections' names
+    /// ("Stalls", "Balcony"), else "Level N" in the locale.
+    public func levelName(_ level: Int, in locale: SeatMapLocale) -> String {
+        let names = sections.filter { ($0.place?.level ?? 0) == level && !$0.name.isEmpty }.map(\.name)
+        return names.isEmpty ? locale.text("level", ["level": String(level)]) : names.joined(separator: " · ")
+    }
+
     /// The standing area with this id.
     public func area(id: String) -> Area? { areas.first(where: { $0.id == id }) }
 }
