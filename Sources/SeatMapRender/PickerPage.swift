@@ -86,7 +86,7 @@ enum PickerPage {
             ("colors", .object([
                 ("selected", .string(hex(accent))), ("mark", .string(hex(accentText))), ("sold", .string(hex(theme.sold))),
                 ("soldMark", .string(hex(theme.markColor(on: theme.sold)))), ("locked", .string(hex(theme.locked))),
-                ("lockedMark", .string(hex(theme.markColor(on: theme.locked)))), ("focus", .string(hex(theme.highlight))),
+                ("lockedMark", .string(hex(theme.markColor(on: theme.locked)))), ("focus", .string(hex(theme.highlight))), ("background", .string(hex(theme.minimapBackground))),
                 ("tiers", .array(theme.tierPalette.map { .string(hex($0)) })),
             ])),
             ("words", .object(words.map { ($0, .string(locale.text($0))) })),
@@ -137,7 +137,7 @@ enum PickerPage {
         </div>
         </header>
         <div class="seatmap-stage" role="application" aria-label="\(e(locale.text("picker.map")))">
-        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div>
+        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div><canvas class="seatmap-minimap" aria-hidden="true"></canvas>
         <div class="seatmap-pan" role="group" aria-label="\(e(locale.text("picker.pan")))">\(button("pan-up", "picker.panUp", "▲"))\(button("pan-left", "picker.panLeft", "◀"))\(button("pan-right", "picker.panRight", "▶"))\(button("pan-down", "picker.panDown", "▼"))</div>
         </div>
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
@@ -236,6 +236,7 @@ enum PickerPage {
         .seatmap-picker.seatmap-overview .seatmap-sections{display:inline}
         .seatmap-picker .seatmap-section{cursor:zoom-in;outline:none}
         .seatmap-picker .seatmap-pan{position:absolute;inset-inline-end:.4em;bottom:.4em;opacity:.9}
+        .seatmap-picker .seatmap-minimap{position:absolute;inset-inline-end:.4em;top:.4em;display:none;border:1px solid var(--seatmap-line);border-radius:4px;background:var(--seatmap-bg);cursor:pointer;touch-action:none}
         .seatmap-picker .seatmap-pan .seatmap-button{min-width:32px;min-height:32px;font-size:.8em;padding:0}
         .seatmap-picker .seatmap-rows{position:absolute;inset-inline-start:0;top:0;height:0;width:2.2em;pointer-events:none;display:none}
         .seatmap-picker .seatmap-rows span{position:absolute;inset-inline-start:.2em;transform:translateY(-50%);min-width:1.8em;padding:0 .3em;border-radius:.9em;background:var(--seatmap-tip-bg);color:var(--seatmap-tip-fg);font-size:.75em;text-align:center;opacity:.85}
@@ -350,6 +351,7 @@ enum PickerPage {
           if (t) t.textContent = label;
           if (tipSeat === s.g) tip.textContent = label;
           overlay(s.g, st);
+          if (miniShown && !miniDirty) { miniDirty = true; requestAnimationFrame(function () { if (miniDirty) drawMinimap(); }); }
         }
         seats.forEach(function (s, id) { s.g.removeAttribute("data-status"); paint(id, planStatus.get(id)); });
         function firstSeat() {
@@ -384,7 +386,7 @@ enum PickerPage {
         function apply() {
           clampPan();
           svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + k + ")";
-          if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); setOverview(); });
+          if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); setOverview(); drawMinimap(); });
         }
         var rowsShown = null, rowsK = null;
         function drawRows() {
@@ -400,6 +402,51 @@ enum PickerPage {
           }
           rowBar.style.transform = "translateY(" + ty + "px)";
         }
+        // ---- The minimap while zoomed in: every seat as a dot in its status's colour, the view as a frame ----
+        var mini = q(".seatmap-minimap"), miniCtx = mini.getContext ? mini.getContext("2d") : null, miniDots = null, miniDirty = true, miniShown = false;
+        function miniScale() { var m = Math.min(150, box().width / 3, box().height / 3); return Math.min(m / svgW, m / svgH); }
+        function colourOf(id, st) {
+          if (st === "selected") return C.selected;
+          if (st === "sold") return C.sold;
+          if (st === "locked" || st === "held") return C.locked;
+          var s = seats.get(id);
+          return C.tiers[(+(s && s.tier) || 0) % C.tiers.length] || C.selected;
+        }
+        function drawMinimap() {
+          var show = k > kMin * 1.5 && !!miniCtx;
+          if (show !== miniShown) { miniShown = show; mini.style.display = show ? "block" : "none"; }
+          if (!show) return;
+          var f = miniScale(), w = Math.ceil(svgW * f), h = Math.ceil(svgH * f), dpr = window.devicePixelRatio || 1;
+          if (mini.width !== Math.round(w * dpr)) { mini.width = Math.round(w * dpr); mini.height = Math.round(h * dpr); mini.style.width = w + "px"; mini.style.height = h + "px"; miniDirty = true; }
+          if (!miniDots) { miniDots = []; seats.forEach(function (s, id) { var b = shapeBox(s.g); if (b) miniDots.push([id, b.x, b.y, b.w, b.h]); }); }
+          miniCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
+          miniCtx.fillStyle = C.background;
+          miniCtx.fillRect(0, 0, w, h);
+          miniDots.forEach(function (d) {
+            miniCtx.fillStyle = colourOf(d[0], status.get(d[0]));
+            miniCtx.fillRect(d[1] * f, d[2] * f, Math.max(1, d[3] * f), Math.max(1, d[4] * f));
+          });
+          var r = box();
+          miniCtx.strokeStyle = C.focus;
+          miniCtx.lineWidth = 1.5;
+          miniCtx.strokeRect(-tx / k * f, -ty / k * f, r.width / k * f, r.height / k * f);
+          miniDirty = false;
+        }
+        function miniPan(e) {
+          var rect = mini.getBoundingClientRect(), f = miniScale(), r = box();
+          var cx = (e.clientX - rect.left) / f, cy = (e.clientY - rect.top) / f;
+          tx = r.width / 2 - k * cx; ty = r.height / 2 - k * cy;
+          apply();
+        }
+        mini.addEventListener("pointerdown", function (e) {
+          e.stopPropagation(); e.preventDefault();
+          miniPan(e);
+          var move = function (m) { miniPan(m); }, up = function () { mini.removeEventListener("pointermove", move); mini.removeEventListener("pointerup", up); };
+          try { mini.setPointerCapture(e.pointerId); } catch (err) { /* a pointer that cannot be captured */ }
+          mini.addEventListener("pointermove", move);
+          mini.addEventListener("pointerup", up);
+        });
+
         // ---- Big venues: below readable seats, sections with their seats left ----
         var READABLE = 7, overview = false, sectionLayer = null, sectionsAt = 0;
         function sectionOf(id) { var n = id.split("-")[0]; return cfg.sections.length === 1 && cfg.sections[0][0] === -1 ? -1 : +n; }
@@ -504,7 +551,7 @@ enum PickerPage {
 
         var pointers = new Map(), startP = null, moved = false, pinch = null, dragging = false;
         stage.addEventListener("pointerdown", function (e) {
-          if (e.target.closest && e.target.closest(".seatmap-pan")) return;
+          if (e.target.closest && e.target.closest(".seatmap-pan, .seatmap-minimap")) return;
           pointers.set(e.pointerId, local(e));
           if (pointers.size === 1) { startP = { p: local(e), tx: tx, ty: ty }; moved = false; }
           if (pointers.size === 2) {

@@ -402,6 +402,29 @@ def levels(svc):
         d.quit()
 
 
+def minimap(svc):
+    """Zoomed in, the minimap shows; a tap on it pans the view there; fitted, it is hidden."""
+    svc.show("mini", "cinema-12x18")
+    d = browser(PHONE)
+    try:
+        d.get(svc.base + "/shows/mini/picker")
+        idle(d)
+        shown = lambda: d.execute_script("return getComputedStyle(document.querySelector('.seatmap-minimap')).display !== 'none';")
+        check(not shown(), "the minimap shows while the hall is fitted")
+        for _ in range(3):
+            d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="zoom-in"]').click()
+        time.sleep(0.3)
+        check(shown(), "the minimap does not show zoomed in")
+        before = view(d)
+        r = d.execute_script("var b = document.querySelector('.seatmap-minimap').getBoundingClientRect(); return [b.left, b.top, b.width, b.height];")
+        tap(d, r[0] + r[2] * 0.1, r[1] + r[3] * 0.5)
+        after = view(d)
+        check(after["tx"] > before["tx"] + 50, "a tap on the minimap's left did not pan left: %s -> %s" % (before, after))
+        print("minimap: hidden fitted, shown zoomed in, a tap on it panned the view (tx %.0f -> %.0f)" % (before["tx"], after["tx"]))
+    finally:
+        d.quit()
+
+
 def big_venue(svc):
     """A 6,000-seat hall on a phone opens as its section with the seats left; a tap on it zooms in to seats."""
     rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
@@ -508,6 +531,7 @@ def main():
         big_venue(svc)
         standing(svc)
         levels(svc)
+        minimap(svc)
         iframe_host(seatmap)
     finally:
         svc.stop()

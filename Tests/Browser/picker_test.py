@@ -104,12 +104,16 @@ def main():
             v = view()
             k, tx, ty = v["k"], v["tx"], v["ty"]
             # Seats fully in view; clicks inside each one's inner part, and in gaps between neighbours.
-            # Not under the pan buttons in the stage's corner (they take the tap there).
-            pan = driver.execute_script("var s = document.querySelector('.seatmap-stage').getBoundingClientRect(), p = document.querySelector('.seatmap-pan').getBoundingClientRect();"
-                                        "return [p.left - s.left, p.top - s.top, p.right - s.left, p.bottom - s.top];")
+            # Not under the pan buttons or the minimap in the stage's corners (they take the tap there).
+            covers = driver.execute_script("var s = document.querySelector('.seatmap-stage').getBoundingClientRect();"
+                                           "return Array.from(document.querySelectorAll('.seatmap-pan, .seatmap-minimap')).map(e => e.getBoundingClientRect())"
+                                           ".filter(p => p.width > 0).map(p => [p.left - s.left - 4, p.top - s.top - 4, p.right - s.left + 4, p.bottom - s.top + 4]);")
+
+            def covered(s):
+                x0, y0, x1, y1 = tx + k * s["x"], ty + k * s["y"], tx + k * (s["x"] + s["w"]), ty + k * (s["y"] + s["h"])
+                return any(x1 >= c[0] and x0 <= c[2] and y1 >= c[1] and y0 <= c[3] for c in covers)
             visible = [s for s in seats if tx + k * s["x"] >= 2 and ty + k * s["y"] >= 2
-                       and tx + k * (s["x"] + s["w"]) <= sw - 2 and ty + k * (s["y"] + s["h"]) <= sh - 2
-                       and not (tx + k * (s["x"] + s["w"]) + 4 >= pan[0] and ty + k * (s["y"] + s["h"]) + 4 >= pan[1])]
+                       and tx + k * (s["x"] + s["w"]) <= sw - 2 and ty + k * (s["y"] + s["h"]) <= sh - 2 and not covered(s)]
             check(len(visible) >= 10, "%s: only %d seats in view" % (label, len(visible)))
             points = []
             for i in range(a.clicks):
