@@ -403,7 +403,7 @@ enum PickerPage {
           rowBar.style.transform = "translateY(" + ty + "px)";
         }
         // ---- The minimap while zoomed in: every seat as a dot in its status's colour, the view as a frame ----
-        var mini = q(".seatmap-minimap"), miniCtx = mini.getContext ? mini.getContext("2d") : null, miniDots = null, miniDirty = true, miniShown = false;
+        var mini = q(".seatmap-minimap"), miniCtx = mini.getContext ? mini.getContext("2d") : null, miniDots = null, miniDirty = true, miniShown = false, miniBase = null;
         function miniScale() { var m = Math.min(150, box().width / 3, box().height / 3); return Math.min(m / svgW, m / svgH); }
         function colourOf(id, st) {
           if (st === "selected") return C.selected;
@@ -419,13 +419,22 @@ enum PickerPage {
           var f = miniScale(), w = Math.ceil(svgW * f), h = Math.ceil(svgH * f), dpr = window.devicePixelRatio || 1;
           if (mini.width !== Math.round(w * dpr)) { mini.width = Math.round(w * dpr); mini.height = Math.round(h * dpr); mini.style.width = w + "px"; mini.style.height = h + "px"; miniDirty = true; }
           if (!miniDots) { miniDots = []; seats.forEach(function (s, id) { var b = shapeBox(s.g); if (b) miniDots.push([id, b.x, b.y, b.w, b.h]); }); }
+          // The dots are drawn again only when a status changed; a pan only moves the frame.
+          if (miniDirty || !miniBase || miniBase.width !== mini.width) {
+            miniBase = miniBase || document.createElement("canvas");
+            miniBase.width = mini.width; miniBase.height = mini.height;
+            var b = miniBase.getContext("2d");
+            b.setTransform(dpr, 0, 0, dpr, 0, 0);
+            b.fillStyle = C.background;
+            b.fillRect(0, 0, w, h);
+            miniDots.forEach(function (d) {
+              b.fillStyle = colourOf(d[0], status.get(d[0]));
+              b.fillRect(d[1] * f, d[2] * f, Math.max(1, d[3] * f), Math.max(1, d[4] * f));
+            });
+          }
+          miniCtx.setTransform(1, 0, 0, 1, 0, 0);
+          miniCtx.drawImage(miniBase, 0, 0);
           miniCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
-          miniCtx.fillStyle = C.background;
-          miniCtx.fillRect(0, 0, w, h);
-          miniDots.forEach(function (d) {
-            miniCtx.fillStyle = colourOf(d[0], status.get(d[0]));
-            miniCtx.fillRect(d[1] * f, d[2] * f, Math.max(1, d[3] * f), Math.max(1, d[4] * f));
-          });
           var r = box();
           miniCtx.strokeStyle = C.focus;
           miniCtx.lineWidth = 1.5;
