@@ -26,6 +26,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 except ImportError:
@@ -145,10 +146,10 @@ def seat_point(d, want="available", skip=()):
 
 
 def tap(d, x, y):
-    ActionChains(d).move_by_offset(0, 0).perform()
-    body = d.find_element(By.TAG_NAME, "body")
-    r = d.execute_script("var r = document.body.getBoundingClientRect(); return [r.width, r.height];")
-    ActionChains(d).move_to_element_with_offset(body, int(x - r[0] / 2), int(y - r[1] / 2)).click().perform()
+    """A click at viewport CSS pixel (x, y)."""
+    actions = ActionBuilder(d)
+    actions.pointer_action.move_to_location(int(x), int(y)).click()
+    actions.perform()
     idle(d)
 
 
@@ -425,6 +426,67 @@ def minimap(svc):
         d.quit()
 
 
+def sold_meanwhile(svc):
+    """The back office sells a seat in a buyer's cart (a status batch): it leaves the cart with a sentence within 2 s."""
+    svc.show("meanwhile", "cinema-12x18")
+    w = words("en")
+    d = browser(DESKTOP)
+    try:
+        d.get(svc.base + "/shows/meanwhile/picker?locale=en")
+        idle(d)
+        a = pick(d)
+        b = pick(d, skip=[a])
+        check(sorted(cart_ids(d)) == sorted([a, b]), "the cart holds %s, not %s" % (cart_ids(d), [a, b]))
+        status, _ = svc.post("/shows/meanwhile/status", {"batchId": "box-office-1", "sequence": 1, "changes": [{"id": a, "status": 2}]})
+        check(status == 200, "the status batch answered %d" % status)
+        gone = wait_for(lambda: cart_ids(d) == [b] and fixed_part(w["picker.soldMeanwhile"]) in message(d), 2.0)
+        check(gone is not None, "after %s was sold the cart is %s and the page says %r" % (a, cart_ids(d), message(d)))
+        check(status_of(d, a) == "sold", "%s is drawn %s after it was sold" % (a, status_of(d, a)))
+        print("sold meanwhile: %s left the cart after %.2f s with %r" % (a, gone or -1, message(d)))
+    finally:
+        d.quit()
+
+
+def inlined(seatmap):
+    """Two pickers inlined in one host page: each works on its own, and the host's html and body keep their styles."""
+    tmp = tempfile.mkdtemp(prefix="seatmap-inline-")
+    try:
+        parts = []
+        for name in ["seed", "cinema-12x18"]:
+            page = os.path.join(tmp, name + ".html")
+            subprocess.run([seatmap, "render", os.path.join(ROOT, "Examples", name + ".json"), "-o", page, "--locale", "en"], check=True, capture_output=True)
+            text = open(page, encoding="utf-8").read()
+            style = text.split("<style>")[1].split("</style>")[0]
+            picker = text.split("<main>")[1].split("</main>")[0]
+            script = text.split("<script>")[-1].split("</script>")[0]
+            parts.append((style, picker, script))
+        host = os.path.join(tmp, "host.html")
+        with open(host, "w", encoding="utf-8") as f:
+            f.write("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Host</title><style>html{background:rgb(1, 2, 3)}body{margin:17px}"
+                    ".seatmap-picker{--seatmap-height:420px}</style><style>%s</style></head><body><main><h1>Two halls</h1>%s%s</main><script>%s</script><script>%s</script></body></html>"
+                    % (parts[0][0], parts[0][1], parts[1][1], parts[0][2], parts[1][2]))
+        d = browser(DESKTOP)
+        try:
+            d.get("file://" + host)
+            time.sleep(0.5)
+            ready = d.execute_script("return Array.from(document.querySelectorAll('[data-seatmap-picker]')).map(r => r.hasAttribute('data-seatmap-ready') && !!r.seatmap);")
+            check(ready == [True, True], "the inlined pickers started: %s" % ready)
+            styles = d.execute_script("return [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).marginTop];")
+            check(styles == ["rgb(1, 2, 3)", "17px"], "the host's html and body styles became %s" % styles)
+            d.execute_script("window.__t = []; document.querySelectorAll('[data-seatmap-picker]').forEach((r, i) => r.addEventListener('seatmap:toggle', e => window.__t.push([i, e.detail.id])));")
+            for i in range(2):
+                p = d.execute_script("""var r = document.querySelectorAll('[data-seatmap-picker]')[arguments[0]], st = r.querySelector('.seatmap-stage').getBoundingClientRect();
+                    var g = Array.from(r.querySelectorAll('g[id^="seat-"][data-status="available"]')).find(g => { var b = g.getBoundingClientRect(); return b.top > st.top && b.bottom < st.bottom && b.left > st.left && b.right < st.right - 60; });
+                    g.scrollIntoView({block: 'center'}); var b = g.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2, g.id.slice(5)];""", i)
+                tap(d, p[0], p[1])
+                check([i, p[2]] in d.execute_script("return window.__t;"), "picker %d announced %s, not %s" % (i, d.execute_script("return window.__t;"), p[2]))
+            print("inlined: two pickers on one page, each announced its own tap %s; the host's html and body untouched" % d.execute_script("return window.__t;"))
+        finally:
+            d.quit()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def big_venue(svc):
     """A 6,000-seat hall on a phone opens as its section with the seats left; a tap on it zooms in to seats."""
     rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
@@ -489,7 +551,10 @@ def iframe_host(seatmap):
         check(ready is not None, "the host page got no seatmap:ready")
         d.switch_to.frame(d.find_element(By.ID, "picker"))
         idle(d)
-        seat = pick(d)
+        # Inside a frame, a click aimed at the element (WebDriver maps it through the frame).
+        seat = seat_point(d)["id"]
+        ActionChains(d).move_to_element(d.find_element(By.ID, "seat-" + seat)).click().perform()
+        idle(d)
         d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="confirm"]').click()
         idle(d)
         d.switch_to.default_content()
@@ -532,6 +597,8 @@ def main():
         standing(svc)
         levels(svc)
         minimap(svc)
+        sold_meanwhile(svc)
+        inlined(seatmap)
         iframe_host(seatmap)
     finally:
         svc.stop()

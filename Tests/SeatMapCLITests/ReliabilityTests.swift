@@ -174,6 +174,19 @@ struct SmallReliabilityTests {
         #expect(r.code == 0 && r.out.contains("ok (5 seats in 2 rows)"), "\(r.err)")
     }
 
+    @Test("a FIFO nothing writes to and a device named as inputs are refused, never waited on unbounded")
+    func silentFifoAndDevice() throws {
+        let dir = try Fixtures.tempFolder()
+        let fifo = dir.appendingPathComponent("silent.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let start = Date()
+        let r = seatmap("validate", fifo)
+        #expect(r.code == 1 && r.err.contains("is a FIFO that nothing wrote to within 5 s"), "\(r.err)")
+        #expect(Date().timeIntervalSince(start) < 15, "the read waited \(Date().timeIntervalSince(start)) s")
+        let device = seatmap("validate", "/dev/null")
+        #expect(device.code == 1 && device.err.contains("is a device or socket, not a file"), "\(device.err)")
+    }
+
     @Test("a duplicate or stale batch naming an unknown seat is still an error")
     func duplicateWithUnknownSeat() throws {
         let dir = try Fixtures.tempFolder()

@@ -19,16 +19,19 @@ public enum Files {
     /// The most bytes any one input may have (64 MiB unless the command
     /// line's `--max-input-bytes` says otherwise), checked while reading.
     @TaskLocal public static var maxInputBytes = 64 << 20
+    /// Seconds a FIFO named as an input may stay silent before it is refused.
+    public static let fifoWait = 5
 
     /// Reads a file, or standard input for `-`, at most `maxInputBytes`:
     /// a larger input is refused as soon as it passes the limit, without
     /// reading the rest (so `/dev/zero` or a huge file costs nothing).
     ///
-    /// With `regularOnly` (the HTTP service's inputs) a path that is not a
-    /// regular file — a FIFO, a device, a socket — is refused without
-    /// waiting on it: it is opened non-blocking and checked with `fstat`
-    /// before anything is read. The command line reads a FIFO a user names
-    /// (`<(…)` in a shell) like a file.
+    /// Every path is opened non-blocking and checked with `fstat` before
+    /// anything is read, so nothing waits on it unbounded: with
+    /// `regularOnly` (the HTTP service's inputs) anything but a regular file
+    /// is refused; otherwise (the command line) a device or socket is
+    /// refused, and a FIFO (`<(…)` in a shell) is read once something writes
+    /// to it, refused when nothing has within `fifoWait` seconds.
     public static func read(_ path: String, regularOnly: Bool = false) throws(SeatMapError) -> SourceText {
         let limit = maxInputBytes
         let name = path == "-" ? "<stdin>" : path
@@ -41,16 +44,36 @@ public enum Files {
                 throw SeatMapError(file: path, errno == ENOENT ? "no such file" : "cannot read: \(String(cString: strerror(errno)))")
             }
             if (st.st_mode & S_IFMT) == S_IFDIR { throw SeatMapError(file: path, "is a directory, expected a file") }
-            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { throw SeatMapError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
-            if regularOnly {
-                var opened = stat()
-                guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else {
-                    close(fd)
-                    throw SeatMapError(file: path, "is not a regular file (a FIFO, device or socket); only regular files are read")
-                }
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            var opened = stat()
+            guard fstat(fd, &opened) == 0 else {
+                close(fd)
+                throw SeatMapError(file: path, "cannot read: \(String(cString: strerror(errno)))")
             }
+            let kind = opened.st_mode & S_IFMT
+            if regularOnly && kind != S_IFREG {
+                close(fd)
+                throw SeatMapError(file: path, "is not a regular file (a FIFO, device or socket); only regular files are read")
+            }
+            if kind != S_IFREG && kind != S_IFIFO {
+                close(fd)
+                throw SeatMapError(file: path, "is a device or socket, not a file (give - to read standard input)")
+            }
+            if kind == S_IFIFO {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var waited = 0
+                while waited < fifoWait * 10 {
+                    let n = poll(&ready, 1, 100)
+                    if n > 0 || (n < 0 && errno != EINTR) { break }
+                    waited += 1
+                }
+                if waited >= fifoWait * 10 {
+                    close(fd)
+                    throw SeatMapError(file: path, "is a FIFO that nothing wrote to within \(fifoWait) s")
+                }
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         }
         defer { if fd != 0 { close(fd) } }
         var bytes: [UInt8] = []
