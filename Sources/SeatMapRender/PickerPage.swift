@@ -763,11 +763,13 @@ enum PickerPage {
             li.querySelector(".seatmap-left").textContent = left[id] === undefined ? "" : "(" + fill(W["picker.left"], { count: left[id] }) + ")";
           });
         }
-        function setArea(id, n) {
-          if (!cfg.select || (cfg.areas || []).indexOf(id) < 0) return pending;
+        // One select at a time, in order, with the buyer's token and locale; the answer shown.
+        // A token the show no longer knows (its holds expired): the cart is gone, and the
+        // request is tried again without it.
+        function select(members, then) {
           pending = pending.then(function () {
-            var area = {}; area[id] = n;
-            var body = { area: area, locale: cfg.locale };
+            var body = { locale: cfg.locale };
+            for (var m in members) body[m] = members[m];
             if (token) body.token = token;
             return post(cfg.select, body).then(function (a) {
               if (!a.ok && a.status === 409 && body.token && /token/.test(a.json.error || "")) {
@@ -777,12 +779,17 @@ enum PickerPage {
               }
               return a;
             }).then(function (a) {
-              if (!a) return;
               if (!a.ok) { say([a.json.error || String(a.status)]); return; }
               answered(a.json, a.date);
+              if (then) then(a.json);
             });
           }).catch(function (err) { say([String(err)]); });
           return pending;
+        }
+        function setArea(id, n) {
+          if (!cfg.select || (cfg.areas || []).indexOf(id) < 0) return pending;
+          var area = {}; area[id] = n;
+          return select({ area: area });
         }
         function tick() {
           if (!cart.length || !expiresAt) { timerEl.textContent = ""; return; }
@@ -839,26 +846,10 @@ enum PickerPage {
             emit({ type: "seatmap:toggle", id: id, selected: null, result: null });
             return pending;
           }
-          pending = pending.then(function () {
-            var body = { toggle: [id], locale: cfg.locale };
-            if (token) body.token = token;
-            return post(cfg.select, body).then(function (a) {
-              if (!a.ok && a.status === 409 && body.token && /token/.test(a.json.error || "")) {
-                // A token the show no longer knows (its holds expired): the cart is gone; the tap is tried again without it.
-                if (cart.length) expire(); else keepToken(null);
-                delete body.token;
-                return post(cfg.select, body);
-              }
-              return a;
-            }).then(function (a) {
-              if (!a) return;
-              if (!a.ok) { say([a.json.error || String(a.status)]); return; }
-              answered(a.json, a.date);
-              var r = (a.json.results || []).filter(function (x) { return x.id === id; })[0];
-              emit({ type: "seatmap:toggle", id: id, selected: (a.json.selected || []).indexOf(id) >= 0, result: r ? r.result : null });
-            }).catch(function (err) { say([String(err)]); });
+          return select({ toggle: [id] }, function (j) {
+            var r = (j.results || []).filter(function (x) { return x.id === id; })[0];
+            emit({ type: "seatmap:toggle", id: id, selected: (j.selected || []).indexOf(id) >= 0, result: r ? r.result : null });
           });
-          return pending;
         }
         function checkout() {
           if (!cart.length || !token) return pending;
