@@ -726,27 +726,17 @@ enum PickerPage {
             var text = document.createElement("span");
             text.textContent = item.label + " · " + item.priceText;
             li.appendChild(text);
-            if (item.id) {
-              li.setAttribute("data-seat", item.id);
-              var b = document.createElement("button");
-              b.type = "button";
-              b.className = "seatmap-button";
-              b.setAttribute("data-seatmap-action", "remove");
-              b.setAttribute("data-seat", item.id);
-              b.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
-              b.textContent = "×";
-              li.appendChild(b);
-            } else {
-              li.setAttribute("data-area", item.area);
-              var rb = document.createElement("button");
-              rb.type = "button";
-              rb.className = "seatmap-button";
-              rb.setAttribute("data-seatmap-action", "remove-area");
-              rb.setAttribute("data-area", item.area);
-              rb.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
-              rb.textContent = "×";
-              li.appendChild(rb);
-            }
+            // A seat or a standing area's places, with its remove button.
+            var attr = item.id ? "data-seat" : "data-area", key = item.id || item.area;
+            li.setAttribute(attr, key);
+            var b = document.createElement("button");
+            b.type = "button";
+            b.className = "seatmap-button";
+            b.setAttribute("data-seatmap-action", item.id ? "remove" : "remove-area");
+            b.setAttribute(attr, key);
+            b.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
+            b.textContent = "×";
+            li.appendChild(b);
             cartEl.appendChild(li);
           });
           totalEl.textContent = cart.length ? fill(W["picker.total"], { total: totalText }) : W["picker.cartEmpty"];

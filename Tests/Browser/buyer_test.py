@@ -20,30 +20,13 @@ Chromium driven by Selenium, against `seatmap serve` with a SQLite store:
 Exit 0 when everything holds, 1 on a failed check (each printed), 2 when the
 tools are missing.
 """
-import argparse, glob, http.server, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, contextlib, glob, http.server, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
-    sys.exit(2)
+from chromium import ActionBuilder, ActionChains, By, FAILURES, Keys, check, chrome, verdict
 
-FAILURES = []
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHONE = (390, 844, 3, True)
 DESKTOP = (1440, 900, 1, False)
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return ok
 
 
 def axe_source():
@@ -58,16 +41,7 @@ def axe_source():
 
 def browser(size):
     width, height, scale, mobile = size
-    options = webdriver.ChromeOptions()
-    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height + 200)]:
-        options.add_argument(arg)
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
-    if mobile:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    driver.set_script_timeout(30)
-    return driver
+    return chrome(width, height, scale, mobile)
 
 
 class Service_:
@@ -99,6 +73,19 @@ class Service_:
         self.proc.terminate()
         self.proc.wait(timeout=10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def picker(svc, show, hall, size, query=""):
+    """A new show of the hall and a browser of that size on its picker page."""
+    svc.show(show, hall)
+    d = browser(size)
+    try:
+        d.get(svc.base + "/shows/%s/picker%s" % (show, query))
+        idle(d)
+        yield d
+    finally:
+        d.quit()
 
 
 def idle(d):
@@ -351,11 +338,7 @@ def sentences(svc, seatmap):
 
 def standing(svc):
     """A standing area's stepper holds places; the cart lists them; the service agrees; remove gives them back."""
-    svc.show("floor", "arena-blocks")
-    d = browser(DESKTOP)
-    try:
-        d.get(svc.base + "/shows/floor/picker?locale=en")
-        idle(d)
+    with picker(svc, "floor", "arena-blocks", DESKTOP, "?locale=en") as d:
         more = d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="area-more"][data-area="floor"]')
         check(more.get_attribute("aria-label") == "One place more in Floor standing", "the + button is named %r" % more.get_attribute("aria-label"))
         for _ in range(3):
@@ -374,17 +357,11 @@ def standing(svc):
         _, server = svc.post("/shows/floor/select", {"token": token, "toggle": []})
         check(not server.get("standing") and cart_ids(d) == [], "after removing, the service holds %s" % server.get("standing"))
         print("standing: the stepper held 2 places (%r in the cart), remove gave them back" % item)
-    finally:
-        d.quit()
 
 
 def levels(svc):
     """The level switcher opens one level, keeping the buyer's token and cart."""
-    svc.show("levels", "theatre-curved")
-    d = browser(PHONE)
-    try:
-        d.get(svc.base + "/shows/levels/picker?locale=en")
-        idle(d)
+    with picker(svc, "levels", "theatre-curved", PHONE, "?locale=en") as d:
         seat = pick(d)
         names = d.execute_script("return Array.from(document.querySelectorAll('.seatmap-level')).map(a => a.textContent);")
         check(names == ["All levels", "Stalls", "Balcony"], "the level switcher offers %s" % names)
@@ -399,17 +376,11 @@ def levels(svc):
               "after switching level the token is %s (was %s), the cart %s" % (d.execute_script("return window.seatmap.token();"), token, cart_ids(d)))
         check(hall_inside(d)["ok"], "level 1 is not whole in view")
         print("levels: Balcony alone drawn (%d seats), the token and the cart (%s) kept" % (len(drawn), seat))
-    finally:
-        d.quit()
 
 
 def minimap(svc):
     """Zoomed in, the minimap shows; a tap on it pans the view there; fitted, it is hidden."""
-    svc.show("mini", "cinema-12x18")
-    d = browser(PHONE)
-    try:
-        d.get(svc.base + "/shows/mini/picker")
-        idle(d)
+    with picker(svc, "mini", "cinema-12x18", PHONE, "") as d:
         shown = lambda: d.execute_script("return getComputedStyle(document.querySelector('.seatmap-minimap')).display !== 'none';")
         check(not shown(), "the minimap shows while the hall is fitted")
         for _ in range(3):
@@ -422,18 +393,12 @@ def minimap(svc):
         after = view(d)
         check(after["tx"] > before["tx"] + 50, "a tap on the minimap's left did not pan left: %s -> %s" % (before, after))
         print("minimap: hidden fitted, shown zoomed in, a tap on it panned the view (tx %.0f -> %.0f)" % (before["tx"], after["tx"]))
-    finally:
-        d.quit()
 
 
 def sold_meanwhile(svc):
     """The back office sells a seat in a buyer's cart (a status batch): it leaves the cart with a sentence within 2 s."""
-    svc.show("meanwhile", "cinema-12x18")
     w = words("en")
-    d = browser(DESKTOP)
-    try:
-        d.get(svc.base + "/shows/meanwhile/picker?locale=en")
-        idle(d)
+    with picker(svc, "meanwhile", "cinema-12x18", DESKTOP, "?locale=en") as d:
         a = pick(d)
         b = pick(d, skip=[a])
         check(sorted(cart_ids(d)) == sorted([a, b]), "the cart holds %s, not %s" % (cart_ids(d), [a, b]))
@@ -443,8 +408,6 @@ def sold_meanwhile(svc):
         check(gone is not None, "after %s was sold the cart is %s and the page says %r" % (a, cart_ids(d), message(d)))
         check(status_of(d, a) == "sold", "%s is drawn %s after it was sold" % (a, status_of(d, a)))
         print("sold meanwhile: %s left the cart after %.2f s with %r" % (a, gone or -1, message(d)))
-    finally:
-        d.quit()
 
 
 def inlined(seatmap):
@@ -493,12 +456,8 @@ def big_venue(svc):
             for r in range(1, 61)]
     with open(os.path.join(svc.dir, "big.json"), "w") as f:
         json.dump({"cinemaName": "Big", "hallName": "Arena", "movieStartTime": "2026-12-31 20:00", "maxSelectCount": 6, "rows": rows}, f)
-    svc.show("big", "big")
     w = words("en")
-    d = browser(PHONE)
-    try:
-        d.get(svc.base + "/shows/big/picker?locale=en")
-        idle(d)
+    with picker(svc, "big", "big", PHONE, "?locale=en") as d:
         time.sleep(0.3)
         v = view(d)
         check(v["overview"] and v["k"] * v["seat"] < 7, "a 6,000-seat hall on a phone did not open as its sections: %s" % v)
@@ -513,8 +472,6 @@ def big_venue(svc):
         seat = pick(d)
         check(seat is not None and cart_ids(d) == [seat], "after zooming into the section no seat could be picked (%s)" % cart_ids(d))
         print("big venue: opened as its section (%r), a tap zoomed in, %s picked" % (text, seat))
-    finally:
-        d.quit()
 
 
 class HostPage(http.server.BaseHTTPRequestHandler):
@@ -604,11 +561,7 @@ def main():
         svc.stop()
         short.stop()
     print("screenshots in %s" % a.shots)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("buyer test passed")
-    return 0
+    return verdict("buyer test")
 
 
 if __name__ == "__main__":

@@ -19,12 +19,7 @@ missing.
 """
 import argparse, json, shutil, statistics, sys, urllib.request
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-except ImportError:
-    print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
-    sys.exit(2)
+from chromium import chrome
 
 PAN = """
 var done = arguments[arguments.length - 1], seconds = arguments[0], factor = arguments[1];
@@ -79,13 +74,8 @@ def main():
     seats_enc, seats = fetch(a.base + "/shows/bench/seats")
     out = {"pageBytes": len(page), "statusBytes": len(seats), "gzip": page_enc == "gzip" and seats_enc == "gzip"}
 
-    options = webdriver.ChromeOptions()
-    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,1100"]:
-        options.add_argument(arg)
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    d = chrome(1440, 900)
     try:
-        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1440, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         d.set_script_timeout(60)
         fcps = []
         for _ in range(a.loads):

@@ -13,24 +13,7 @@ tools are missing.
 """
 import argparse, json, os, random, shutil, subprocess, sys, tempfile, time, urllib.request
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
-    sys.exit(2)
-
-FAILURES = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAIL:", what)
+from chromium import ActionChains, By, Keys, ScrollOrigin, check, chrome, verdict
 
 
 def main():
@@ -57,13 +40,7 @@ def main():
         layout = json.loads(subprocess.run([seatmap, "layout", hall, "--json"] + flags, check=True, capture_output=True, text=True).stdout)
         seats = layout["seats"]
 
-        options = webdriver.ChromeOptions()
-        for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,800",
-                    "--force-device-scale-factor=1"]:
-            options.add_argument(arg)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-        driver.set_script_timeout(20)
+        driver = chrome(1000, 700, window=(1000, 800))
         # The back office creates the show (open mode: no key); the buyer's page gets a token on its first toggle.
         create = urllib.request.Request(base + "/shows/browser", method="POST", data=json.dumps({"hall": name}).encode(),
                                         headers={"Content-Type": "application/json"})
@@ -201,11 +178,7 @@ def main():
         server.terminate()
         server.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("browser test passed")
-    return 0
+    return verdict("browser test")
 
 
 if __name__ == "__main__":

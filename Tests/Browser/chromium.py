@@ -1,0 +1,52 @@
+"""What the browser scripts share: Selenium's names (exit 2 when it is
+missing), headless Chromium at a given CSS size, and the failure list."""
+import shutil, sys
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:
+    print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
+    sys.exit(2)
+
+__all__ = ["webdriver", "ActionChains", "ActionBuilder", "ScrollOrigin", "By", "Keys", "chrome", "check", "verdict", "FAILURES"]
+
+FAILURES = []
+
+
+def check(ok, what):
+    """Records (and prints) a failed check; returns ok."""
+    if not ok:
+        FAILURES.append(what)
+        print("FAIL:", what)
+    return ok
+
+
+def chrome(width, height, scale=1, mobile=False, window=None):
+    """Debian's headless Chromium with a viewport of width x height CSS px
+    at that device scale (a phone with touch when mobile)."""
+    options = webdriver.ChromeOptions()
+    w, h = window or (width, height + 200)
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=%d,%d" % (w, h)]:
+        options.add_argument(arg)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+    if mobile:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    driver.set_script_timeout(30)
+    return driver
+
+
+def verdict(name):
+    """The exit code after every check: 1 when any failed (their count printed), else 0."""
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("%s passed" % name)
+    return 0
