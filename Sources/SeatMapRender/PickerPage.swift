@@ -137,7 +137,7 @@ enum PickerPage {
         </div>
         </header>
         <div class="seatmap-stage" role="application" aria-label="\(e(locale.text("picker.map")))">
-        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div><canvas class="seatmap-minimap" aria-hidden="true"></canvas>
+        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div><canvas class="seatmap-minimap" aria-hidden="true"></canvas><img class="seatmap-snapshot" alt="" aria-hidden="true">
         <div class="seatmap-pan" role="group" aria-label="\(e(locale.text("picker.pan")))">\(button("pan-up", "picker.panUp", "▲"))\(button("pan-left", "picker.panLeft", "◀"))\(button("pan-right", "picker.panRight", "▶"))\(button("pan-down", "picker.panDown", "▼"))</div>
         </div>
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
@@ -229,6 +229,7 @@ enum PickerPage {
         .seatmap-picker .seatmap-confirm:disabled{opacity:.45;cursor:default}
         .seatmap-picker .seatmap-stage{position:relative;flex:1;min-height:0;overflow:hidden;touch-action:none;cursor:grab;outline:none}
         .seatmap-picker .seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block}
+        .seatmap-picker .seatmap-snapshot{position:absolute;left:0;top:0;transform-origin:0 0;display:none;opacity:.002;pointer-events:none;will-change:transform,opacity;max-width:none}
         .seatmap-picker .seatmap-stage g[id^="seat-"]{outline:none}
         .seatmap-picker.seatmap-overview .seatmap-stage g[id^="seat-"]{display:none}
         .seatmap-picker.seatmap-small .seatmap-stage g[id^="seat-"]>text{display:none}
@@ -342,6 +343,8 @@ enum PickerPage {
           var before = s.g.getAttribute("data-status");
           status.set(id, st);
           if (before === st) return;
+          statusVersion++;
+          if (snapImg) snapLater();
           s.g.setAttribute("data-status", st);
           s.g.setAttribute("aria-pressed", st === "selected" ? "true" : "false");
           if (st === "available" || st === "selected") s.g.removeAttribute("aria-disabled"); else s.g.setAttribute("aria-disabled", "true");
@@ -385,7 +388,12 @@ enum PickerPage {
         var frame = 0;
         function apply() {
           clampPan();
-          svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + k + ")";
+          // The drawing is laid out at the scale it was last painted at (kR) and only moved, or
+          // scaled by k / kR while a zoom is under way: a pan never paints it again.
+          var f = k / kR;
+          var moved = "translate(" + tx + "px," + ty + "px)" + (Math.abs(f - 1) > 1e-9 ? " scale(" + f + ")" : "");
+          if (!snapShown) svg.style.transform = moved;
+          if (snapKey) snapImg.style.transform = moved;
           if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); setOverview(); drawMinimap(); });
         }
         var rowsShown = null, rowsK = null;
@@ -526,14 +534,67 @@ enum PickerPage {
           kMin = fitScale();
           kMax = Math.max(kMin, 48 / cfg.seatSize);
         }
-        function fit() { limits(); k = kMin; settle(); apply(); }
-        // The drawing is its own compositor layer, so a pan moves pixels and repaints nothing;
-        // a zoom ends with the layer painted again at the new scale (sharp), once it settles.
-        var crisp = 0;
+        function fit() { limits(); k = kMin; settle(true); apply(); }
+        // The drawing is its own compositor layer at screen size: a pan moves its pixels; a
+        // zoom scales them until it settles, then the drawing is sized to the new scale and
+        // painted once, sharp.
+        var crisp = 0, kR = 1;
         svg.style.willChange = "transform";
-        function settle() {
+        function paintAt(scale) {
+          kR = scale;
+          svg.style.width = svgW * kR + "px";
+          svg.style.height = svgH * kR + "px";
+        }
+        function settle(now) {
           clearTimeout(crisp);
-          crisp = setTimeout(function () { svg.style.willChange = "auto"; requestAnimationFrame(function () { svg.style.willChange = "transform"; }); }, 180);
+          if (now) { paintAt(k); snapLater(); return; }
+          crisp = setTimeout(function () { paintAt(k); apply(); snapLater(); }, 180);
+        }
+        // A big drawing is panned as a picture of itself: the browser would otherwise walk
+        // every seat's element each frame. The picture is taken when the view is idle
+        // (after a zoom, after statuses change) and shown only while a drag moves the view.
+        var snapImg = q(".seatmap-snapshot"), snapShown = false, snapKey = "", snapWant = "", snapTimer = 0, statusVersion = 0;
+        function snapState() { return kR + ":" + statusVersion + ":" + overview + ":" + small; }
+        function snapLater() {
+          if (seats.size < 2000 || !window.Blob || !window.URL || !URL.createObjectURL) return;
+          clearTimeout(snapTimer);
+          snapTimer = setTimeout(takeSnapshot, 400);
+        }
+        function takeSnapshot() {
+          var want = snapState();
+          if (want === snapKey || want === snapWant || dragging) return;
+          snapWant = want;
+          var text = new XMLSerializer().serializeToString(svg);
+          // The root as laid out now, without the page's inline styles; the page's rules that
+          // hide seats or their numbers at this zoom, inside the picture.
+          var hide = (overview ? 'g[id^="seat-"]{display:none}' : '') + (small ? 'g[id^="seat-"]>text{display:none}' : '') + (overview ? '' : '.seatmap-sections{display:none}');
+          text = text.replace(/^<svg([^>]*?)\sstyle="[^"]*"/, "<svg$1").replace(/^<svg([^>]*?)\swidth="[^"]*"/, "<svg$1").replace(/^<svg([^>]*?)\sheight="[^"]*"/, "<svg$1")
+                     .replace(/^<svg/, '<svg width="' + svgW * kR + '" height="' + svgH * kR + '"').replace(/^(<svg[^>]*>)/, "$1<style>" + hide + "</style>");
+          var url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+          var img = new Image();
+          img.onload = function () {
+            var old = snapImg.src;
+            if (snapWant !== want) { URL.revokeObjectURL(url); return; }
+            snapImg.src = url;
+            snapImg.width = svgW * kR; snapImg.height = svgH * kR;
+            snapKey = want;
+            // Kept on the page, aligned and all but transparent, so it is painted before a drag needs it.
+            snapImg.style.transform = svg.style.transform;
+            snapImg.style.display = "block";
+            if (snapImg.decode) snapImg.decode().catch(function () { /* shown undecoded, then */ });
+            if (old && old.indexOf("blob:") === 0) URL.revokeObjectURL(old);
+          };
+          img.onerror = function () { URL.revokeObjectURL(url); snapWant = ""; };
+          img.src = url;
+        }
+        function showSnapshot(on) {
+          if (on && (snapKey !== snapState() || !snapImg.src)) return;
+          if (on === snapShown) return;
+          snapShown = on;
+          // Opacity only: the compositor swaps the two layers without restyling any seat.
+          snapImg.style.opacity = on ? "1" : "";
+          svg.style.opacity = on ? "0" : "";
+          if (!on) apply();
         }
         function zoomAt(px, py, factor) {
           settle();
@@ -584,7 +645,7 @@ enum PickerPage {
           if (!moved && Math.hypot(dx, dy) > SLOP) moved = true;
           if (moved) {
             // Styles set once per drag, not per move (each set restyles the whole drawing).
-            if (!dragging) { dragging = true; stage.style.cursor = "grabbing"; }
+            if (!dragging) { dragging = true; stage.style.cursor = "grabbing"; showSnapshot(true); }
             tx = startP.tx + dx; ty = startP.ty + dy; apply();
           }
         });
@@ -592,7 +653,7 @@ enum PickerPage {
           var wasTap = pointers.size === 1 && pointers.has(e.pointerId) && !moved && e.type === "pointerup";
           pointers.delete(e.pointerId);
           if (pointers.size < 2) pinch = null;
-          if (pointers.size === 0) { startP = null; if (dragging) { dragging = false; stage.style.cursor = ""; } }
+          if (pointers.size === 0) { startP = null; if (dragging) { dragging = false; stage.style.cursor = ""; showSnapshot(false); snapLater(); } }
           if (wasTap) {
             var hit = document.elementFromPoint(e.clientX, e.clientY);
             var sec = hit && hit.closest ? hit.closest(".seatmap-section") : null;

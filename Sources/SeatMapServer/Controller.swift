@@ -248,7 +248,7 @@ struct Controller: Sendable {
     /// nothing from elsewhere.
     func pageHeaders() -> [(String, String)] {
         let ancestors = (["'self'"] + allowedOrigins.sorted()).joined(separator: " ")
-        return [("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors \(ancestors)"),
+        return [("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors \(ancestors)"),
                 ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin")]
     }
 

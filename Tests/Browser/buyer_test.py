@@ -469,6 +469,18 @@ def big_venue(svc):
         time.sleep(0.3)
         v = view(d)
         check(not v["overview"] and v["k"] * v["seat"] >= 7, "a tap on the section did not zoom in to seats: %s" % v)
+        # A drag of a big drawing moves a picture of it (taken once the view settled); afterwards
+        # the live drawing is back where the picture was, and taps land on its seats.
+        time.sleep(1.2)
+        taken = d.execute_script("var i = document.querySelector('.seatmap-snapshot'); return !!i.src && getComputedStyle(i).display !== 'none';")
+        check(taken, "no picture of the 6,000-seat drawing was taken for dragging")
+        stage = d.find_element(By.CSS_SELECTOR, ".seatmap-stage")
+        ActionChains(d).move_to_element_with_offset(stage, 10, 10).click_and_hold().move_by_offset(-60, -20).move_by_offset(-60, -20).release().perform()
+        idle(d)
+        after = view(d)
+        live = d.execute_script("return [getComputedStyle(document.querySelector('.seatmap-stage svg')).opacity, getComputedStyle(document.querySelector('.seatmap-snapshot')).opacity];")
+        check(abs((after["tx"] - v["tx"]) + 120) < 2, "a drag of 120 px moved the view %s -> %s" % (v, after))
+        check(float(live[0]) == 1 and float(live[1]) < 0.01, "after the drag the drawing's opacity is %s, the picture's %s" % tuple(live))
         seat = pick(d)
         check(seat is not None and cart_ids(d) == [seat], "after zooming into the section no seat could be picked (%s)" % cart_ids(d))
         print("big venue: opened as its section (%r), a tap zoomed in, %s picked" % (text, seat))
