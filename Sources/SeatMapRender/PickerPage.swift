@@ -137,7 +137,7 @@ enum PickerPage {
         </div>
         </header>
         <div class="seatmap-stage" role="application" aria-label="\(e(locale.text("picker.map")))">
-        \(body)<div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div><canvas class="seatmap-minimap" aria-hidden="true"></canvas><img class="seatmap-snapshot" alt="" aria-hidden="true">
+        \(body)<img class="seatmap-snapshot" alt="" aria-hidden="true"><div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div><canvas class="seatmap-minimap" aria-hidden="true"></canvas>
         <div class="seatmap-pan" role="group" aria-label="\(e(locale.text("picker.pan")))">\(button("pan-up", "picker.panUp", "▲"))\(button("pan-left", "picker.panLeft", "◀"))\(button("pan-right", "picker.panRight", "▶"))\(button("pan-down", "picker.panDown", "▼"))</div>
         </div>
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
@@ -591,9 +591,9 @@ enum PickerPage {
           if (on && (snapKey !== snapState() || !snapImg.src)) return;
           if (on === snapShown) return;
           snapShown = on;
-          // Opacity only: the compositor swaps the two layers without restyling any seat.
+          // The picture (kept painted, all but transparent) shows; the live drawing is not painted.
           snapImg.style.opacity = on ? "1" : "";
-          svg.style.opacity = on ? "0" : "";
+          svg.style.visibility = on ? "hidden" : "";
           if (!on) apply();
         }
         function zoomAt(px, py, factor) {
