@@ -228,7 +228,7 @@ enum PickerPage {
         .seatmap-picker .seatmap-confirm{background:var(--seatmap-accent);color:var(--seatmap-accent-fg);border-color:var(--seatmap-accent);font-weight:600;margin-inline-start:auto}
         .seatmap-picker .seatmap-confirm:disabled{opacity:.45;cursor:default}
         .seatmap-picker .seatmap-stage{position:relative;flex:1;min-height:0;overflow:hidden;touch-action:none;cursor:grab;outline:none}
-        .seatmap-picker .seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block}
+        .seatmap-picker .seatmap-stage>svg{position:absolute;left:0;top:0;transform-origin:0 0;display:block;cursor:grab}
         .seatmap-picker .seatmap-snapshot{position:absolute;left:0;top:0;transform-origin:0 0;display:none;opacity:.002;pointer-events:none;will-change:transform,opacity;max-width:none}
         .seatmap-picker .seatmap-stage g[id^="seat-"]{outline:none}
         .seatmap-picker.seatmap-overview .seatmap-stage g[id^="seat-"]{display:none}
@@ -385,13 +385,13 @@ enum PickerPage {
           if (cw <= r.width) tx = (r.width - cw) / 2; else tx = Math.min(r.width / 2, Math.max(r.width / 2 - cw, tx));
           if (ch <= r.height) ty = (r.height - ch) / 2; else ty = Math.min(r.height / 2, Math.max(r.height / 2 - ch, ty));
         }
-        var frame = 0;
+        var frame = 0, placed = "";
         function apply() {
           clampPan();
           // The drawing is laid out at the scale it was last painted at (kR) and only moved, or
           // scaled by k / kR while a zoom is under way: a pan never paints it again.
           var f = k / kR;
-          var moved = "translate(" + tx + "px," + ty + "px)" + (Math.abs(f - 1) > 1e-9 ? " scale(" + f + ")" : "");
+          var moved = placed = "translate(" + tx + "px," + ty + "px)" + (Math.abs(f - 1) > 1e-9 ? " scale(" + f + ")" : "");
           if (!snapShown) svg.style.transform = moved;
           if (snapKey) snapImg.style.transform = moved;
           if (!frame) frame = requestAnimationFrame(function () { frame = 0; drawRows(); setOverview(); drawMinimap(); });
@@ -579,7 +579,7 @@ enum PickerPage {
             snapImg.width = svgW * kR; snapImg.height = svgH * kR;
             snapKey = want;
             // Kept on the page, aligned and all but transparent, so it is painted before a drag needs it.
-            snapImg.style.transform = svg.style.transform;
+            snapImg.style.transform = placed;
             snapImg.style.display = "block";
             if (snapImg.decode) snapImg.decode().catch(function () { /* shown undecoded, then */ });
             if (old && old.indexOf("blob:") === 0) URL.revokeObjectURL(old);
@@ -591,10 +591,12 @@ enum PickerPage {
           if (on && (snapKey !== snapState() || !snapImg.src)) return;
           if (on === snapShown) return;
           snapShown = on;
-          // The picture (kept painted, all but transparent) shows; the live drawing is not painted.
+          // The picture (kept painted, all but transparent) shows; the live drawing is moved out
+          // of the stage on its own layer (a transform: no style or paint work for its seats, as
+          // hiding it would be) and put back by apply() when the drag ends.
           snapImg.style.opacity = on ? "1" : "";
-          svg.style.visibility = on ? "hidden" : "";
-          if (!on) apply();
+          if (on) svg.style.transform = "translate(-400000px,0)";
+          else apply();
         }
         function zoomAt(px, py, factor) {
           settle();

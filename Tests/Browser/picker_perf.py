@@ -14,7 +14,8 @@ it is not a test): against a running `seatmap serve` and one of its halls,
     picker_perf.py --base http://127.0.0.1:PORT --hall NAME
 
 Prints one JSON object: pageBytes, statusBytes, fcpMs, fpsOverview,
-worstFrameOverviewMs, fpsSeats, worstFrameSeatsMs. Exit 2 when the tools are
+worstFrameOverviewMs, worstFrameAfterDropOverviewMs (the longest of the
+frames after the pointer is released), and the same three for Seats. Exit 2 when the tools are
 missing.
 """
 import argparse, json, shutil, statistics, sys, urllib.request
@@ -43,7 +44,12 @@ setTimeout(function () {
     x += 9 * dir; y += 2 * dir;
     ev('pointermove');
     if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
-    else { ev('pointerup'); done(times); }
+    else {
+      // The frames after the drop: the live drawing is put back.
+      ev('pointerup');
+      var after = [], n = 0;
+      (function more(t2) { after.push(t2); if (++n < 12) requestAnimationFrame(more); else done({times: times, after: after}); })(performance.now());
+    }
   }
   requestAnimationFrame(frame);
 }, 1200);
@@ -88,8 +94,10 @@ def main():
             fcps.append(fcp)
         out["fcpMs"] = statistics.median(fcps)
         for name, factor in [("Overview", 2), ("Seats", "seats")]:
-            times = d.execute_async_script(PAN, a.seconds, factor)
+            got = d.execute_async_script(PAN, a.seconds, factor)
+            times, after = got["times"], got["after"]
             gaps = [t2 - t1 for t1, t2 in zip(times, times[1:])]
+            out["worstFrameAfterDrop" + name + "Ms"] = max(t2 - t1 for t1, t2 in zip(after, after[1:]))
             out["fps" + name] = (len(times) - 1) / ((times[-1] - times[0]) / 1000) if len(times) > 1 else 0
             out["worstFrame" + name + "Ms"] = max(gaps) if gaps else 0
     finally:
