@@ -65,7 +65,9 @@ final class SVGCanvas: Canvas {
         s += "role=\"group\" aria-labelledby=\"seatmap-title\" aria-describedby=\"seatmap-desc\">\n"
         s += "<title id=\"seatmap-title\">\(SVGCanvas.escape(title))</title>\n<desc id=\"seatmap-desc\">\(SVGCanvas.escape(description))</desc>\n"
         if !textStyles.isEmpty {
-            s += "<style>text{dominant-baseline:central}"
+            // A seat's number is never what a tap hits (it may reach past a round seat's
+            // edge): only the seat's shape is, as `hit` answers.
+            s += "<style>text{dominant-baseline:central}g[id^=\"seat-\"] text{pointer-events:none}"
             for (style, n) in textStyles.sorted(by: { $0.value < $1.value }) { s += ".t\(n){\(style)}" }
             s += "</style>\n"
         }
@@ -296,13 +298,41 @@ final class SVGCanvas: Canvas {
                 let id = fragments.count
                 fragments[key.text] = (id, key.x, key.y)
                 body += "<defs><g id=\"f\(id)\">\n"
-                for op in shapes { replay(op) }
+                replayMarked(shapes)
                 body += "</g></defs><use href=\"#f\(id)\" x=\"0\" y=\"0\"/>\n"
             }
             for op in rest { replay(op) }
             return
         }
-        for op in ops { replay(op) }
+        replayMarked(ops[...])
+    }
+
+    /// Replays a seat's drawing with everything after its shape (the first
+    /// fill: marks, rings) out of hit-testing, so that a browser's tap lands
+    /// on the seat only inside its shape, where `hit` says it is. Marks that
+    /// cannot be grouped apart (clips opened before the shape) keep their
+    /// place.
+    private func replayMarked(_ ops: ArraySlice<Op>) {
+        guard let shape = ops.firstIndex(where: { if case .fill = $0 { return true } else { return false } }) else {
+            for op in ops { replay(op) }
+            return
+        }
+        for op in ops[...shape] { replay(op) }
+        let after = ops[(shape + 1)...]
+        let marks = after.prefix { if case .text = $0 { return false } else { return true } }
+        var depth = 0, balanced = true
+        for op in marks {
+            if case .push = op { depth += 1 }
+            if case .pop = op { depth -= 1; if depth < 0 { balanced = false } }
+        }
+        if !marks.isEmpty && balanced && depth == 0 {
+            body += "<g pointer-events=\"none\">\n"
+            for op in marks { replay(op) }
+            body += "</g>\n"
+            for op in after.dropFirst(marks.count) { replay(op) }
+        } else {
+            for op in after { replay(op) }
+        }
     }
 
     private func replay(_ op: Op) {
