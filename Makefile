@@ -53,12 +53,15 @@ test: deps
 
 # The picker page in a real browser (Debian chromium + chromium-driver,
 # Selenium from PyPI in .build/browser-venv): clicks at two zoom levels
-# checked against `seatmap hit`, a drag, the total, the keyboard.
+# checked against `seatmap hit`, a drag, the total, the keyboard; the buyer's
+# whole purchase on phone and desktop; the rendered SVG hit-tested by
+# Chromium against `seatmap hit` (labels and marks past a seat's edge).
 test-browser: deps
 	bash scripts/install-browser-deps.sh
 	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
+	.build/browser-venv/bin/python Tests/Browser/svg_hit_test.py --seatmap $(SEATMAP)
 
 # 200 concurrent clients x 20 mixed requests against `seatmap serve` on
 # 127.0.0.1 (release build): no error, no lost selection; prints requests/s
