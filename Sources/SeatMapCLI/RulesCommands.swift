@@ -69,7 +69,7 @@ extension SeatMapCLI {
             }
             var selection = Selection()
             var results: [(String, Selection.ToggleResult)] = []
-            for id in toggles { results.append((id, SeatID(id).map { selection.toggle($0, in: plan.hall) } ?? .noSuchSeat)) }
+            for id in toggles { results.append((id, plan.hall.seatID(named: id).map { selection.toggle($0, in: plan.hall) } ?? .noSuchSeat)) }
             for (area, n) in areaRequests { results.append(("area:\(area)=\(n)", selection.setQuantity(n, ofArea: area, in: plan.hall))) }
             let violations = rule ? SingleSeatRule.violations(selection, in: plan.hall) : []
             if args.flag("json") {

@@ -339,7 +339,7 @@ public struct FreePlacement: Placement {
                     row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
                     price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
-                    rect: rect, seatRect: own, outline: shape))
+                    rect: rect, seatRect: own, outline: shape, externalID: seat.externalID))
             }
             for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {
                 let (cx, cy) = px(p, b)

@@ -136,7 +136,7 @@ public struct GridPlacement: Placement {
                     row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
                     price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
-                    rect: rect, seatRect: own))
+                    rect: rect, seatRect: own, externalID: seat.externalID))
             }
         }
         let (w, h) = size

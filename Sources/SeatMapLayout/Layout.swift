@@ -22,6 +22,9 @@ public struct LaidOutCell: Sendable, Equatable {
     public let seatRect: PixelRect
     /// The drawn shape: the box, or (free venues) a turned box or a circle.
     public var outline: CellShape = .box
+    /// The id the seat came with from another system (a pretix `seat_guid`,
+    /// a Maoyan `seatNo`), or nil.
+    public var externalID: String? = nil
 
     public var isSeat: Bool { kind.isSeat }
     /// The sale status of a seat; nil for an aisle.

@@ -25,6 +25,8 @@ public struct SeatTag: Sendable, Equatable {
     public var title: String
     /// Whether a keyboard can reach it (available seats: `tabindex="0"`).
     public var focusable: Bool = false
+    /// The id the seat came with from another system (`data-external-id`).
+    public var externalID: String? = nil
 }
 
 /// What the drawing routine draws on. Coordinates are content pixels.

@@ -199,7 +199,8 @@ struct Painter {
         if isHighlighted(cell) { classes.append("highlighted") }
         let focusable = scene.ticket == nil ? cell.status == .available : yours
         return SeatTag(id: cell.id.description, classes: classes, row: cell.row, column: cell.column,
-                       price: hidden ? "" : cell.price?.plainText ?? "", title: title(cell, selected: selected), focusable: focusable)
+                       price: hidden ? "" : cell.price?.plainText ?? "", title: title(cell, selected: selected), focusable: focusable,
+                       externalID: cell.externalID)
     }
 
     /// A seat's words: "Row 3, Seat 5, Wheelchair, ¥45.00, Available" (the

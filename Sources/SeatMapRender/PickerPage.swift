@@ -61,8 +61,10 @@ public struct PickerEndpoint: Sendable {
 ///   sentences go to `[data-seatmap-message]`.
 /// - Messages to the host window (`postMessage`, to the page's own origin
 ///   and the listed host origins only): `seatmap:ready`, `seatmap:toggle`
-///   {id, selected, result}, `seatmap:cart` {seats, total},
-///   `seatmap:checkout` {show, token, seats, total}, `seatmap:expired`;
+///   {id, selected, result, externalId?}, `seatmap:cart` {seats, total, externalIds?},
+///   `seatmap:checkout` {show, token, seats, total, externalIds?}, `seatmap:expired`
+///   (`externalId`: the id a seat came with, pretix's `seat_guid`; `externalIds`
+///   parallel to `seats`, null for a seat or area without one; only when any has one);
 ///   from the host: `seatmap:locale` {locale}, `seatmap:focus` {id},
 ///   `seatmap:clear`. The same events are dispatched on the picker's
 ///   element (`seatmap:toggle` … as CustomEvents with the message as detail).
@@ -282,7 +284,7 @@ enum PickerPage {
         var origins = [location.origin].concat(cfg.hostOrigins || []);
 
         // ---- Seats: their plan status, words and state ----
-        var seats = new Map(), planStatus = new Map();
+        var seats = new Map(), planStatus = new Map(), external = new Map();
         Array.prototype.forEach.call(svg.querySelectorAll('g[id^="seat-"]'), function (g) {
           var id = g.id.slice(5), cls = g.getAttribute("class") || "";
           var st = /\bsold\b/.test(cls) ? "sold" : /\blocked\b/.test(cls) ? "locked" : "available";
@@ -292,6 +294,8 @@ enum PickerPage {
           var sep = at > 0 ? title.slice(base.length, at) : ", ";
           seats.set(id, { g: g, base: base, sep: sep || " ", tier: ((/\btier-(\d+)\b/.exec(cls) || [])[1]) });
           planStatus.set(id, st);
+          var ext = g.getAttribute("data-external-id");
+          if (ext && !external.has(ext)) external.set(ext, id);
           g.setAttribute("role", "button");
           g.setAttribute("tabindex", "-1");
         });
@@ -886,8 +890,15 @@ enum PickerPage {
           drawCart();
           say(a.messages || []);
           markGaps(a.violations || []);
-          emit({ type: "seatmap:cart", seats: cart.map(function (i) { return i.id || i.area; }), total: total });
+          emit(withExternal({ type: "seatmap:cart", seats: cart.map(function (i) { return i.id || i.area; }), total: total }));
         }
+        // The ids the seats came with from another system (a pretix seat_guid), beside SeatMap's.
+        function withExternal(m) {
+          var ext = cart.map(function (i) { return i.externalId || null; });
+          if (ext.some(function (e) { return e; })) m.externalIds = ext;
+          return m;
+        }
+        function externalOf(g, m) { if (g.getAttribute("data-external-id")) m.externalId = g.getAttribute("data-external-id"); return m; }
         function post(url, body) {
           return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
             .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, json: j, date: r.headers.get("Date") }; }); });
@@ -896,18 +907,18 @@ enum PickerPage {
         function toggle(g) {
           var id = g.id.slice(5);
           if (!cfg.select) {
-            emit({ type: "seatmap:toggle", id: id, selected: null, result: null });
+            emit(externalOf(g, { type: "seatmap:toggle", id: id, selected: null, result: null }));
             return pending;
           }
           return select({ toggle: [id] }, function (j) {
             var r = (j.results || []).filter(function (x) { return x.id === id; })[0];
-            emit({ type: "seatmap:toggle", id: id, selected: (j.selected || []).indexOf(id) >= 0, result: r ? r.result : null });
+            emit(externalOf(g, { type: "seatmap:toggle", id: id, selected: (j.selected || []).indexOf(id) >= 0, result: r ? r.result : null }));
           });
         }
         function checkout() {
           if (!cart.length || !token) return pending;
           var ids = cart.map(function (i) { return i.id || i.area; });
-          emit({ type: "seatmap:checkout", show: cfg.show || null, token: token, seats: ids, total: total });
+          emit(withExternal({ type: "seatmap:checkout", show: cfg.show || null, token: token, seats: ids, total: total }));
           if (!cfg.order) return pending;
           pending = pending.then(function () {
             var labels = cart.map(function (i) { return i.label; });
@@ -976,7 +987,7 @@ enum PickerPage {
         window.addEventListener("message", function (e) {
           if (origins.indexOf(e.origin) < 0 || !e.data || typeof e.data.type !== "string") return;
           var m = e.data;
-          if (m.type === "seatmap:focus") { var s = seats.get(String(m.id)); if (s) { setCurrent(s.g); s.g.focus({ preventScroll: true }); ensureVisible(s.g); } }
+          if (m.type === "seatmap:focus") { var s = seats.get(String(m.id)) || seats.get(external.get(String(m.id))); if (s) { setCurrent(s.g); s.g.focus({ preventScroll: true }); ensureVisible(s.g); } }
           else if (m.type === "seatmap:clear") { cart.filter(function (i) { return i.id; }).forEach(function (i) { var s = seats.get(i.id); if (s) toggle(s.g); }); }
           else if (m.type === "seatmap:locale" && typeof m.locale === "string") {
             var u = new URL(location.href);
@@ -991,7 +1002,7 @@ enum PickerPage {
           selected: function () { var out = []; status.forEach(function (st, id) { if (st === "selected") out.push(id); }); return out.sort(); },
           setSelected: function (ids) {
             // For a file page driven by its host: only seats that can be picked are marked.
-            var want = new Set(ids);
+            var want = new Set((ids || []).map(function (i) { return seats.has(String(i)) ? String(i) : external.get(String(i)) || String(i); }));
             status.forEach(function (st, id) {
               if (st === "selected" && !want.has(id)) paint(id, "available");
               else if (want.has(id) && st === "available") paint(id, "selected");

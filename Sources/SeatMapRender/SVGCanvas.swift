@@ -268,6 +268,7 @@ final class SVGCanvas: Canvas {
         let title = SVGCanvas.escape(tag.title)
         body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\" "
         body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\" "
+        if let e = tag.externalID { body += "data-external-id=\"\(SVGCanvas.escape(e))\" " }
         body += "role=\"img\" aria-label=\"\(title)\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
         body += "<title>\(title)</title>\n"
         seatOps = []

@@ -60,12 +60,13 @@ package enum ImageOptions {
         Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
-    /// Seat ids from the options; text that is not an id is named in the
-    /// same error as an id the hall does not have.
-    package static func seatIDs(_ texts: Set<String>, option: String) throws -> Set<SeatID> {
-        let bad = texts.filter { SeatID($0) == nil }.sorted()
+    /// Seat ids from the options, each a SeatMap id or a seat's external id
+    /// in `hall`; text that is neither is named in the same error as an id
+    /// the hall does not have.
+    package static func seatIDs(_ texts: Set<String>, option: String, in hall: Hall) throws -> Set<SeatID> {
+        let bad = texts.filter { hall.seatID(named: $0) == nil }.sorted()
         if !bad.isEmpty { throw SeatMapError("\(option): no such seat \(bad.joined(separator: ", "))") }
-        return Set(texts.compactMap(SeatID.init))
+        return Set(texts.compactMap { hall.seatID(named: $0) })
     }
 }
 
@@ -95,12 +96,12 @@ package enum Rendering {
     package static func bytes(_ hall: Hall, format: OutputFormat, _ s: RenderSettings, selected extra: [SeatID] = [],
                               picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
-        let selected = try ImageOptions.seatIDs(s.selected, option: "--select").union(extra)
+        let selected = try ImageOptions.seatIDs(s.selected, option: "--select", in: hall).union(extra)
         var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
-                              selected: selected, highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight"))
+                              selected: selected, highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight", in: hall))
         scene.pinRowLabels = s.pinRowLabels
         if !s.ticket.isEmpty {
-            let ids = try ImageOptions.seatIDs(Set(s.ticket), option: "--ticket")
+            let ids = try ImageOptions.seatIDs(Set(s.ticket), option: "--ticket", in: hall)
             try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)
         }
         // A buyer can only select available seats: say which are not.

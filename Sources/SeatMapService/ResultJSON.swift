@@ -26,7 +26,8 @@ package enum ResultJSON {
                     + [("status", .string(s.kind.name)), ("type", .string(s.type.rawValue)),
                        ("price", s.price.map { .string($0.plainText) } ?? .null)]
                     + priceMembers(s.price, l)
-                    + shapeMembers(s))
+                    + shapeMembers(s)
+                    + externalMembers(s))
         }
         let areas: [JSONNode] = l.areas.map { a in
             var m: [(String, JSONNode)] = [("id", .string(a.id)), ("shape", .string(a.area.shape.name)), ("label", .string(a.area.label))]
@@ -52,6 +53,11 @@ package enum ResultJSON {
             ("screen", .object(rectMembers(l.screen) + [("centerX", .int(l.centerX))])),
             ("sections", .array(sections)),
         ] + (l.isFree ? [("areas", .array(areas))] : []))
+    }
+
+    /// The id a seat came with from another system, when it has one.
+    package static func externalMembers(_ s: LaidOutCell) -> [(String, JSONNode)] {
+        s.externalID.map { [("externalId", .string($0))] } ?? []
     }
 
     /// A free seat's drawn shape beyond its bounding rect: its own box, and
@@ -90,7 +96,7 @@ package enum ResultJSON {
                   ("partner", s.partnerID.map { .string($0.description) } ?? .null),
                   ("rowLabel", .string(s.rowLabel)), ("seatLabel", .string(s.seatLabel)), ("type", .string(s.type.rawValue)),
                   ("price", s.price.map { .string($0.plainText) } ?? .null)] + priceMembers(s.price, l)
-                + [("rect", .object(rectMembers(s.rect)))]
+                + [("rect", .object(rectMembers(s.rect)))] + externalMembers(s)
         case .aisle(let row, let column):
             m += [("id", .null), ("row", .int(row)), ("column", .int(column)), ("label", .null), ("status", .string("aisle")), ("partner", .null)]
         case .area(let a):

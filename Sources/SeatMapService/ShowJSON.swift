@@ -19,7 +19,11 @@ public enum ShowJSON {
         let total = selection.total(in: hall)
         let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
         var members: [(String, JSONNode)] = [
-            ("results", .array(results.map { .object([("id", .string($0.0)), ("result", .string($0.1.rawValue))]) })),
+            // A toggle given by external id also names the SeatMap seat it toggled.
+            ("results", .array(results.map { r in
+                let seat = SeatID(r.0) == nil ? hall.seatID(named: r.0).flatMap { hall.cell(id: $0) != nil ? $0 : nil } : nil
+                return .object([("id", .string(r.0)), ("result", .string(r.1.rawValue))] + (seat.map { [("seat", .string($0.description))] } ?? []))
+            })),
             ("selected", .array(selection.ids.map { .string($0.description) })),
             ("total", .string(total.plainText)),
             ("currency", .string(hall.currency)),
@@ -49,7 +53,7 @@ public enum ShowJSON {
                 ("section", .string(hall.sectionLabels[cell.row.section] ?? "")), ("row", .string(cell.row.label)),
                 ("seat", .string(cell.seat.label)), ("price", .string(price.plainText)),
                 ("priceText", .string(locale.money(price, currency: hall.currency))),
-            ])
+            ] + (cell.seat.externalID.map { [("externalId", .string($0))] } ?? []))
         }
         for id in selection.standing.keys.sorted() {
             guard let n = selection.standing[id], let area = hall.area(id: id) else { continue }
@@ -69,7 +73,7 @@ public enum ShowJSON {
     public static func messages(results: [(String, Selection.ToggleResult)], violations: [SeatID], hall: Hall,
                                 locale: SeatMapLocale) -> [String] {
         func words(_ id: String) -> String {
-            guard let seat = SeatID(id), let cell = hall.cell(id: seat) else { return id }
+            guard let seat = hall.seatID(named: id), let cell = hall.cell(id: seat) else { return id }
             return hall.describe(cell, in: locale)
         }
         var out: [String] = []
@@ -80,7 +84,7 @@ public enum ShowJSON {
             case .reachLimit: line = locale.text("picker.limit", ["count": String(hall.maxSelectCount)])
             case .held: line = locale.text("picker.held", ["seat": words(id)])
             case .notAvailable:
-                let sold = SeatID(id).flatMap { hall.cell(id: $0) }?.seat.status == .sold
+                let sold = hall.seatID(named: id).flatMap { hall.cell(id: $0) }?.seat.status == .sold
                 line = locale.text(sold ? "picker.sold" : "picker.unavailable", ["seat": words(id)])
             case .noSuchSeat, .noSuchArea: line = locale.text("picker.noSeat", ["seat": id])
             }

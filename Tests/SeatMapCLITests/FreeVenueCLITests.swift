@@ -125,6 +125,45 @@ struct FreeVenueCLITests {
         #expect(seatmap("hit", hall, "--scale", "1", "--no-header", "--no-legend", "--slop", "1", "--point", corner).out.contains("-> gap"))
     }
 
+    @Test("a pretix seat_guid is the seat's externalId in layout, hit and select JSON and the SVG, and names the seat for select and render")
+    func externalIDs() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/pretix-test-sample-plan.json").path
+        let hall = dir.appendingPathComponent("h.json").path
+        #expect(seatmap("import", "pretix", plan, "-o", hall, "--price", "12.5").code == 0)
+        let layout = try FreeVenueCLITests.json(seatmap("layout", hall, "--json", "--scale", "1").out)
+        guard case .array(let seats)? = layout["seats"]?.value, seats.count == 2 else { Issue.record("no seats in \(layout)"); return }
+        #expect(seats.map { $0["externalId"]?.value } == [.string("0-0"), .string("0-1")])
+        // A tap at the second seat's centre names its guid.
+        func number(_ key: String) -> Double {
+            if case .number(let n)? = seats[1][key]?.value { return Double(n) ?? -1 }
+            return -1
+        }
+        let hit = try FreeVenueCLITests.json(seatmap("hit", hall, "--json", "--scale", "1", "--point",
+                                                     "\(number("x") + number("w") / 2),\(number("y") + number("h") / 2)").out)
+        guard case .array(let hits) = hit.value else { Issue.record("hit: \(hit)"); return }
+        #expect(hits.first?["externalId"]?.value == .string("0-1"))
+        #expect(hits.first?["id"]?.value == seats[1]["id"]?.value)
+        // The SVG carries it.
+        let svg = dir.appendingPathComponent("h.svg").path
+        #expect(seatmap("render", hall, "-o", svg).code == 0)
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("data-external-id=\"0-0\"") && text.contains("data-external-id=\"0-1\""))
+        // select --toggle and render --select take the guid.
+        let picked = seatmap("select", hall, "--toggle", "0-1", "--json", "--no-single-seat-rule")
+        #expect(picked.code == 0, "\(picked.err)")
+        let answer = try FreeVenueCLITests.json(picked.out)
+        #expect(answer["selected"]?.value == .array([seats[1]["id"]!]))
+        guard case .array(let results)? = answer["results"]?.value, case .array(let cart)? = answer["cart"]?.value else { Issue.record("\(answer)"); return }
+        #expect(results.first?["id"]?.value == .string("0-1") && results.first?["seat"]?.value == seats[1]["id"]?.value)
+        #expect(cart.first?["externalId"]?.value == .string("0-1"))
+        let png = dir.appendingPathComponent("h.png").path
+        #expect(seatmap("render", hall, "-o", png, "--select", "0-0").code == 0)
+        let unknown = seatmap("render", hall, "-o", png, "--select", "0-9")
+        #expect(unknown.code != 0 && unknown.err.contains("no such seat 0-9"), "\(unknown.err)")
+    }
+
     @Test("import pretix and export pretix from the command line")
     func pretixCLI() throws {
         let dir = try Fixtures.tempFolder()

@@ -188,7 +188,7 @@ struct PretixTests {
         #expect(again.hall == hall)
     }
 
-    @Test("duplicate seat_guids are imported, kept as external ids and warned about once each; split rows stay separate rows")
+    @Test("duplicate seat_guids are imported, kept as external ids, said once with a count, and name the first seat; split rows stay separate rows")
     func duplicates() throws {
         let imported = try PretixImporter().importHall(try PretixTests.fixture("pretix-screenshots-plan-en.json"),
                                                        PretixTests.request(["price": "10"]))
@@ -196,10 +196,23 @@ struct PretixTests {
         let repeated = Dictionary(grouping: guids, by: { $0 }).filter { $0.value.count > 1 }
         #expect(!repeated.isEmpty)
         let warned = imported.warnings.filter { $0.message.contains("seat_guid") }
-        #expect(warned.count == repeated.count)
-        // SeatMap's own ids are unique.
+        #expect(warned.count == 1)
+        let seatsInAll = repeated.values.reduce(0) { $0 + $1.count }
+        #expect(warned.first?.message.contains("\(repeated.count) seat_guids are used by more than one seat (\(seatsInAll) seats)") == true,
+                "\(warned.map(\.message))")
+        // SeatMap's own ids are unique; a guid names the first seat that has it.
         let ids = imported.hall.cells.map(\.id)
         #expect(Set(ids).count == ids.count)
+        let cells = imported.hall.cells.filter(\.seat.isSeat)
+        for (guid, _) in repeated {
+            let first = cells.first { $0.seat.externalID == guid }
+            #expect(first != nil && imported.hall.seatID(named: guid) == first?.id)
+        }
+        // A unique guid names its seat; a SeatMap id names itself; other text is no seat of the hall.
+        let unique = try #require(cells.first { c in repeated[c.seat.externalID ?? ""] == nil && c.seat.externalID != nil })
+        #expect(imported.hall.seatID(named: unique.seat.externalID!) == unique.id)
+        #expect(imported.hall.seatID(named: unique.id.description) == unique.id)
+        #expect(imported.hall.seatID(named: "no-such-guid") == nil)
     }
 
     static let everyForm = """
@@ -305,6 +318,8 @@ struct PretixTests {
             Issue.record("no error")
         } catch {
             #expect(error.description.contains("no price for category \"Parkett mitte\""))
+            // Where the first such seat names its category, not the top of the file.
+            #expect(!error.description.contains("(line 1, column 1)"), "\(error.description)")
         }
         do {
             _ = try PretixImporter().importHall(source, PretixTests.request(["prices": "Gallery=10", "price": "5"]))

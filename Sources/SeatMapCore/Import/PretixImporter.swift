@@ -13,8 +13,9 @@ import Foundation
 /// - seats → round seats (`radius`, default 10) at row position + seat
 ///   position (relative to the zone), in the row's order; label: `seat_label`
 ///   with `%s` replaced by `seat_number`, else `seat_number`; `seat_guid` kept
-///   as the seat's external id (duplicates are kept and warned about once
-///   each; SeatMap's own ids are section-row-order, unique by construction);
+///   as the seat's external id (a repeated guid is kept on every seat that
+///   has it, the first seat answers to it, and the import says once how many
+///   repeat; SeatMap's own ids are section-row-order, unique by construction);
 ///   `category` → the seat's category and its price (an empty or missing
 ///   category takes `--price`);
 /// - categories → categories with the prices given and their colours (as the
@@ -123,7 +124,7 @@ public struct PretixImporter: HallImporter {
         var origins = Origins()
         var guids: [String: (count: Int, first: String, node: JSONNode)] = [:]
         var guidOrder: [String] = []
-        var missingPrice: [String: String] = [:]
+        var missingPrice: [String: (path: String, node: JSONNode)] = [:]
         var areaIDs = Set<String>()
 
         if let n = ctx.required(top, "zones", in: root, ""), let zones = ctx.array(n, "zones") {
@@ -167,7 +168,7 @@ public struct PretixImporter: HallImporter {
                                     category = nil
                                 }
                                 let price = category.flatMap { c in categories.first(where: { $0.name == c })?.price } ?? fallback
-                                if price == nil && missingPrice[category ?? ""] == nil { missingPrice[category ?? ""] = sp }
+                                if price == nil && missingPrice[category ?? ""] == nil { missingPrice[category ?? ""] = (sp, seat["category"] ?? seatNode) }
                                 if let g = guids[guid] { guids[guid] = (g.count + 1, g.first, g.node) } else {
                                     guids[guid] = (1, sp, seat["seat_guid"] ?? seatNode)
                                     guidOrder.append(guid)
@@ -203,13 +204,18 @@ public struct PretixImporter: HallImporter {
                 }
             }
         }
-        for guid in guidOrder {
-            guard let g = guids[guid], g.count > 1 else { continue }
+        // Repeated guids, said once: how many, the first few, where the first is.
+        let repeated = guidOrder.filter { (guids[$0]?.count ?? 0) > 1 }
+        if let first = repeated.first, let g = guids[first] {
+            let seatsInAll = repeated.reduce(0) { $0 + (guids[$1]?.count ?? 0) }
+            let named = repeated.prefix(5).map { "\"\($0)\" ×\(guids[$0]?.count ?? 0)" }.joined(separator: ", ")
+            let guidWord = repeated.count == 1 ? "1 seat_guid is" : "\(repeated.count) seat_guids are"
             ctx.warning(g.node, g.first + ".seat_guid",
-                        "seat_guid \"\(guid)\" is used by \(g.count) seats (first here); each keeps it as its external id and gets its own SeatMap id")
+                        "\(guidWord) used by more than one seat (\(seatsInAll) seats): \(named)\(repeated.count > 5 ? ", …" : "") (the first here); "
+                        + "each seat keeps its guid as its external id and the first seat with a guid answers to it")
         }
-        for (category, at) in missingPrice.sorted(by: { $0.value < $1.value }) {
-            ctx.error(root, at + ".category", category.isEmpty
+        for (category, at) in missingPrice.sorted(by: { $0.value.path < $1.value.path }) {
+            ctx.error(at.node, at.path + ".category", category.isEmpty
                       ? "a seat without a category needs --price (first here)"
                       : "no price for category \"\(category)\": give --prices \"\(category)=P\" or --price P (first seat here)")
         }

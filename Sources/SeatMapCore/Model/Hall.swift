@@ -37,6 +37,7 @@ public struct Hall: Sendable, Equatable {
     public internal(set) var locale: String? = nil
     private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
+    private var externalIndex: [String: SeatID]
 
     public static let defaultMaxSelectCount = 4
     public static let defaultScreenLabel = "银幕中央"
@@ -89,12 +90,26 @@ public struct Hall: Sendable, Equatable {
             return r
         }
         var index: [SeatID: CellPosition] = [:]
+        var external: [String: SeatID] = [:]
         for (r, row) in self.rows.enumerated() {
             for (s, seat) in row.seats.enumerated() {
-                index[SeatID(section: row.section, row: row.number, column: seat.column)] = CellPosition(row: r, seat: s)
+                let id = SeatID(section: row.section, row: row.number, column: seat.column)
+                index[id] = CellPosition(row: r, seat: s)
+                // A repeated external id names the first seat that has it.
+                if let e = seat.externalID, seat.isSeat, external[e] == nil { external[e] = id }
             }
         }
         self.index = index
+        self.externalIndex = external
+    }
+
+    /// The seat a user names: a SeatMap id (`1-3-5`) of a cell of this hall,
+    /// else the external id the seat came with (a pretix `seat_guid`, a
+    /// Maoyan `seatNo`; the first seat when several share one); else the
+    /// text read as a SeatMap id (a seat that is not here), or nil.
+    public func seatID(named text: String) -> SeatID? {
+        if let id = SeatID(text), index[id] != nil { return id }
+        return externalIndex[text] ?? SeatID(text)
     }
 
     public static func == (a: Hall, b: Hall) -> Bool {

@@ -142,7 +142,7 @@ public struct StatusSync: Sendable {
                 areaUpdates.append((change.id, n))
                 continue
             }
-            guard let id = change.seat, let cell = hall.cell(id: id) else {
+            guard let id = hall.seatID(named: change.id), let cell = hall.cell(id: id) else {
                 problems.append(Diagnostic(path: "changes[\(j)].id", message: "no such seat \"\(change.id)\""))
                 continue
             }

@@ -193,7 +193,7 @@ public struct ShowInventory: Sendable, Equatable {
         var selection = self.selection(plan, for: token)
         var results: [(String, Selection.ToggleResult)] = []
         for text in toggles {
-            guard let id = SeatID(text), let cell = view.cell(id: id) else {
+            guard let id = view.seatID(named: text), let cell = view.cell(id: id) else {
                 results.append((text, .noSuchSeat))
                 continue
             }
