@@ -103,4 +103,35 @@ struct PickerServiceTests {
         #expect(back.status == 200 && ServeTests.strings(backJSON["selected"]) == ["1-1-3", "1-1-4", "1-1-5", "1-1-7"])
         #expect(try Self.post(http, "/shows/w/select", #"{"toggle": []}"#).status == 400)
     }
+
+    @Test("over HTTP a pretix seat_guid names its seat: select, status batches and hit take or answer it; the cart carries it")
+    func externalIDs() throws {
+        let (service, http, dir) = try ServeTests.startWithStore()
+        defer { service.stop() }
+        let plan = Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/pretix-test-sample-plan.json").path
+        #expect(ServeTests.cli(["import", "pretix", plan, "-o", dir.appendingPathComponent("sample.json").path, "--price", "10"]).0 == 0)
+        #expect(try Self.post(http, "/shows/s", #"{"hall": "sample"}"#).status == 201)
+        // The guids "0-0" and "0-1" are the seats 1-1-1 and 1-1-2.
+        let picked = try Self.post(http, "/shows/s/select", #"{"toggle": ["0-1"]}"#).json()
+        #expect(ServeTests.strings(picked["selected"]) == ["1-1-2"], "\(picked)")
+        guard case .array(let cart)? = picked["cart"]?.value, case .array(let results)? = picked["results"]?.value else { Issue.record("\(picked)"); return }
+        #expect(cart.compactMap { ServeTests.string($0["externalId"]) } == ["0-1"])
+        #expect(results.first.flatMap { ServeTests.string($0["seat"]) } == "1-1-2")
+        // A status batch by guid sells the other seat.
+        let batch = #"{"batchId": "g-1", "sequence": 1, "changes": [{"id": "0-0", "status": 2}]}"#
+        #expect(try Self.post(http, "/shows/s/status", batch).status == 200)
+        let seats = try http.request("GET", "/shows/s/seats").json()
+        guard case .object(let statuses)? = seats["seats"]?.value else { Issue.record("\(seats)"); return }
+        #expect(statuses.first { $0.key == "1-1-1" }.flatMap { ServeTests.string($0.node) } == "sold", "\(statuses)")
+        // A tap on a seat answers its guid.
+        let layout = try JSONParser.parse(Array(ServeTests.cli(["layout", dir.appendingPathComponent("sample.json").path, "--json"]).1.utf8))
+        guard case .array(let laid)? = layout["seats"]?.value, let second = laid.last,
+              case .number(let x)? = second["x"]?.value, case .number(let y)? = second["y"]?.value,
+              case .number(let w)? = second["w"]?.value, case .number(let h)? = second["h"]?.value,
+              let px = Double(x), let py = Double(y), let pw = Double(w), let ph = Double(h) else { Issue.record("\(layout)"); return }
+        // Its centre, in points at the default scale 2.
+        let hit = try Self.post(http, "/shows/s/hit", #"{"points": [[\#((px + pw / 2) / 2), \#((py + ph / 2) / 2)]]}"#).json()
+        guard case .array(let hits) = hit.value else { Issue.record("\(hit)"); return }
+        #expect(hits.first.flatMap { ServeTests.string($0["externalId"]) } == "0-1", "\(hit)")
+    }
 }
