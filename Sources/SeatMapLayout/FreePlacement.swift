@@ -338,7 +338,7 @@ public struct FreePlacement: Placement {
                 cells.append(LaidOutCell(
                     row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
-                    price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    price: price, tier: !seat.isSeat ? nil : seat.category == nil && seat.price == nil ? rowTier : tiers.tier(of: price, category: seat.category),
                     rect: rect, seatRect: own, outline: shape, externalID: seat.externalID))
             }
             for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {

@@ -135,7 +135,7 @@ public struct GridPlacement: Placement {
                 cells.append(LaidOutCell(
                     row: row.number, column: seat.column, section: row.section,
                     rowLabel: row.label, seatLabel: seat.label, kind: seat.kind, type: seat.type,
-                    price: price, tier: !seat.isSeat ? nil : seat.price == nil ? rowTier : tiers.tier(of: price),
+                    price: price, tier: !seat.isSeat ? nil : seat.category == nil && seat.price == nil ? rowTier : tiers.tier(of: price, category: seat.category),
                     rect: rect, seatRect: own, externalID: seat.externalID))
             }
         }

@@ -356,7 +356,13 @@ public struct Layout: Sendable {
                 if LegendItem.Kind.seatTypes.contains(c.type) { typeTiers[c.type, default: []].insert(t) }
             }
             for a in placed.areas where a.isStanding { if let t = tiers.tier(of: a.area.price) { drawn.insert(t) } }
-            var kinds: [LegendItem.Kind] = tiers.prices.enumerated().filter { drawn.contains($0.offset) }.map { .tier($0.offset, $0.element) }
+            // Categories drawn in one colour are one entry (its text names them all).
+            var kinds: [LegendItem.Kind] = []
+            var listed = Set<Int>()
+            for (t, price) in tiers.prices.enumerated() where drawn.contains(t) && !listed.contains(t) {
+                kinds.append(.tier(t, price))
+                listed.formUnion(tiers.sharingColor(with: t))
+            }
             if placed.areas.contains(where: \.isStanding) { kinds.append(.standing) }
             // Every sale status (statuses change live: the legend, like every
             // box, is the same for every state of the hall); seat types only
@@ -372,17 +378,37 @@ public struct Layout: Sendable {
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)
-            let perLine = max(1, (width - 2 * margin) / max(1, itemW))
+            // A category's entry is as wide as its words need (about 0.56 em a character, 1 em a wide one
+            // after the swatch; the text is still fitted to its box); every other one is itemW.
+            let room = max(1, width - 2 * margin)
+            let locale = style.locale ?? .standard, kindTiers = tiers, currency = hall.currency
+            let em = style.legendTextSize * s * g, inset = Int(style.legendSwatchInset * s * g)
+            var widths: [Int] = []
+            for kind in kinds {
+                guard case .tier(let t, _) = kind, kindTiers.sharingColor(with: t).contains(where: { kindTiers.categories[$0] != nil }) else {
+                    widths.append(itemW)
+                    continue
+                }
+                let words = Layout.tierText(t, kindTiers, money: { locale.money($0, currency: currency) }, locale: locale)
+                let ems = words.unicodeScalars.reduce(0.0) { $0 + ($1.value >= 0x2E80 ? 1 : 0.56) }
+                let need = Int((ems * em).rounded(.up)) + itemH + 2 * inset
+                widths.append(min(room, max(itemW, need)))
+            }
             var items: [LegendItem] = []
             var start = 0
             var line = 0
             while start < kinds.count {
-                let n = min(perLine, kinds.count - start)
-                let x0 = (width - n * itemW) / 2
+                var n = 1, lineW = widths[start]
+                while start + n < kinds.count && lineW + widths[start + n] <= room { lineW += widths[start + n]; n += 1 }
+                let x0 = (width - lineW) / 2
                 // Right-to-left locales read the legend from the right.
                 let rtl = style.locale?.rightToLeft == true
+                var x = rtl ? x0 + lineW : x0
                 for k in 0..<n {
-                    let r = PixelRect(x: x0 + (rtl ? n - 1 - k : k) * itemW, y: y + line * itemH, w: itemW, h: itemH)
+                    let w = widths[start + k]
+                    if rtl { x -= w }
+                    let r = PixelRect(x: x, y: y + line * itemH, w: w, h: itemH)
+                    if !rtl { x += w }
                     items.append(Layout.legendItem(kinds[start + k], r, sizes: sizes, style: style, s: s * g, minSize: chromeMin))
                 }
                 start += n
@@ -670,6 +696,19 @@ public struct Layout: Sendable {
     }
 
     /// A price in the hall's currency as the layout's locale writes it.
+    /// A tier's legend words: its price, after its category's name when it
+    /// has one; with every category drawn in the same colour
+    /// ("Parkett vorne 45,00 €, Parkett mitte 40,00 €").
+    public func tierText(_ t: Int) -> String { Layout.tierText(t, tiers, money: money, locale: locale) }
+
+    static func tierText(_ t: Int, _ tiers: PriceTiers, money: (Decimal) -> String, locale: SeatMapLocale) -> String {
+        guard tiers.prices.indices.contains(t) else { return "" }
+        let words = tiers.sharingColor(with: t).map { u in
+            tiers.categories[u].map { "\($0) \(money(tiers.prices[u]))" } ?? money(tiers.prices[u])
+        }
+        return words.count == 1 ? words[0] : locale.list(words)
+    }
+
     public func money(_ amount: Decimal) -> String {
         locale.money(amount, currency: currency)
     }

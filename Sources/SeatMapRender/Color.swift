@@ -1,4 +1,5 @@
 import Foundation
+import SeatMapCore
 
 /// An sRGB colour with alpha, components 0…1.
 public struct Color: Sendable, Equatable, CustomStringConvertible {
@@ -14,18 +15,18 @@ public struct Color: Sendable, Equatable, CustomStringConvertible {
         self.a = a
     }
 
-    /// `#RRGGBB` or `#RRGGBBAA`.
+    /// A colour as halls and themes write it (`CSSColor`: `#RGB`, `#RGBA`,
+    /// `#RRGGBB`, `#RRGGBBAA`, `transparent`, CSS colour names).
     public init?(hex: String) {
-        var s = Substring(hex)
-        guard s.hasPrefix("#") else { return nil }
-        s = s.dropFirst()
-        guard s.count == 6 || s.count == 8, s.allSatisfy(\.isHexDigit), s.allSatisfy(\.isASCII),
-              let v = UInt32(s, radix: 16) else { return nil }
-        let full = s.count == 6 ? (v << 8) | 0xFF : v
-        r = Double((full >> 24) & 0xFF) / 255
-        g = Double((full >> 16) & 0xFF) / 255
-        b = Double((full >> 8) & 0xFF) / 255
-        a = Double(full & 0xFF) / 255
+        guard let c = CSSColor(hex) else { return nil }
+        self.init(c)
+    }
+
+    public init(_ c: CSSColor) {
+        r = Double(c.r) / 255
+        g = Double(c.g) / 255
+        b = Double(c.b) / 255
+        a = Double(c.a) / 255
     }
 
     /// `#RRGGBB` (and `AA` when not opaque), for SVG and messages.

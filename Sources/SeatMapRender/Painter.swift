@@ -87,10 +87,7 @@ struct Painter {
     }
 
     /// A price tier's fill: the hall's category colour for it, else the theme's.
-    func tierColor(_ tier: Int?) -> Color {
-        if let t = tier, layout.tiers.colors.indices.contains(t), let hex = layout.tiers.colors[t], let c = Color(hex: hex) { return c }
-        return theme.tierColor(tier)
-    }
+    func tierColor(_ tier: Int?) -> Color { theme.tierColor(tier, layout.tiers) }
 
     // MARK: Free venues
 
@@ -104,8 +101,9 @@ struct Painter {
         if a.isHittable {
             if let fill { canvas.fill(a.path, fill) }
             // The given border; else a stage-like area is outlined as the screen is.
+            // (A transparent border: none.)
             let outline = area.border.flatMap(Color.init(hex:)) ?? (area.isStanding || fill == nil ? nil : theme.centerLine)
-            if let outline {
+            if let outline, outline.a > 0 {
                 canvas.stroke(a.path, outline, width: max(1, layout.scale), dash: [])
             }
         }
@@ -128,8 +126,8 @@ struct Painter {
     /// tier colour, or the sold colour once full; else, for a stage, bar or
     /// table, the theme's screen colour. The map and the minimap both use it.
     func areaFill(_ area: Area) -> Color? {
+        if let f = area.fill, CSSColor.isTransparent(f) { return nil }
         if let given = area.fill.flatMap(Color.init(hex:)) { return given }
-        if area.fill == "transparent" { return nil }
         if area.isStanding {
             if scene.hidesOccupancy { return theme.neutralFill }
             return area.remaining == 0 ? theme.sold : tierColor(layout.tiers.tier(of: area.price))
@@ -268,7 +266,7 @@ struct Painter {
 
     func legendText(_ kind: LegendItem.Kind) -> String {
         switch kind {
-        case .tier(_, let price): return layout.money(price)
+        case .tier(let t, _): return layout.tierText(t)
         case .locked: return layout.locale.text("status.locked")
         case .sold: return layout.locale.text("status.sold")
         case .selected: return layout.locale.text("status.selected")

@@ -89,7 +89,8 @@ enum PickerPage {
                 ("selected", .string(hex(accent))), ("mark", .string(hex(accentText))), ("sold", .string(hex(theme.sold))),
                 ("soldMark", .string(hex(theme.markColor(on: theme.sold)))), ("locked", .string(hex(theme.locked))),
                 ("lockedMark", .string(hex(theme.markColor(on: theme.locked)))), ("focus", .string(hex(theme.highlight))), ("background", .string(hex(theme.minimapBackground))),
-                ("tiers", .array(theme.tierPalette.map { .string(hex($0)) })),
+                // Each tier's fill, as the drawing paints it (a category's own colour, else the palette's).
+                ("tiers", .array((layout.tiers.prices.isEmpty ? [0] : Array(layout.tiers.prices.indices)).map { .string(hex(theme.tierColor($0, layout.tiers))) })),
             ])),
             ("words", .object(words.map { ($0, .string(locale.text($0))) })),
             // The smaller side of a seat, in drawing units: the largest zoom shows it at 48 CSS px.
@@ -200,8 +201,8 @@ enum PickerPage {
         }
         var out = ""
         for entry in layout.legendItems {
-            if case .tier(let tier, let price) = entry.kind {
-                out += item(theme.tierColor(tier), locale.money(price, currency: layout.currency))
+            if case .tier(let tier, _) = entry.kind {
+                out += item(theme.tierColor(tier, layout.tiers), layout.tierText(tier))
             }
         }
         out += item(theme.selected, locale.text("status.selected"))

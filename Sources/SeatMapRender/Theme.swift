@@ -57,6 +57,13 @@ public struct Theme: Sendable, Equatable {
     public var style: LayoutStyle
 
     /// The fill of an available seat of a tier.
+    /// A tier's fill: the hall's own colour for it (its category's), else
+    /// the palette's.
+    public func tierColor(_ tier: Int?, _ tiers: PriceTiers) -> Color {
+        if let t = tier, tiers.colors.indices.contains(t), let text = tiers.colors[t], let c = Color(hex: text) { return c }
+        return tierColor(tier)
+    }
+
     public func tierColor(_ tier: Int?) -> Color {
         guard let tier, !tierPalette.isEmpty else { return tierPalette.first ?? .black }
         return tierPalette[tier % tierPalette.count]
@@ -87,7 +94,7 @@ extension Theme {
         func color(_ key: String, _ node: JSONNode, _ path: String, _ ctx: inout DecodeContext) -> Color? {
             guard let s = ctx.string(node, path) else { return nil }
             guard let c = Color(hex: s) else {
-                ctx.error(node, path, "invalid colour \"\(s)\" (expected #RRGGBB or #RRGGBBAA)")
+                ctx.error(node, path, "invalid colour \"\(s)\" (expected \(HallValidator.colorForms))")
                 return nil
             }
             return c

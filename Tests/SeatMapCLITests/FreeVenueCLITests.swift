@@ -164,6 +164,30 @@ struct FreeVenueCLITests {
         #expect(unknown.code != 0 && unknown.err.contains("no such seat 0-9"), "\(unknown.err)")
     }
 
+    @Test("import pretix --currency and --locale write the hall's currency and words; bad ones are usage errors")
+    func pretixCurrencyLocale() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/pretix-test-sample-plan.json").path
+        let hall = dir.appendingPathComponent("h.json").path
+        let run = seatmap("import", "pretix", plan, "-o", hall, "--price", "12.5", "--currency", "EUR", "--locale", "de")
+        #expect(run.code == 0, "\(run.err)")
+        let read = try Files.readHall(hall)
+        #expect(read.currency == "EUR" && read.locale == "de")
+        let info = seatmap("layout", hall, "--json")
+        #expect(info.out.contains("\"currency\":\"EUR\"") || info.out.contains("\"currency\": \"EUR\""), "\(info.out.prefix(400))")
+        let svg = dir.appendingPathComponent("h.svg").path
+        #expect(seatmap("render", hall, "-o", svg).code == 0)
+        // German words and euros: "12,50 €" and "verfügbar"-style status words, not ¥ and Chinese.
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("12,50") && text.contains("€") && !text.contains("¥"), "\(text.prefix(1200))")
+        #expect(seatmap("import", "pretix", plan, "-o", hall, "--price", "1", "--currency", "euro").code == 2)
+        #expect(seatmap("import", "pretix", plan, "-o", hall, "--price", "1", "--locale", "xx-Nope").code == 2)
+        // Prices finer than the currency's minor units are refused (yen has none).
+        let yen = seatmap("import", "pretix", plan, "-o", hall, "--price", "12.5", "--currency", "JPY")
+        #expect(yen.code == 1 && yen.err.contains("JPY"), "\(yen.err)")
+    }
+
     @Test("import pretix and export pretix from the command line")
     func pretixCLI() throws {
         let dir = try Fixtures.tempFolder()

@@ -120,7 +120,7 @@ struct ExpectationTests {
         }
     }
 
-    @Test("theme colours are exactly #RRGGBB or #RRGGBBAA hex digits", arguments: ["#+FFFFF", "#-00000", "#0x1234", "#12345G", "#FFFFFF ", "#ＦＦＦＦＦＦ"])
+    @Test("theme colours are CSS colours read strictly: no signs, prefixes, spaces or wide digits", arguments: ["#+FFFFF", "#-00000", "#0x1234", "#12345G", "#FFFFFF ", "#ＦＦＦＦＦＦ", "white "])
     func colourSigns(colour: String) throws {
         let light = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Themes/light.json").path, encoding: .utf8)
         let path = try Fixtures.tempFolder().appendingPathComponent("t.json").path

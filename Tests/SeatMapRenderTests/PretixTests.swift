@@ -262,9 +262,9 @@ struct PretixTests {
         #expect(hall.rows[0].seats.map { $0.place?.shape } == [.circle(r: 7), .circle(r: 10), .circle(r: 10)])
         #expect(seats.map(\.2) == ["A", nil, "B", "A", "A"])
         #expect(seats.map(\.3) == [20, 5, 5, 20, 20])
-        // Categories: prices from --prices, else --price; an unreadable colour dropped with a warning.
-        #expect(hall.categories == [SeatCategory(name: "A", price: 20, color: "#112233"), SeatCategory(name: "B", price: 5)])
-        #expect(imported.warnings.contains { $0.message.contains("rebeccapurple") })
+        // Categories: prices from --prices, else --price; a CSS colour name kept as written.
+        #expect(hall.categories == [SeatCategory(name: "A", price: 20, color: "#112233"), SeatCategory(name: "B", price: 5, color: "rebeccapurple")])
+        #expect(!imported.warnings.contains { $0.message.contains("rebeccapurple") })
         // Areas: both forms, each shape; the degenerate polygon skipped with a warning.
         let areas = hall.areas
         #expect(areas.map(\.id) == ["z1-a1", "r", "e", "c", "p", "t"])

@@ -366,12 +366,12 @@ struct ThemeTests {
 
     @Test("a bad theme file reports its path and problem")
     func badThemeFile() {
-        let json = #"{"background":"white","tierPalette":[]}"#
+        let json = #"{"background":"whitish","tierPalette":[]}"#
         #expect {
             try Theme.decode(SourceText(name: "bad.json", bytes: Array(json.utf8)))
         } throws: { error in
             let m = "\(error)"
-            return m.contains("bad.json: background: invalid colour \"white\"") && m.contains("tierPalette: needs at least one colour")
+            return m.contains("bad.json: background: invalid colour \"whitish\"") && m.contains("tierPalette: needs at least one colour")
                 && m.contains("missing required field \"locked\"")
         }
     }

@@ -30,6 +30,11 @@ extension ImportOption {
     public static let price = ImportOption(name: "price", valueName: "P", help: "One price for every seat (pretix: for categories without their own).")
     public static let prices = ImportOption(name: "prices", valueName: "MAP",
                                             help: "Prices by section number, e.g. 1=45,2=60 (pretix: by category, e.g. Stalls=45,Balcony=30).")
+    /// The hall's currency and words (a plan says neither).
+    public static let currency = ImportOption(name: "currency", valueName: "CODE",
+                                              help: "The prices' ISO 4217 currency, e.g. EUR (default CNY); written into the hall.")
+    public static let locale = ImportOption(name: "locale", valueName: "TAG",
+                                            help: "The hall's language of words and prices, e.g. de (default zh-Hans); written into the hall.")
 }
 
 /// The options given to an importer: values by name, and flags.

@@ -19,8 +19,8 @@ import Foundation
 ///   `category` → the seat's category and its price (an empty or missing
 ///   category takes `--price`);
 /// - categories → categories with the prices given and their colours (as the
-///   tiers' colours; a colour that is not `#RGB`/`#RRGGBB`/`transparent` is
-///   dropped with a warning);
+///   tiers' colours; a colour `CSSColor` cannot read is dropped with a
+///   warning);
 /// - areas, both forms: the older flat one (`width`, `height`, `text` as a
 ///   string) and the newer `shape` with `rectangle`/`ellipse`/`circle`/
 ///   `polygon`/`text` objects. `position` is a rectangle's top-left corner,
@@ -39,9 +39,17 @@ public struct PretixImporter: HallImporter {
     public let options = [
         ImportOption.price,
         ImportOption.prices,
+        ImportOption.currency,
+        ImportOption.locale,
     ]
 
     public func usageProblem(_ request: ImportRequest) -> String? {
+        if let c = request.values["currency"], !Currency.isWellFormed(c) {
+            return "--currency \"\(c)\" is not an ISO 4217 currency code (three capital letters, e.g. EUR, USD)"
+        }
+        if let l = request.values["locale"], SeatMapLocale.match(l) == nil {
+            return "--locale \"\(l)\": unknown locale (available: \(SeatMapLocale.codes.joined(separator: ", ")))"
+        }
         do {
             _ = try PretixImporter.prices(request)
             return nil
@@ -98,20 +106,13 @@ public struct PretixImporter: HallImporter {
                 guard let name = ctx.required(m, "name", in: item, path).flatMap({ ctx.label($0, path + ".name") }) else { continue }
                 var color = m["color"].flatMap { ctx.string($0, path + ".color") }
                 if let c = color, !HallValidator.isColor(c) {
-                    ctx.warning(m["color"], path + ".color", "colour \"\(c)\" is not #RGB, #RRGGBB or transparent; the theme's tier colour is used")
+                    ctx.warning(m["color"], path + ".color", "colour \"\(c)\" is not \(HallValidator.colorForms); the theme's tier colour is used")
                     color = nil
                 }
-                if color == "transparent" { color = nil }
+                if let c = color, CSSColor.isTransparent(c) { color = nil }
                 categories.append(SeatCategory(name: name, price: priceMap[name] ?? fallback, color: color))
                 categoryNodes.append((item, path))
             }
-        }
-        // Tiers are by price: categories sharing a price share the first one's colour.
-        for (k, c) in categories.enumerated() {
-            guard let price = c.price, let colour = c.color,
-                  let first = categories[..<k].first(where: { $0.price == price && $0.color != nil }), first.color != colour else { continue }
-            ctx.warning(categoryNodes[k].0, categoryNodes[k].1 + ".color",
-                        "category \"\(c.name)\" has the price of \"\(first.name)\" (\(price.plainText)): their seats are drawn in one tier colour, \"\(first.name)\"'s")
         }
         let known = Set(categories.map(\.name))
         if let unknown = priceMap.keys.filter({ !known.contains($0) }).sorted().first {
@@ -234,16 +235,20 @@ public struct PretixImporter: HallImporter {
             case .hall: return (root, "")
             }
         }
+        let currency = request.values["currency"] ?? Currency.defaultCode
+        let locale = request.values["locale"]
         let problems = HallValidator.problems(texts: [("hallName", planName)], maxSelectCount: Hall.defaultMaxSelectCount,
                                               sections: sections, rows: rows, areas: areas, categories: categories,
-                                              describe: { origin($0).1 })
+                                              currency: currency, locale: locale, describe: { origin($0).1 })
         for p in problems {
             let (node, path) = origin(p.place)
             ctx.error(node, path, p.message)
         }
         guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
-        let hall = Hall(validatedCinemaName: "", hallName: planName, movieStartTime: "", maxSelectCount: Hall.defaultMaxSelectCount,
+        var hall = Hall(validatedCinemaName: "", hallName: planName, movieStartTime: "", maxSelectCount: Hall.defaultMaxSelectCount,
                         screenLabel: Hall.defaultScreenLabel, sections: sections, rows: rows, areas: areas, categories: categories)
+        hall.currency = currency
+        hall.locale = locale
         return ImportedHall(hall: hall, warnings: ctx.warnings)
     }
 
@@ -271,7 +276,7 @@ public struct PretixImporter: HallImporter {
         func colour(_ key: String) -> String? {
             guard let c = m[key].flatMap({ ctx.string($0, path + "." + key) }) else { return nil }
             guard HallValidator.isColor(c) else {
-                ctx.warning(m[key], path + "." + key, "colour \"\(c)\" is not #RGB, #RRGGBB or transparent; the theme's colour is used")
+                ctx.warning(m[key], path + "." + key, "colour \"\(c)\" is not \(HallValidator.colorForms); the theme's colour is used")
                 return nil
             }
             return c

@@ -83,33 +83,67 @@ public struct HallSummary: Sendable, Equatable {
     }
 }
 
-/// The distinct seat prices of a hall, ascending: tier 0 is the cheapest.
-/// Themes colour available seats by tier, the legend lists the tiers.
+/// The kinds of seat a hall sells, each drawn in one colour and listed once
+/// in the legend: its declared categories (pretix plans), each with its
+/// price and its own colour whatever the other categories cost; and for
+/// seats without a category, their distinct prices. Ascending by price
+/// (then a price's own tier before its categories, by name): tier 0 is the
+/// cheapest. A hall without categories has one tier per price.
 public struct PriceTiers: Sendable, Equatable {
     public let prices: [Decimal]
-    /// Each tier's colour from the hall's categories (the first category
-    /// of that price with a colour), nil where the theme's palette decides.
+    /// Each tier's category name, nil for a tier of seats without one.
+    public let categories: [String?]
+    /// Each tier's colour as the hall writes it (its category's), nil where
+    /// the theme's palette decides.
     public let colors: [String?]
 
     public init(_ hall: Hall) {
-        var set = Set<Decimal>()
+        let declared = Dictionary(hall.categories.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        struct Key: Hashable { var price: Decimal; var category: String? }
+        var set = Set<Key>()
         for row in hall.rows {
-            var usesRowPrice = false
             for seat in row.seats where seat.isSeat {
-                if let p = seat.price { set.insert(p) } else { usesRowPrice = true }
+                guard let p = seat.price ?? row.price else { continue }
+                set.insert(Key(price: p, category: seat.category.flatMap { declared[$0] == nil ? nil : $0 }))
             }
-            if usesRowPrice, let p = row.price { set.insert(p) }
         }
         for area in hall.areas where area.isStanding {
-            if let p = area.price { set.insert(p) }
+            if let p = area.price { set.insert(Key(price: p, category: nil)) }
         }
-        prices = set.sorted()
-        colors = prices.map { p in hall.categories.first(where: { $0.price == p && $0.color != nil })?.color }
+        let keys = set.sorted { a, b in
+            if a.price != b.price { return a.price < b.price }
+            switch (a.category, b.category) {
+            case (nil, nil): return false
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let x?, let y?): return x < y
+            }
+        }
+        prices = keys.map(\.price)
+        categories = keys.map(\.category)
+        colors = keys.map { k in k.category.flatMap { declared[$0]?.color } }
     }
 
-    /// The tier index of a price, or nil.
+    /// The tier of seats of this price without a category (else the first
+    /// of this price), or nil.
     public func tier(of price: Decimal?) -> Int? {
         guard let price else { return nil }
-        return prices.firstIndex(of: price)
+        return prices.indices.first { prices[$0] == price && categories[$0] == nil } ?? prices.firstIndex(of: price)
+    }
+
+    /// The tier of a seat of this price and category (a category the hall
+    /// does not declare counts as none).
+    public func tier(of price: Decimal?, category: String?) -> Int? {
+        guard let price else { return nil }
+        if let category, let t = prices.indices.first(where: { prices[$0] == price && categories[$0] == category }) { return t }
+        return tier(of: price)
+    }
+
+    /// The tiers drawn in one colour with tier `t` (its own colour as the
+    /// hall writes it, compared as a colour): listed as one legend entry.
+    /// Tiers without a colour of their own share nothing.
+    public func sharingColor(with t: Int) -> [Int] {
+        guard colors.indices.contains(t), let mine = colors[t].flatMap(CSSColor.init) else { return [t] }
+        return colors.indices.filter { colors[$0].flatMap(CSSColor.init) == mine }
     }
 }

@@ -128,7 +128,7 @@ public enum HallValidator {
             checkText(c.name, .category(i, "name"))
             if let p = c.price { checkPrice(p, .category(i, "price")) }
             if let color = c.color, !isColor(color) {
-                report(.category(i, "color"), "\"\(color)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
+                report(.category(i, "color"), "\"\(color)\" is not a colour (expected \(HallValidator.colorForms))")
             }
         }
         let free = !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
@@ -297,7 +297,7 @@ public enum HallValidator {
             checkCoordinates(values, .area(i, nil), &out, positive: ["w", "h", "rx", "ry", "r", "size"])
             for (key, c) in [("fill", a.fill), ("border", a.border)] {
                 if let c, !isColor(c) {
-                    report(.area(i, key), "\"\(c)\" is not a colour (expected #RGB, #RRGGBB or transparent)")
+                    report(.area(i, key), "\"\(c)\" is not a colour (expected \(HallValidator.colorForms))")
                 }
             }
             if let p = a.price { checkPrice(p, Place.area(i, "price")) }
@@ -346,13 +346,12 @@ public enum HallValidator {
     /// Largest coordinate or size, in points.
     public static let maxCoordinate: Double = 100_000
 
-    /// `#RGB`, `#RRGGBB` or `transparent`.
-    public static func isColor(_ s: String) -> Bool {
-        if s == "transparent" { return true }
-        let u = Array(s.utf8)
-        guard u.first == UInt8(ascii: "#"), u.count == 4 || u.count == 7 else { return false }
-        return u.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
-    }
+    /// A colour as `CSSColor` reads it: `#RGB`, `#RGBA`, `#RRGGBB`,
+    /// `#RRGGBBAA`, `transparent` or a CSS colour name.
+    public static func isColor(_ s: String) -> Bool { CSSColor.isColor(s) }
+
+    /// What a colour may be, for messages.
+    public static let colorForms = "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, transparent or a CSS colour name"
 
     /// The first character XML and labels cannot hold, as a code point.
     /// The first character a name or label may not hold: C0 and C1 controls,

@@ -130,7 +130,8 @@ public struct Area: Sendable, Equatable {
     public var shape: AreaShape
     /// Degrees about the shape's centre.
     public var rotation: Double
-    /// `#RGB`, `#RRGGBB` or `transparent`; the theme's colours where absent.
+    /// A colour as `CSSColor` reads it (`transparent`: none); the theme's
+    /// colours where absent.
     public var fill: String?
     public var border: String?
     /// Text drawn in the area (a text area's text).

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+import SeatMapTestSupport
+
+/// Colours as a plan writes them: every CSS form read and drawn exactly,
+/// categories in their own colours whatever they cost.
+@Suite("Colours as written")
+struct ColorsAsWrittenTests {
+    @Test("CSS colours: #RGB, #RGBA, #RRGGBB, #RRGGBBAA, transparent and the 148 named colours, in any case")
+    func forms() {
+        #expect(CSSColor("#f00") == CSSColor(r: 255, g: 0, b: 0))
+        #expect(CSSColor("#EEE") == CSSColor(r: 0xEE, g: 0xEE, b: 0xEE))
+        #expect(CSSColor("#0f08") == CSSColor(r: 0, g: 255, b: 0, a: 0x88))
+        #expect(CSSColor("#B1B0B0") == CSSColor(r: 0xB1, g: 0xB0, b: 0xB0))
+        #expect(CSSColor("#11223344") == CSSColor(r: 0x11, g: 0x22, b: 0x33, a: 0x44))
+        #expect(CSSColor("transparent") == CSSColor(r: 0, g: 0, b: 0, a: 0))
+        #expect(CSSColor("Red") == CSSColor(r: 255, g: 0, b: 0))
+        #expect(CSSColor("rebeccapurple") == CSSColor(r: 0x66, g: 0x33, b: 0x99))
+        #expect(CSSColor("LightGoldenRodYellow") == CSSColor(r: 0xFA, g: 0xFA, b: 0xD2))
+        for bad in ["", "#", "#ff", "#fffff", "#1234567", "#ggg", "red ", "rgb(1,2,3)", "notacolour", "#ｆｆｆ"] {
+            #expect(CSSColor(bad) == nil, "\(bad) read as a colour")
+        }
+        #expect(CSSColor.named.count == 148)
+        #expect(HallValidator.isColor("red") && HallValidator.isColor("#f008") && !HallValidator.isColor("reddish"))
+    }
+
+    /// A pretix plan: four categories (two of one price, one colour given
+    /// as #RGB, one as a name, one translucent), a #RGB stage.
+    static let plan = """
+    {"name": "Colours", "size": {"width": 400, "height": 200},
+     "categories": [{"name": "Red", "color": "#f00"}, {"name": "Named", "color": "navy"},
+                    {"name": "Green", "color": "#00aa00"}, {"name": "Same", "color": "#FF0000"}],
+     "zones": [{"position": {"x": 0, "y": 0},
+       "areas": [{"uuid": "stage", "shape": "rectangle", "rectangle": {"width": 200, "height": 40}, "position": {"x": 20, "y": 10}, "color": "#eee"}],
+       "rows": [{"row_number": "1", "position": {"x": 30, "y": 100}, "seats": [
+         {"seat_guid": "a", "seat_number": "1", "position": {"x": 0, "y": 0}, "category": "Red"},
+         {"seat_guid": "b", "seat_number": "2", "position": {"x": 40, "y": 0}, "category": "Named"},
+         {"seat_guid": "c", "seat_number": "3", "position": {"x": 80, "y": 0}, "category": "Green"},
+         {"seat_guid": "d", "seat_number": "4", "position": {"x": 120, "y": 0}, "category": "Same"}]}]}]}
+    """
+
+    static func hall(_ prices: [String: String]) throws -> Hall {
+        try PretixImporter().importHall(SourceText(name: "colours.json", bytes: Array(plan.utf8)), ImportRequest(values: prices)).hall
+    }
+
+    @Test("each category's seats and each area are drawn in the colour the plan writes, in every theme, whatever the prices",
+          arguments: ["light", "dark", "print", "high-contrast"])
+    func drawnAsWritten(theme name: String) throws {
+        let theme = try Theme.load(name)
+        // One price for every category (a single --price), then distinct prices.
+        for prices in [["price": "10"], ["prices": "Red=10,Named=20,Green=30,Same=10"]] {
+            let scene = try Scene(hall: try Self.hall(prices), theme: theme, zoom: 1, scale: 1)
+            let image = try Renderer.raster(scene)
+            let want: [String: UInt32] = ["a": 0xFFFF_0000, "b": 0xFF00_0080, "c": 0xFF00_AA00, "d": 0xFFFF_0000]
+            for cell in scene.layout.seats {
+                let ext = try #require(cell.externalID)
+                // Beside the seat number, inside the circle.
+                let got = image.pixel(cell.seatRect.x + cell.seatRect.w / 2, cell.seatRect.y + 3)
+                #expect(close(got, want[ext]!), "\(name) \(prices): seat \(ext) is \(got.map { String($0, radix: 16) } ?? "nil")")
+            }
+            let stage = try #require(scene.layout.areas.first { $0.id.hasSuffix("stage") })
+            #expect(close(image.pixel(stage.rect.x + 4, stage.rect.y + 4), 0xFFEE_EEEE), "\(name): the #eee stage")
+        }
+    }
+
+    @Test("the legend names each category with its price; categories of one colour are one entry naming both")
+    func legend() throws {
+        let scene = try Scene(hall: try Self.hall(["prices": "Red=10,Named=20,Green=30,Same=40"]), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let layout = scene.layout
+        let tiers = layout.legendItems.compactMap { item -> Int? in if case .tier(let t, _) = item.kind { return t } else { return nil } }
+        #expect(tiers.count == 3, "\(layout.legendItems.map(\.kind))")
+        let texts = tiers.map(layout.tierText)
+        #expect(texts.contains { $0.contains("Red") && $0.contains("Same") }, "\(texts)")
+        #expect(texts.contains { $0.contains("Named") && $0.contains("20") }, "\(texts)")
+        #expect(texts.contains { $0.contains("Green") && $0.contains("30") }, "\(texts)")
+        // A hall without categories keeps one tier per price.
+        let plain = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        #expect(plain.layout.tiers.categories.allSatisfy { $0 == nil })
+        #expect(plain.layout.tiers.prices == plain.layout.tiers.prices.sorted() && Set(plain.layout.tiers.prices).count == plain.layout.tiers.prices.count)
+    }
+}
