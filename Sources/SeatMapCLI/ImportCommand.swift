@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapLayout
 import SeatMapService
 
 extension SeatMapCLI {
@@ -29,7 +30,14 @@ extension SeatMapCLI {
             for o in importer.options where o.valueName != nil { request.values[o.name] = args.value(o.name) }
             if let problem = importer.usageProblem(request) { throw UsageError(message: problem) }
             let imported = try importer.importHall(Files.read(p[1]), request)
-            for w in imported.warnings { console.err("\(p[1] == "-" ? "<stdin>" : p[1]): warning: \(w.description)") }
+            let name = p[1] == "-" ? "<stdin>" : p[1]
+            for w in imported.warnings { console.err("\(name): warning: \(w.description)") }
+            // Seats placed under another seat (a plan's copied blocks) can never be tapped: said once.
+            let covered = HitTester(layout: try Layout(hall: imported.hall, zoom: 1, scale: 1)).seatsCoveredAtTheirCentre()
+            if !covered.isEmpty {
+                let some = covered.prefix(5).map(\.description).joined(separator: ", ") + (covered.count > 5 ? ", …" : "")
+                console.err("\(name): warning: \(covered.count == 1 ? "1 seat lies" : "\(covered.count) seats lie") under another seat and cannot be tapped: \(some) (`validate` lists the overlapping pairs)")
+            }
             try Files.writeAtomically(HallFormat.encodeText(imported.hall), to: out)
             let s = HallSummary(imported.hall)
             // With -o -, standard output holds the hall alone; the report goes to stderr.

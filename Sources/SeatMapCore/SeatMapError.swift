@@ -15,6 +15,22 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         self.column = column
     }
 
+    /// The diagnostics with each repeated message said once, at its first
+    /// place, with how many times it was found ("unknown key "uuid"
+    /// (ignored), 590 times; the first here").
+    public static func sayingRepeatsOnce(_ all: [Diagnostic]) -> [Diagnostic] {
+        var counts: [String: Int] = [:]
+        for d in all { counts[d.message, default: 0] += 1 }
+        var said = Set<String>()
+        var out: [Diagnostic] = []
+        for var d in all where !said.contains(d.message) {
+            said.insert(d.message)
+            if let n = counts[d.message], n > 1 { d.message += ", \(n) times; the first here" }
+            out.append(d)
+        }
+        return out
+    }
+
     /// `PATH: message (line L, column C)`.
     public var description: String {
         var s = path.isEmpty ? message : "\(path): \(message)"

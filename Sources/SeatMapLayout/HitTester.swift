@@ -141,3 +141,16 @@ public struct TapClassifier: Sendable {
         return .tap(down)
     }
 }
+
+extension HitTester {
+    /// Seats a tap can never reach at their centre: another seat drawn over
+    /// it there (plans that place two seats at one spot), in seat order.
+    public func seatsCoveredAtTheirCentre() -> [SeatID] {
+        layout.cells.compactMap { cell -> SeatID? in
+            guard cell.isSeat else { return nil }
+            let r = cell.seatRect
+            guard case .seat(let top) = hit(pixelX: Double(r.x) + Double(r.w) / 2, pixelY: Double(r.y) + Double(r.h) / 2), top.id != cell.id else { return nil }
+            return cell.id
+        }
+    }
+}

@@ -695,7 +695,6 @@ public struct Layout: Sendable {
         locale.seat(row: cell.rowLabel, seat: cell.seatLabel, section: sectionLabels[cell.section])
     }
 
-    /// A price in the hall's currency as the layout's locale writes it.
     /// A tier's legend words: its price, after its category's name when it
     /// has one; with every category drawn in the same colour
     /// ("Parkett vorne 45,00 €, Parkett mitte 40,00 €").
@@ -709,6 +708,7 @@ public struct Layout: Sendable {
         return words.count == 1 ? words[0] : locale.list(words)
     }
 
+    /// A price in the hall's currency as the layout's locale writes it.
     public func money(_ amount: Decimal) -> String {
         locale.money(amount, currency: currency)
     }

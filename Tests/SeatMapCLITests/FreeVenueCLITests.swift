@@ -188,6 +188,30 @@ struct FreeVenueCLITests {
         #expect(yen.code == 1 && yen.err.contains("JPY"), "\(yen.err)")
     }
 
+    @Test("import pretix says once what matters: repeated unknown keys with a count, seats outside the plan, seats under another seat")
+    func pretixReports() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Zone 2's only seat sits exactly on zone 1's first; zone 1's third is outside the 100 × 100 plan.
+        let plan = try Fixtures.write("""
+        {"name": "Overlap", "size": {"width": 100, "height": 100}, "categories": [{"name": "A", "color": "#123456"}],
+         "zones": [{"position": {"x": 0, "y": 0}, "rows": [{"row_number": "1", "position": {"x": 20, "y": 20}, "extra": 1,
+           "seats": [{"seat_guid": "a1", "seat_number": "1", "position": {"x": 0, "y": 0}, "category": "A", "note": "x"},
+                     {"seat_guid": "a2", "seat_number": "2", "position": {"x": 30, "y": 0}, "category": "A", "note": "y"},
+                     {"seat_guid": "a3", "seat_number": "3", "position": {"x": 300, "y": 0}, "category": "A", "note": "z"}]}]},
+          {"position": {"x": 0, "y": 0}, "rows": [{"row_number": "1", "position": {"x": 20, "y": 20},
+           "seats": [{"seat_guid": "b1", "seat_number": "1", "position": {"x": 0, "y": 0}, "category": "A"}]}]}]}
+        """, to: "overlap.json", in: dir)
+        let run = seatmap("import", "pretix", plan, "--price", "5", "-o", dir.appendingPathComponent("h.json").path)
+        #expect(run.code == 0, "\(run.err)")
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("unknown key \"note\"") } == [lines.first { $0.contains("\"note\"") }!])
+        #expect(lines.contains { $0.contains("seats[0].note: unknown key \"note\" (ignored), 3 times; the first here (line 3, column") }, "\(lines)")
+        #expect(lines.contains { $0.contains("zones[0].rows[0].seats[2].position: this seat lies outside the plan's size (100 × 100)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("1 seat lies under another seat and cannot be tapped: 1-1-1") }, "\(lines)")
+        #expect(lines.count == 4, "\(lines)")
+    }
+
     @Test("import pretix and export pretix from the command line")
     func pretixCLI() throws {
         let dir = try Fixtures.tempFolder()

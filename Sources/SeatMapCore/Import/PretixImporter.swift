@@ -119,6 +119,13 @@ public struct PretixImporter: HallImporter {
             throw SeatMapError("--prices names category \"\(unknown)\", which the plan does not have (categories: \(categories.map(\.name).joined(separator: ", ")))")
         }
 
+        // The plan's canvas: seats placed outside it are said once.
+        var planSize: (w: Double, h: Double)? = nil
+        if let sn = top["size"], let sm = ctx.object(sn, "size", known: ["width", "height"]),
+           let w = sm["width"].flatMap({ ctx.double($0, "size.width") }), let h = sm["height"].flatMap({ ctx.double($0, "size.height") }) {
+            planSize = (w, h)
+        }
+        var outside: [(path: String, node: JSONNode)] = []
         var sections: [Section] = []
         var rows: [Row] = []
         var areas: [Area] = []
@@ -175,6 +182,10 @@ public struct PretixImporter: HallImporter {
                                     guidOrder.append(guid)
                                 }
                                 let label = PretixImporter.template(seatTemplate, seatNumber, rp + ".seat_label", &ctx)
+                                if let size = planSize {
+                                    let x = origin.x + rowOrigin.x + p.x, y = origin.y + rowOrigin.y + p.y
+                                    if x < 0 || y < 0 || x > size.w || y > size.h { outside.append((sp, seat["position"] ?? seatNode)) }
+                                }
                                 seats.append(Seat(column: seats.count + 1, status: .available, label: label, price: price,
                                                   place: SeatPlace(x: rowOrigin.x + p.x, y: rowOrigin.y + p.y, shape: .circle(r: radius)),
                                                   externalID: guid, category: category))
@@ -204,6 +215,11 @@ public struct PretixImporter: HallImporter {
                     }
                 }
             }
+        }
+        if let first = outside.first, let size = planSize {
+            ctx.warning(first.node, first.path + ".position",
+                        outside.count == 1 ? "this seat lies outside the plan's size (\(PretixImporter.number(size.w)) × \(PretixImporter.number(size.h)))"
+                            : "\(outside.count) seats lie outside the plan's size (\(PretixImporter.number(size.w)) × \(PretixImporter.number(size.h))); the first here")
         }
         // Repeated guids, said once: how many, the first few, where the first is.
         let repeated = guidOrder.filter { (guids[$0]?.count ?? 0) > 1 }
@@ -249,8 +265,11 @@ public struct PretixImporter: HallImporter {
                         screenLabel: Hall.defaultScreenLabel, sections: sections, rows: rows, areas: areas, categories: categories)
         hall.currency = currency
         hall.locale = locale
-        return ImportedHall(hall: hall, warnings: ctx.warnings)
+        return ImportedHall(hall: hall, warnings: Diagnostic.sayingRepeatsOnce(ctx.warnings))
     }
+
+    /// A number as a plan writes it: whole ones without a fraction.
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
     /// `{x, y}` (numbers), or (0, 0) when absent.
     static func position(_ node: JSONNode?, _ path: String, _ ctx: inout DecodeContext) -> Point {
