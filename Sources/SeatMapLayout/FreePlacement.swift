@@ -280,7 +280,8 @@ public struct FreePlacement: Placement {
                 let halfW = min(tx - Double(rect.x), Double(rect.maxX) - tx), halfH = min(ty - Double(rect.y), Double(rect.maxY) - ty)
                 let box = PixelRect(x: Int((tx - halfW).rounded(.up)), y: Int((ty - halfH).rounded(.up)),
                                     w: max(1, Int((2 * halfW).rounded(.down))), h: max(1, Int((2 * halfH).rounded(.down))))
-                text = TextPlacement(x: tx, y: ty, size: min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3), box: box)
+                // The plan's own size, else one that suits the shape.
+                text = TextPlacement(x: tx, y: ty, size: area.labelSize.map { $0 * s } ?? min(style.legendTextSize * s * 1.2, Double(rect.h) * 0.3), box: box)
             }
             if var h = hit {
                 h.target = Int32(areas.count)

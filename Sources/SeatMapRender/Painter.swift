@@ -111,6 +111,8 @@ struct Painter {
             let color: Color
             if case .text = area.shape {
                 color = area.fill.flatMap(Color.init(hex:)) ?? theme.text
+            } else if let given = area.labelColor.flatMap(Color.init(hex:)) {
+                color = given
             } else if let fill {
                 // Whichever of the theme's two text colours reads better on the fill.
                 color = marks.on(fill, theme)

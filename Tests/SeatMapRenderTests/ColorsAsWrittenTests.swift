@@ -81,4 +81,33 @@ struct ColorsAsWrittenTests {
         #expect(plain.layout.tiers.categories.allSatisfy { $0 == nil })
         #expect(plain.layout.tiers.prices == plain.layout.tiers.prices.sorted() && Set(plain.layout.tiers.prices).count == plain.layout.tiers.prices.count)
     }
+
+    @Test("a shape's text is drawn at the size and in the colour the plan writes, and survives the hall file and export")
+    func textAsWritten() throws {
+        let plan = """
+        {"name": "Stage", "size": {"width": 600, "height": 300}, "categories": [{"name": "A", "color": "#3366cc"}],
+         "zones": [{"position": {"x": 0, "y": 0},
+           "areas": [{"uuid": "stage", "shape": "rectangle", "rectangle": {"width": 500, "height": 100}, "position": {"x": 50, "y": 10},
+                      "color": "#333333", "text": {"text": "S T A G E", "position": {"x": 250, "y": 50}, "size": 48, "color": "#B1B0B0"}}],
+           "rows": [{"row_number": "1", "position": {"x": 100, "y": 200}, "seats": [{"seat_guid": "a", "seat_number": "1", "position": {"x": 0, "y": 0}, "category": "A"}]}]}]}
+        """
+        let hall = try PretixImporter().importHall(SourceText(name: "stage.json", bytes: Array(plan.utf8)), ImportRequest(values: ["price": "5"])).hall
+        let area = try #require(hall.areas.first)
+        #expect(area.labelSize == 48 && area.labelColor == "#B1B0B0")
+        // The hall file keeps them; the export writes them back.
+        let again = try HallFormat.decode(SourceText(name: "h.json", bytes: Array(HallFormat.encodeText(hall).utf8)))
+        #expect(again.hall == hall && again.hall.areas.first?.labelSize == 48 && again.hall.areas.first?.labelColor == "#B1B0B0")
+        let s = LayoutStyle()
+        let exported = JSONWriter.write(PretixExporter.plan(hall, pitch: s.seatWidth + s.gapX, rowPitch: s.seatHeight + s.rowGap,
+                                                            seatSize: (s.seatWidth, s.seatHeight)), pretty: false)
+        #expect(exported.contains("\"size\":48") && exported.contains("\"color\":\"#B1B0B0\""), "\(exported)")
+        // Drawn: the text's colour, its ink about as tall as 48 px capitals (not a 13 pt label).
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let image = try Renderer.raster(scene)
+        let box = try #require(scene.layout.areas.first).rect
+        var rows = Set<Int>()
+        for y in box.y..<box.maxY { for x in box.x..<box.maxX where close(image.pixel(x, y), 0xFFB1_B0B0, tolerance: 6) { rows.insert(y) } }
+        let inkHeight = (rows.max() ?? 0) - (rows.min() ?? 0) + 1
+        #expect(!rows.isEmpty && inkHeight >= 28 && inkHeight <= 60, "ink \(inkHeight) px tall in \(box)")
+    }
 }

@@ -164,7 +164,10 @@ public enum PretixExporter {
                 let (co, si) = VenueGeometry.cosSin(-turn)
                 let dx = at.x - pos.x, dy = at.y - pos.y
                 let local = Point(x: dx * co - dy * si, y: dx * si + dy * co)
-                m.append(("text", .object([("text", .string(area.label)), ("position", point(local.x, local.y))])))
+                var t: [(String, JSONNode)] = [("text", .string(area.label)), ("position", point(local.x, local.y))]
+                if let size = area.labelSize { t.append(("size", .int(max(1, Int(size.rounded()))))) }
+                if let c = area.labelColor { t.append(("color", .string(c))) }
+                m.append(("text", .object(t)))
             }
         }
         m.insert(("uuid", .string(area.id)), at: 0)

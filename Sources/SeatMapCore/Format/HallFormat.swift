@@ -17,7 +17,7 @@ public enum HallFormat {
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
-                                        "rotation", "fill", "border", "label", "labelAt", "capacity", "available", "price"]
+                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -202,6 +202,8 @@ public enum HallFormat {
            let x = requiredNumber(lm, "x", in: n, path + ".labelAt", &ctx), let y = requiredNumber(lm, "y", in: n, path + ".labelAt", &ctx) {
             labelAt = Point(x: x, y: y)
         }
+        let labelSize = number(m, "labelSize", path, &ctx)
+        let labelColor = m["labelColor"].flatMap { ctx.string($0, path + ".labelColor") }
         let section = m["section"].flatMap { ctx.int($0, path + ".section") }
         let rotation = number(m, "rotation", path, &ctx) ?? 0
         let fill = m["fill"].flatMap { ctx.string($0, path + ".fill") }
@@ -237,7 +239,7 @@ public enum HallFormat {
         }
         guard let shape, ctx.errors.count == errors else { return nil }
         return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
-                    capacity: capacity, available: available, price: price)
+                    capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor)
     }
 
     static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {
@@ -502,6 +504,8 @@ public enum HallFormat {
         if let b = a.border { m.append(("border", .string(b))) }
         if !a.label.isEmpty { m.append(("label", .string(a.label))) }
         if let p = a.labelAt { m.append(("labelAt", .object([("x", num(p.x)), ("y", num(p.y))]))) }
+        if let s = a.labelSize { m.append(("labelSize", num(s))) }
+        if let c = a.labelColor { m.append(("labelColor", .string(c))) }
         if let c = a.capacity { m.append(("capacity", .int(c))) }
         if let n = a.available { m.append(("available", .int(n))) }
         if let p = a.price { m.append(("price", .number(p.plainText))) }

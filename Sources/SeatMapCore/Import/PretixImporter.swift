@@ -304,6 +304,7 @@ public struct PretixImporter: HallImporter {
         // The label: the older form's text string, or the text object's text.
         var label = ""
         var textPlace: (Point, Double, String?)? = nil
+        var writtenSize: Double? = nil
         if let t = m["text"] {
             if case .string(let s) = t.value {
                 label = s
@@ -312,8 +313,12 @@ public struct PretixImporter: HallImporter {
                 let tp = position(tm["position"], path + ".text.position", &ctx)
                 let size = tm["size"].flatMap { ctx.double($0, path + ".text.size") } ?? 16
                 var color = tm["color"].flatMap { ctx.string($0, path + ".text.color") }
-                if let c = color, !HallValidator.isColor(c) { color = nil }
+                if let c = color, !HallValidator.isColor(c) {
+                    ctx.warning(tm["color"], path + ".text.color", "colour \"\(c)\" is not \(HallValidator.colorForms); the theme's colour is used")
+                    color = nil
+                }
                 textPlace = (tp, size, color)
+                writtenSize = tm["size"] != nil ? size : nil
             }
         }
         func skip(_ why: String) -> Area? {
@@ -385,6 +390,9 @@ public struct PretixImporter: HallImporter {
             let at = turned(tp), c = shape.centre
             if abs(at.x - c.x) > 1e-9 || abs(at.y - c.y) > 1e-9 { labelAt = at }
         }
-        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: areaFill, border: border, label: label, labelAt: labelAt)
+        // A shape's text keeps the size and colour the plan writes for it.
+        let isText = shapeName == "text"
+        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: areaFill, border: border, label: label, labelAt: labelAt,
+                    labelSize: isText ? nil : writtenSize, labelColor: isText ? nil : textPlace?.2)
     }
 }

@@ -282,6 +282,7 @@ public enum HallValidator {
             }
             var values = [("rotation", a.rotation)]
             if let p = a.labelAt { values += [("labelAt.x", p.x), ("labelAt.y", p.y)] }
+            if let s = a.labelSize { values += [("labelSize", s)] }
             switch a.shape {
             case .rect(let x, let y, let w, let h): values += [("x", x), ("y", y), ("w", w), ("h", h)]
             case .ellipse(let cx, let cy, let rx, let ry): values += [("cx", cx), ("cy", cy), ("rx", rx), ("ry", ry)]
@@ -294,8 +295,8 @@ public enum HallValidator {
                 values += [("x", x), ("y", y), ("size", size)]
                 if a.label.isEmpty { report(.area(i, "label"), "a text area needs a label (its text)") }
             }
-            checkCoordinates(values, .area(i, nil), &out, positive: ["w", "h", "rx", "ry", "r", "size"])
-            for (key, c) in [("fill", a.fill), ("border", a.border)] {
+            checkCoordinates(values, .area(i, nil), &out, positive: ["w", "h", "rx", "ry", "r", "size", "labelSize"])
+            for (key, c) in [("fill", a.fill), ("border", a.border), ("labelColor", a.labelColor)] {
                 if let c, !isColor(c) {
                     report(.area(i, key), "\"\(c)\" is not a colour (expected \(HallValidator.colorForms))")
                 }

@@ -138,6 +138,12 @@ public struct Area: Sendable, Equatable {
     public var label: String
     /// Where the label is centred (zone frame); the shape's centre when nil.
     public var labelAt: Point?
+    /// The label's size in points as the plan writes it (it is fitted to
+    /// the shape only when it would leave it); nil: sized to the shape.
+    public var labelSize: Double?
+    /// The label's colour as written; nil: whichever of the theme's text
+    /// colours reads better on the fill.
+    public var labelColor: String?
     /// Standing places in all, and how many are still for sale.
     public var capacity: Int?
     public var available: Int?
@@ -145,8 +151,10 @@ public struct Area: Sendable, Equatable {
 
     public init(id: String, section: Int? = nil, shape: AreaShape, rotation: Double = 0, fill: String? = nil,
                 border: String? = nil, label: String = "", labelAt: Point? = nil, capacity: Int? = nil, available: Int? = nil,
-                price: Decimal? = nil) {
+                price: Decimal? = nil, labelSize: Double? = nil, labelColor: String? = nil) {
         self.labelAt = labelAt
+        self.labelSize = labelSize
+        self.labelColor = labelColor
         self.id = id
         self.section = section
         self.shape = shape
