@@ -22,6 +22,7 @@ extension SeatMapCLI {
                 .values("allowed-host", "NAME", "A host name the service answers to besides IP addresses and localhost; repeat for several."),
                 .value("max-connections-per-address", "N", "Connections one client address may hold open (default 128)."),
                 .value("header-timeout", "SECONDS", "How long a new connection may take to send its first request header before it is closed (default 10, at most 30)."),
+                .value("max-image-megapixels", "N", "The largest image one request may have drawn, in megapixels (default 100, at most 400); larger ones answer 422."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
                 .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
             ],
@@ -66,6 +67,7 @@ extension SeatMapCLI {
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128
             let headerSeconds = try args.int("header-timeout", in: 1...30) ?? 10
+            let megapixels = try args.int("max-image-megapixels", in: 1...(ImageLimits.maxPixels / 1_000_000)) ?? SeatMapHTTPService.defaultMaxImagePixels / 1_000_000
             let origins = args.values["allowed-origin"] ?? []
             for o in origins where !(o.hasPrefix("http://") || o.hasPrefix("https://")) || o.dropFirst(8).contains("/") {
                 throw UsageError(message: "--allowed-origin expects an origin such as https://shop.example (scheme, host, optional port), got \"\(o)\"")
@@ -80,7 +82,8 @@ extension SeatMapCLI {
             }
             let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections,
                                                  allowedOrigins: origins, allowedHosts: args.values["allowed-host"] ?? [],
-                                                 connectionsPerAddress: perAddress, headerSeconds: headerSeconds, host: host,
+                                                 connectionsPerAddress: perAddress, headerSeconds: headerSeconds,
+                                                 maxImagePixels: megapixels * 1_000_000, host: host,
                                                  port: UInt16(port), workers: workers, log: { console.err($0) })
             console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")
             if key == nil {

@@ -157,10 +157,15 @@ public enum Renderer {
     /// Images larger than this many pixels are refused.
     public static let maxPixels = ImageLimits.maxPixels
 
+    /// A lower cap for the renders of one task (the HTTP service's
+    /// `--max-image-megapixels`: what one request may make it allocate).
+    @TaskLocal public static var pixelLimit: Int = ImageLimits.maxPixels
+
     /// Refuses images Cairo cannot hold or that would need too much memory.
     public static func checkSize(width: Int, height: Int) throws(SeatMapError) {
-        if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide || width * height > maxPixels {
-            throw SeatMapError("the image would be \(width)×\(height) px, over Cairo's limit of \(CairoLibrary.maxSide) px a side or \(maxPixels / 1_000_000) megapixels; use a lower --zoom or --scale, or render a --viewport")
+        let limit = min(maxPixels, max(1, pixelLimit))
+        if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide || width * height > limit {
+            throw SeatMapError("the image would be \(width)×\(height) px, over \(limit == maxPixels ? "Cairo's limit of \(CairoLibrary.maxSide) px a side or " : "")\(limit / 1_000_000) megapixels; use a lower --zoom or --scale, or render a --viewport")
         }
         guard width > 0, height > 0 else { throw SeatMapError("the image would be empty (\(width)×\(height) px)") }
     }

@@ -16,6 +16,8 @@ struct Controller: Sendable {
     let adminKey: String?
     /// Other origins whose pages may call the service (CORS), besides its own.
     var allowedOrigins: Set<String> = []
+    /// The largest image one request may have rendered (`--max-image-megapixels`).
+    var maxImagePixels = SeatMapHTTPService.defaultMaxImagePixels
     /// Host names the service answers to besides IP literals and `localhost`.
     var allowedHosts: Set<String> = []
     let health: StoreHealth
@@ -61,7 +63,7 @@ struct Controller: Sendable {
             if route.admin, let refusal = authorize(request) {
                 response = refusal
             } else {
-                response = route.handler(request, params)
+                response = Renderer.$pixelLimit.withValue(maxImagePixels) { route.handler(request, params) }
             }
         }
         response = Controller.compressed(response, request, cache: cache)

@@ -15,6 +15,10 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     /// Whether back-office requests need the admin key.
     public let requiresAdminKey: Bool
 
+    /// The default cap on one request's image: 100 megapixels (400 MB of
+    /// RGBA), a quarter of what the command line allows.
+    public static let defaultMaxImagePixels = 100_000_000
+
     /// - Parameters:
     ///   - store: the inventory store's SQLite file (nil: the show
     ///     endpoints answer 409), or `inventory` for another store.
@@ -23,6 +27,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
                 holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds, storeConnections: Int? = nil,
                 allowedOrigins: [String] = [], allowedHosts: [String] = [], connectionsPerAddress: Int = 128, headerSeconds: Int = 10,
+                maxImagePixels: Int = SeatMapHTTPService.defaultMaxImagePixels,
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         var shows: ShowService? = nil
@@ -46,6 +51,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         var configured = Controller(halls: HallFolder(folder), shows: shows, adminKey: adminKey, health: health, changes: changes)
         configured.allowedOrigins = Set(allowedOrigins)
         configured.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        configured.maxImagePixels = maxImagePixels
         let controller = configured
         var limits = HTTPServer.Limits()
         limits.perAddress = UInt32(max(1, min(connectionsPerAddress, 4096)))
@@ -88,9 +94,12 @@ package struct RequestHandler: Sendable {
     private let controller: Controller
     private let router: Router
 
-    package init(halls folder: String, inventory: (any InventoryStore)?, adminKey: String? = nil, holdSeconds: TimeInterval = 600) {
-        controller = Controller(halls: HallFolder(folder), shows: inventory.map { ShowService(store: $0, defaultTTL: holdSeconds) },
-                                adminKey: adminKey, health: StoreHealth(), changes: ShowChanges())
+    package init(halls folder: String, inventory: (any InventoryStore)?, adminKey: String? = nil, holdSeconds: TimeInterval = 600,
+                 maxImagePixels: Int = SeatMapHTTPService.defaultMaxImagePixels) {
+        var c = Controller(halls: HallFolder(folder), shows: inventory.map { ShowService(store: $0, defaultTTL: holdSeconds) },
+                           adminKey: adminKey, health: StoreHealth(), changes: ShowChanges())
+        c.maxImagePixels = maxImagePixels
+        controller = c
         router = controller.routes()
     }
 

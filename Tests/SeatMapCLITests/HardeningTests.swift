@@ -47,6 +47,23 @@ struct HardeningTests {
         #expect(try http.request("GET", "/halls/seed.png?zoom=1%2E5").status == 200, "an escaped dot is fine")
     }
 
+    @Test("one request may not have an image drawn over the service's cap (--max-image-megapixels): 422 naming the size; under it, 200")
+    func imageCap() throws {
+        let service = try SeatMapHTTPService(halls: Fixtures.examplesFolder.path, maxImagePixels: 2_000_000, port: 0, workers: 2)
+        defer { service.stop() }
+        let http = TestHTTP(port: service.port)
+        #expect(try http.request("GET", "/halls/seed.png?zoom=1").status == 200)
+        let big = try http.request("GET", "/halls/seed.png?zoom=5.5")
+        #expect(big.status == 422 && String(decoding: big.body, as: UTF8.self).contains("3520×2640 px, over 2 megapixels"),
+                "\(big.status) \(String(decoding: big.body, as: UTF8.self))")
+        // The SVG of the same view allocates no pixels and is drawn.
+        #expect(try http.request("GET", "/halls/seed.svg?zoom=5.5").status == 200)
+        // The command line keeps its own 400-megapixel limit.
+        let dir = try Fixtures.tempFolder()
+        #expect(seatmap("render", Fixtures.examplePath("seed.json"), "--zoom", "5.5", "-o", dir.appendingPathComponent("s.png").path).code == 0)
+        #expect(seatmap("serve", "--halls", dir.path, "--max-image-megapixels", "401").code == 2)
+    }
+
     @Test("1,100 idle connections from one address leave another client's health check and render answered")
     func idleFlood() throws {
         let (service, http) = try ServeTests.start()
