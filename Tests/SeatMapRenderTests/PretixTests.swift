@@ -186,6 +186,45 @@ struct PretixTests {
         #expect(PretixSchema.problems(plan) == [])
         let again = try PretixTests.reimport(plan, prices)
         #expect(again.hall == hall)
+        // Lossless: the export of the import is the original plan, as parsed data.
+        let original = try JSONParser.parse(try PretixTests.fixture(name).bytes)
+        #expect(PretixTests.canonical(plan) == PretixTests.canonical(original),
+                "\(PretixTests.firstDifference(plan, original) ?? "")")
+        // And through the hall file too.
+        let file = try HallFormat.decode(SourceText(name: "h.json", bytes: Array(HallFormat.encodeText(hall).utf8))).hall
+        #expect(file == hall && PretixTests.canonical(PretixTests.export(file)) == PretixTests.canonical(original))
+    }
+
+    /// JSON as data: objects by sorted keys, numbers by value.
+    static func canonical(_ n: JSONNode) -> String {
+        switch n.value {
+        case .object(let members):
+            return "{" + members.sorted { $0.key < $1.key }.map { "\($0.key):\(canonical($0.node))" }.joined(separator: ",") + "}"
+        case .array(let items): return "[" + items.map(canonical).joined(separator: ",") + "]"
+        case .number(let t): return Double(t).map { "\($0)" } ?? t
+        case .string(let t): return "\"\(t)\""
+        case .bool(let b): return "\(b)"
+        case .null: return "null"
+        }
+    }
+
+    /// Where two JSON documents first differ as data (a path), for messages.
+    static func firstDifference(_ a: JSONNode, _ b: JSONNode, _ path: String = "") -> String? {
+        switch (a.value, b.value) {
+        case (.object(let x), .object(let y)):
+            let keys = Set(x.map(\.key)).union(y.map(\.key)).sorted()
+            for k in keys {
+                guard let u = x.first(where: { $0.key == k }), let v = y.first(where: { $0.key == k }) else { return "\(path).\(k): only in one" }
+                if let d = firstDifference(u.node, v.node, "\(path).\(k)") { return d }
+            }
+            return nil
+        case (.array(let x), .array(let y)):
+            if x.count != y.count { return "\(path): \(x.count) vs \(y.count) items" }
+            for (i, (u, v)) in zip(x, y).enumerated() { if let d = firstDifference(u, v, "\(path)[\(i)]") { return d } }
+            return nil
+        default:
+            return canonical(a) == canonical(b) ? nil : "\(path): \(canonical(a)) vs \(canonical(b))"
+        }
     }
 
     @Test("duplicate seat_guids are imported, kept as external ids, said once with a count, and name the first seat; split rows stay separate rows")

@@ -33,6 +33,8 @@ public enum PretixExporter {
             return name
         }
         let zones = Dictionary(hall.sections.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // A hall imported from a plan writes ids only where the plan had them.
+        let fromPlan = hall.planSize != nil
         var zoneIDs = Set(hall.rows.map(\.section))
         for a in hall.areas { zoneIDs.insert(a.section ?? 1) }
         var maxX = 1.0, maxY = 1.0
@@ -64,34 +66,41 @@ public enum PretixExporter {
                     }
                     grow(centre.x + radius, centre.y + radius)
                     let id = SeatID(section: row.section, row: row.number, column: seat.column)
-                    seatNodes.append(.object([
+                    // Relative to the row's own position when the plan gave one (an unturned zone).
+                    let rowAt = place.rotation == 0 ? (row.origin ?? Point(x: 0, y: 0)) : Point(x: 0, y: 0)
+                    var node: [(String, JSONNode)] = [
                         ("seat_guid", .string(seat.externalID ?? id.description)),
                         ("seat_number", .string(seat.label)),
-                        ("position", point(centre.x - origin.x, centre.y - origin.y)),
-                        ("radius", .int(max(1, Int(radius.rounded())))),
-                        ("category", .string(category(of: seat, row))),
-                    ]))
+                        ("position", point(centre.x - origin.x - rowAt.x, centre.y - origin.y - rowAt.y)),
+                    ]
+                    // pretix's default radius is 10: said only when it differs.
+                    let r = max(1, Int(radius.rounded()))
+                    if r != 10 { node.append(("radius", .int(r))) }
+                    node.append(("category", .string(category(of: seat, row))))
+                    seatNodes.append(.object(node))
                 }
                 let labels: JSONNode
                 switch row.path != nil || row.seats.contains(where: { $0.place != nil }) ? row.labelPosition : .start {
                 case .none: labels = .null
                 case let p: labels = .string(p.rawValue)
                 }
-                rowNodes.append(.object([
-                    ("row_number", .string(row.label)),
-                    ("position", point(0, 0)),
-                    ("row_number_position", labels),
-                    ("seats", .array(seatNodes)),
-                ]))
+                // No row labels: said by leaving row_number_position out (null means the same).
+                let rowAt = place.rotation == 0 ? (row.origin ?? Point(x: 0, y: 0)) : Point(x: 0, y: 0)
+                var rowNode: [(String, JSONNode)] = [("row_number", .string(row.label)), ("position", point(rowAt.x, rowAt.y))]
+                if labels != .null { rowNode.append(("row_number_position", labels)) }
+                rowNode.append(("seats", .array(seatNodes)))
+                rowNodes.append(.object(rowNode))
             }
             var areaNodes: [JSONNode] = []
             for area in hall.areas where (area.section ?? 1) == id {
-                areaNodes.append(areaNode(area, place: place, origin: origin, grow: grow))
+                areaNodes.append(areaNode(area, place: place, origin: origin, grow: grow, fromPlan: fromPlan))
             }
-            var zone: [(String, JSONNode)] = [("name", .string(section?.name ?? "Zone \(id)")), ("zone_id", .string(String(id)))]
+            // An imported plan's zone ids as it wrote them (none where it gave none).
+            var zone: [(String, JSONNode)] = [("name", .string(section?.name ?? "Zone \(id)"))]
+            if let zid = section?.externalID ?? (fromPlan ? nil : String(id)) { zone.append(("zone_id", .string(zid))) }
             zone.append(("position", point(origin.x, origin.y)))
             zone.append(("rows", .array(rowNodes)))
-            zone.append(("areas", .array(areaNodes)))
+            if !areaNodes.isEmpty { zone.append(("areas", .array(areaNodes))) }
             zoneNodes.append(.object(zone))
         }
         let name = [hall.cinemaName, hall.hallName].filter { !$0.isEmpty }.joined(separator: " · ")
@@ -103,7 +112,9 @@ public enum PretixExporter {
                 return .object(m)
             })),
             ("zones", .array(zoneNodes)),
-            ("size", .object([("width", .int(Int(maxX.rounded(.up)) + 10)), ("height", .int(Int(maxY.rounded(.up)) + 10))])),
+            // The plan's own canvas, else one around the content.
+            ("size", hall.planSize.map { .object([("width", HallFormat.num($0.width)), ("height", HallFormat.num($0.height))]) }
+                ?? .object([("width", .int(Int(maxX.rounded(.up)) + 10)), ("height", .int(Int(maxY.rounded(.up)) + 10))])),
         ])
     }
 
@@ -114,7 +125,7 @@ public enum PretixExporter {
     /// An area in pretix's newer form: `position` is a rectangle's top-left
     /// corner (turned about it), a circle's or ellipse's centre, the origin
     /// of polygon points and of text.
-    static func areaNode(_ area: Area, place: ZonePlace, origin: Point, grow: (Double, Double) -> Void) -> JSONNode {
+    static func areaNode(_ area: Area, place: ZonePlace, origin: Point, grow: (Double, Double) -> Void, fromPlan: Bool = false) -> JSONNode {
         // Positions relative to the zone's origin, with the zone's turn applied.
         func rel(_ p: Point) -> Point {
             let q = place.apply(p)
@@ -170,7 +181,7 @@ public enum PretixExporter {
                 m.append(("text", .object(t)))
             }
         }
-        m.insert(("uuid", .string(area.id)), at: 0)
+        if let uuid = area.externalID ?? (fromPlan ? nil : area.id) { m.insert(("uuid", .string(uuid)), at: 0) }
         m.append(("position", point(pos.x, pos.y)))
         return .object(m)
     }

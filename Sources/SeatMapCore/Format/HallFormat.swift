@@ -10,14 +10,14 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus", "categories", "groups", "currency", "locale"]
-    static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName"]
-    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group"]
+                                        "areas", "focus", "categories", "groups", "currency", "locale", "planSize"]
+    static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName", "externalId"]
+    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group", "origin"]
     static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category"]
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
-                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price"]
+                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price", "externalId"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -142,6 +142,18 @@ public enum HallFormat {
         if let n = top["locale"] {
             if let l = ctx.string(n, "locale") { locale = l } else { reading.failed(.hall("locale")) }
         }
+        var planSize: PlanSize? = nil
+        if let n = top["planSize"], let m = ctx.object(n, "planSize", known: ["width", "height"]) {
+            let w = ctx.required(m, "width", in: n, "planSize").flatMap { ctx.double($0, "planSize.width") }
+            let h = ctx.required(m, "height", in: n, "planSize").flatMap { ctx.double($0, "planSize.height") }
+            if let w, let h {
+                if w.isFinite, h.isFinite, w > 0, h > 0, w <= HallValidator.maxCoordinate, h <= HallValidator.maxCoordinate {
+                    planSize = PlanSize(width: w, height: h)
+                } else {
+                    ctx.error(n, "planSize", "a plan's size is two numbers over 0 and at most \(Int(HallValidator.maxCoordinate))")
+                }
+            }
+        }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
                                               areas: areas, focus: focus, categories: categories, groups: groups, currency: currency, locale: locale,
@@ -177,6 +189,7 @@ public enum HallFormat {
                         areas: areas, focus: focus, categories: categories, groups: groups)
         hall.currency = currency
         hall.locale = locale
+        hall.planSize = planSize
         return hall
     }
 
@@ -202,6 +215,7 @@ public enum HallFormat {
            let x = requiredNumber(lm, "x", in: n, path + ".labelAt", &ctx), let y = requiredNumber(lm, "y", in: n, path + ".labelAt", &ctx) {
             labelAt = Point(x: x, y: y)
         }
+        let externalID = m["externalId"].flatMap { ctx.label($0, path + ".externalId") }
         let labelSize = number(m, "labelSize", path, &ctx)
         let labelColor = m["labelColor"].flatMap { ctx.string($0, path + ".labelColor") }
         let section = m["section"].flatMap { ctx.int($0, path + ".section") }
@@ -239,7 +253,7 @@ public enum HallFormat {
         }
         guard let shape, ctx.errors.count == errors else { return nil }
         return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
-                    capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor)
+                    capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor, externalID: externalID)
     }
 
     static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {
@@ -264,7 +278,8 @@ public enum HallFormat {
             z.showName = m["showName"].flatMap { ctx.bool($0, path + ".showName") } ?? false
             place = z
         }
-        return Section(id: id, name: name, place: place)
+        let externalID = m["externalId"].flatMap { ctx.label($0, path + ".externalId") }
+        return Section(id: id, name: name, place: place, externalID: externalID)
     }
 
     static func decodeRow(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Row {
@@ -321,7 +336,12 @@ public enum HallFormat {
         } else {
             reading.failed(.row(i, "seats"))
         }
-        return Row(number: number, label: label, section: section, price: price, seats: seats, path: path_, labelPosition: labels)
+        var row = Row(number: number, label: label, section: section, price: price, seats: seats, path: path_, labelPosition: labels)
+        if let n = m["origin"], let om = ctx.object(n, path + ".origin", known: ["x", "y"]),
+           let x = requiredNumber(om, "x", in: n, path + ".origin", &ctx), let y = requiredNumber(om, "y", in: n, path + ".origin", &ctx) {
+            row.origin = Point(x: x, y: y)
+        }
+        return row
     }
 
     static func decodeSeat(_ node: JSONNode, _ i: Int, _ j: Int, onPath: Bool, _ reading: inout Reading,
@@ -407,6 +427,7 @@ public enum HallFormat {
         if hall.screenLabel != Hall.defaultScreenLabel { top.append(("screenLabel", .string(hall.screenLabel))) }
         if hall.currency != Currency.defaultCode { top.append(("currency", .string(hall.currency))) }
         if let l = hall.locale { top.append(("locale", .string(l))) }
+        if let s = hall.planSize { top.append(("planSize", .object([("width", num(s.width)), ("height", num(s.height))]))) }
         if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
         if !hall.categories.isEmpty {
             top.append(("categories", .array(hall.categories.map { c in
@@ -444,6 +465,7 @@ public enum HallFormat {
             if z.outline { m.append(("outline", .bool(true))) }
             if z.showName { m.append(("showName", .bool(true))) }
         }
+        if let e = s.externalID { m.append(("externalId", .string(e))) }
         return .object(m)
     }
 
@@ -465,6 +487,7 @@ public enum HallFormat {
         }
         let free = row.path != nil || row.seats.contains { $0.place != nil }
         if free && row.labelPosition != .start { m.append(("labels", .string(row.labelPosition.rawValue))) }
+        if let o = row.origin { m.append(("origin", .object([("x", num(o.x)), ("y", num(o.y))]))) }
         m.append(("seats", .array(row.seats.map { encodeSeat($0, onPath: row.path != nil) })))
         return .object(m)
     }
@@ -506,6 +529,7 @@ public enum HallFormat {
         if let p = a.labelAt { m.append(("labelAt", .object([("x", num(p.x)), ("y", num(p.y))]))) }
         if let s = a.labelSize { m.append(("labelSize", num(s))) }
         if let c = a.labelColor { m.append(("labelColor", .string(c))) }
+        if let e = a.externalID { m.append(("externalId", .string(e))) }
         if let c = a.capacity { m.append(("capacity", .int(c))) }
         if let n = a.available { m.append(("available", .int(n))) }
         if let p = a.price { m.append(("price", .number(p.plainText))) }

@@ -142,7 +142,8 @@ public struct PretixImporter: HallImporter {
                 let origin = PretixImporter.position(zone["position"], zp + ".position", &ctx)
                 let name = zone["name"].flatMap { ctx.label($0, zp + ".name") } ?? zone["zone_id"].flatMap { ctx.label($0, zp + ".zone_id") } ?? "Zone \(zi + 1)"
                 let sectionID = zi + 1
-                sections.append(Section(id: sectionID, name: name, place: ZonePlace(x: origin.x, y: origin.y)))
+                sections.append(Section(id: sectionID, name: name, place: ZonePlace(x: origin.x, y: origin.y),
+                                        externalID: zone["zone_id"].flatMap { ctx.label($0, zp + ".zone_id") }))
                 if let rn = zone["rows"], let items = ctx.array(rn, zp + ".rows") {
                     for (ri, rowNode) in items.enumerated() {
                         let rp = "\(zp).rows[\(ri)]"
@@ -192,7 +193,9 @@ public struct PretixImporter: HallImporter {
                                 seatOrigins.append((seatNode, sp))
                             }
                         }
-                        rows.append(Row(number: rows.count + 1, label: rowLabel, section: sectionID, seats: seats, labelPosition: labels))
+                        var imported = Row(number: rows.count + 1, label: rowLabel, section: sectionID, seats: seats, labelPosition: labels)
+                        if row["position"] != nil { imported.origin = rowOrigin }
+                        rows.append(imported)
                         origins.rows.append((rowNode, rp))
                         origins.seats.append(seatOrigins)
                     }
@@ -201,6 +204,8 @@ public struct PretixImporter: HallImporter {
                     for (ai, areaNode) in items.enumerated() {
                         let ap = "\(zp).areas[\(ai)]"
                         guard var area = PretixImporter.area(areaNode, ap, section: sectionID, &ctx) else { continue }
+                        // The plan's uuid is kept as written (for export); the id is unique.
+                        if !area.id.isEmpty { area.externalID = area.id }
                         var id = area.id.isEmpty ? "z\(zi + 1)-a\(ai + 1)" : area.id
                         if areaIDs.contains(id) {
                             var k = 2
@@ -265,6 +270,7 @@ public struct PretixImporter: HallImporter {
                         screenLabel: Hall.defaultScreenLabel, sections: sections, rows: rows, areas: areas, categories: categories)
         hall.currency = currency
         hall.locale = locale
+        hall.planSize = planSize.map { PlanSize(width: $0.w, height: $0.h) }
         return ImportedHall(hall: hall, warnings: Diagnostic.sayingRepeatsOnce(ctx.warnings))
     }
 

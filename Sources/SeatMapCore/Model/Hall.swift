@@ -35,6 +35,11 @@ public struct Hall: Sendable, Equatable {
     /// The hall's default locale (a catalogue code), used when no
     /// `--locale` is given; nil: `zh-Hans`.
     public internal(set) var locale: String? = nil
+    /// The canvas of the plan the hall was imported from (pretix `size`,
+    /// points); nil for a hall written as such. A hall with one exports
+    /// what its plan wrote: its size, and zone and area ids only where the
+    /// plan gave them.
+    public internal(set) var planSize: PlanSize? = nil
     private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
     private var externalIndex: [String: SeatID]
@@ -117,6 +122,7 @@ public struct Hall: Sendable, Equatable {
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
             && a.categories == b.categories && a.groups == b.groups && a.currency == b.currency && a.locale == b.locale
+            && a.planSize == b.planSize
     }
 
     /// Largest row number (the grid's height in rows).
@@ -238,4 +244,14 @@ extension Decimal {
     /// The plain decimal text of a price ("45", "28.88"), as used in JSON
     /// strings and labels; never scientific notation.
     public var plainText: String { "\(self)" }
+}
+
+/// A plan's canvas, as it writes it.
+public struct PlanSize: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 }

@@ -147,6 +147,7 @@ public enum HallValidator {
                 report(.row(i, "section"), "section \(row.section) is not declared in \"sections\"")
             }
             if let p = row.price { checkPrice(p, .row(i, "price")) }
+            if let o = row.origin { checkCoordinates([("x", o.x), ("y", o.y)], .row(i, "origin"), &out) }
             switch row.path {
             case .arc(let cx, let cy, let r, let a0, let a1, _)?:
                 checkCoordinates([("cx", cx), ("cy", cy), ("radius", r), ("start", a0), ("end", a1)], .row(i, "arc"), &out)

@@ -62,6 +62,10 @@ public struct Row: Sendable, Equatable {
     public var path: RowPath?
     /// Where a free row's labels are drawn (grid rows: beside the grid).
     public var labelPosition: RowLabelPosition
+    /// The row's own position in its zone as an imported plan writes it
+    /// (pretix: its seats' positions are relative to it); kept for export.
+    /// The seats' places already include it.
+    public var origin: Point? = nil
 
     public init(number: Int, label: String? = nil, section: Int = 1, price: Decimal? = nil, seats: [Seat],
                 path: RowPath? = nil, labelPosition: RowLabelPosition = .start) {
@@ -81,9 +85,12 @@ public struct Section: Sendable, Equatable {
     public var name: String
     /// A zone's place (free venues); nil for a plain section.
     public var place: ZonePlace?
-    public init(id: Int, name: String, place: ZonePlace? = nil) {
+    /// The zone's id in the system it came from (pretix `zone_id`), kept for export.
+    public var externalID: String? = nil
+    public init(id: Int, name: String, place: ZonePlace? = nil, externalID: String? = nil) {
         self.id = id
         self.name = name
         self.place = place
+        self.externalID = externalID
     }
 }

@@ -144,6 +144,9 @@ public struct Area: Sendable, Equatable {
     /// The label's colour as written; nil: whichever of the theme's text
     /// colours reads better on the fill.
     public var labelColor: String?
+    /// The area's id in the system it came from (pretix `uuid`; `id` is
+    /// made up when the plan gives none), kept for export.
+    public var externalID: String? = nil
     /// Standing places in all, and how many are still for sale.
     public var capacity: Int?
     public var available: Int?
@@ -151,8 +154,9 @@ public struct Area: Sendable, Equatable {
 
     public init(id: String, section: Int? = nil, shape: AreaShape, rotation: Double = 0, fill: String? = nil,
                 border: String? = nil, label: String = "", labelAt: Point? = nil, capacity: Int? = nil, available: Int? = nil,
-                price: Decimal? = nil, labelSize: Double? = nil, labelColor: String? = nil) {
+                price: Decimal? = nil, labelSize: Double? = nil, labelColor: String? = nil, externalID: String? = nil) {
         self.labelAt = labelAt
+        self.externalID = externalID
         self.labelSize = labelSize
         self.labelColor = labelColor
         self.id = id
