@@ -89,7 +89,10 @@ def picker(svc, show, hall, size, query=""):
 
 
 def idle(d):
-    d.execute_async_script("var done = arguments[arguments.length - 1]; window.seatmap.idle().then(() => done(true), () => done(false));")
+    # Two animation frames first: input Selenium sent is handled before them (a loaded
+    # machine may return from perform() before the page has seen the click).
+    d.execute_async_script("var done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() =>"
+                           " window.seatmap.idle().then(() => done(true), () => done(false))));")
 
 
 def view(d):

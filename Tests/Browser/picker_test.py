@@ -52,7 +52,9 @@ def main():
         sw, sh = size
 
         def idle():
-            driver.execute_async_script("var done = arguments[arguments.length - 1]; window.seatmap.idle().then(() => done(true));")
+            # Two animation frames first: the click Selenium sent is handled before them.
+            driver.execute_async_script("var done = arguments[arguments.length - 1];"
+                                        " requestAnimationFrame(() => requestAnimationFrame(() => window.seatmap.idle().then(() => done(true))));")
 
         def view():
             return driver.execute_script("return window.seatmap.view();")
