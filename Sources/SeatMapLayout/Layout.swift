@@ -378,8 +378,8 @@ public struct Layout: Sendable {
             let g = growth(style.legendTextSize)
             let itemW = grown(px(style.legendItemWidth), g)
             let itemH = grown(px(style.legendItemHeight), g)
-            // A category's entry is as wide as its words need (about 0.56 em a character, 1 em a wide one
-            // after the swatch; the text is still fitted to its box); every other one is itemW.
+            // A category's entry is as wide as its words need (TextPlacement's estimate, after
+            // the swatch; the text is still fitted to its box); every other one is itemW.
             let room = max(1, width - 2 * margin)
             let locale = style.locale ?? .standard, kindTiers = tiers, currency = hall.currency
             let em = style.legendTextSize * s * g, inset = Int(style.legendSwatchInset * s * g)
@@ -390,8 +390,7 @@ public struct Layout: Sendable {
                     continue
                 }
                 let words = Layout.tierText(t, kindTiers, money: { locale.money($0, currency: currency) }, locale: locale)
-                let ems = words.unicodeScalars.reduce(0.0) { $0 + ($1.value >= 0x2E80 ? 1 : 0.56) }
-                let need = Int((ems * em).rounded(.up)) + itemH + 2 * inset
+                let need = Int(TextPlacement.estimatedWidth(words, size: em).rounded(.up)) + itemH + 2 * inset
                 widths.append(min(room, max(itemW, need)))
             }
             var items: [LegendItem] = []
