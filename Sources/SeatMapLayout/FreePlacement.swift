@@ -108,8 +108,13 @@ public struct FreePlacement: Placement {
                 let reach = FreePlacement.reach(seat, style)
                 grow(level, seat.centre.x - reach, seat.centre.y - reach, seat.centre.x + reach, seat.centre.y + reach)
             }
-            for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {
-                let reach = max(style.seatWidth, style.seatHeight) / 2
+            // Room for the row's labels (`RowLabelPlacer` fits them inside).
+            // (A pill is at most 85 % of a seat tall, as wide as its text.)
+            let labelReach = max(0.85 * max(style.seatWidth, style.seatHeight),
+                                 TextPlacement.estimatedWidth(row.label, size: style.rowLabelTextSize) + style.rowLabelTextSize) / 2
+            let rowPitch = RowLabelPlacer.pitch(resolved[r].map { ($0.centre.x, $0.centre.y) }) ?? pitch
+            for p in FreePlacement.labelPoints(row, resolved[r], pitch: 1.2 * max(pitch, rowPitch)) {
+                let reach = labelReach
                 grow(level, p.x - reach, p.y - reach, p.x + reach, p.y + reach)
             }
         }
@@ -151,8 +156,8 @@ public struct FreePlacement: Placement {
         }
     }
 
-    /// Where a row's labels go (points, hall frame): one pitch before its
-    /// first seat and/or after its last, along the row.
+    /// Where a row's labels may go (points, hall frame), for the map's extent:
+    /// `pitch` before its first seat and/or after its last, along the row.
     static func labelPoints(_ row: Row, _ seats: [ResolvedSeat], pitch: Double) -> [Point] {
         guard let first = seats.first, let last = seats.last, row.labelPosition != .none else { return [] }
         /// The unit step from seat a to seat b, or nil when they coincide.
@@ -293,11 +298,11 @@ public struct FreePlacement: Placement {
         // Seats, row by row, in their order.
         let sw = sizes.seatWidth, sh = sizes.seatHeight
         let radius = style.cornerRadius * s
-        var rowLabels: [RowLabelBox] = []
         var marks: [Int: (Int, Int, Int, Int)] = [:]
-        let pitch = style.seatWidth + style.gapX
+        var labelled: [(row: Int, cells: Range<Int>)] = []
         for (r, row) in hall.rows.enumerated() {
             guard let b = band(ofSection: row.section) else { continue }
+            let firstCell = cells.count
             let rowTier = tiers.tier(of: row.price)
             for (j, seat) in row.seats.enumerated() where j < resolved[r].count {
                 let rs = resolved[r][j]
@@ -342,11 +347,7 @@ public struct FreePlacement: Placement {
                     price: price, tier: !seat.isSeat ? nil : seat.category == nil && seat.price == nil ? rowTier : tiers.tier(of: price, category: seat.category),
                     rect: rect, seatRect: own, outline: shape, externalID: seat.externalID))
             }
-            for p in FreePlacement.labelPoints(row, resolved[r], pitch: pitch) {
-                let (cx, cy) = px(p, b)
-                let box = PixelRect(x: Int((cx - Double(sw) / 2).rounded()), y: Int((cy - Double(sh) / 2).rounded()), w: sw, h: sh)
-                rowLabels.append(Layout.rowLabel(RowBand(row: row.number, label: row.label, y: box.y, h: box.h), box, style: style, s: s))
-            }
+            if row.labelPosition != .none { labelled.append((r, firstCell..<cells.count)) }
         }
 
         var titles: [PlacedText] = []
@@ -376,6 +377,12 @@ public struct FreePlacement: Placement {
         let index = FreeIndex(originX: ox, originY: oy, width: size.w, height: size.h, cells: cells, shapes: shapes,
                               polygonPoints: polygonPoints, areaCount: areas.count,
                               bucket: max(8, max(sw, sh)))
+        // Texts a row label keeps off: areas' text, level titles, zone names.
+        var texts: [PixelRect] = areas.compactMap { a in a.text.map { $0.inkBox(a.area.label) } }
+        texts += titles.map { $0.placement.inkBox($0.text) }
+        texts += zoneMarks.compactMap { z in z.name.map { $0.placement.inkBox($0.text) } }
+        let rowLabels = RowLabelPlacer(cells: cells, index: index, texts: texts, bounds: PixelRect(x: ox, y: oy, w: size.w, h: size.h),
+                                       style: style, s: s).place(labelled.map { (hall.rows[$0.row], $0.cells) })
         return PlacedItems(cells: cells, index: .free(index), areas: areas, rowLabels: rowLabels, titles: titles, zones: zoneMarks)
     }
 }

@@ -83,7 +83,25 @@ struct Painter {
 
     func drawRowLabel(_ label: RowLabelBox) {
         canvas.fill(.roundedRect(label.pill, radius: label.pillRadius), theme.rowLabelBackground)
-        drawText(label.label, label.text, theme.rowLabel, what: "a row label")
+        drawText(label.label, label.text, rowLabelColor(label), what: "a row label")
+    }
+
+    /// A row label's text colour: the theme's, unless it reads poorly
+    /// (WCAG 4.5 : 1) on its pill over whatever lies under the label (an
+    /// area's fill in a free venue); then whichever of the theme's text
+    /// colours, black or white reads best there.
+    func rowLabelColor(_ label: RowLabelBox) -> Color {
+        guard layout.isFree else { return theme.rowLabel }
+        var under = theme.background
+        if case .area(let a) = HitTester(layout: layout).hit(pixelX: Double(label.pill.x) + Double(label.pill.w) / 2,
+                                                               pixelY: Double(label.pill.y) + Double(label.pill.h) / 2),
+           let fill = areaFill(a.area) {
+            under = fill.over(theme.background)
+        }
+        let pill = theme.rowLabelBackground.over(under.over(Color(r: 1, g: 1, b: 1)))
+        func reads(_ c: Color) -> Double { c.over(pill).contrast(with: pill) }
+        let choices = [theme.rowLabel, theme.text, theme.seatText, Color(r: 0, g: 0, b: 0), Color(r: 1, g: 1, b: 1)]
+        return choices.first(where: { reads($0) >= 4.5 }) ?? choices.max(by: { reads($0) < reads($1) }) ?? theme.rowLabel
     }
 
     /// A price tier's fill: the hall's category colour for it, else the theme's.

@@ -32,6 +32,8 @@ package enum ResultJSON {
         let areas: [JSONNode] = l.areas.map { a in
             var m: [(String, JSONNode)] = [("id", .string(a.id)), ("shape", .string(a.area.shape.name)), ("label", .string(a.area.label))]
             m += rectMembers(a.rect)
+            // Where its text's ink goes (row labels keep off it).
+            if let t = a.text { m.append(("textRect", .object(rectMembers(t.inkBox(a.area.label))))) }
             if let c = a.area.capacity {
                 m += [("capacity", .int(c)), ("available", .int(a.area.remaining)), ("price", a.area.price.map { .string($0.plainText) } ?? .null)]
                 m += priceMembers(a.area.price, l)

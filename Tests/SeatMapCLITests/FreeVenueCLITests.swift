@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SeatMapCore
+import SeatMapLayout
 import SeatMapTestSupport
 
 @Suite("CLI: free venues")
@@ -162,6 +163,38 @@ struct FreeVenueCLITests {
         #expect(seatmap("render", hall, "-o", png, "--select", "0-0").code == 0)
         let unknown = seatmap("render", hall, "-o", png, "--select", "0-9")
         #expect(unknown.code != 0 && unknown.err.contains("no such seat 0-9"), "\(unknown.err)")
+    }
+
+    @Test("layout --json of a real pretix plan labelled at both ends shows no label over a seat, a label or an area's text, at the referee's flags and at defaults")
+    func labelsNeverCollide() throws {
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Tests/Fixtures/pretix/pretix-screenshots-plan-en.json").path, encoding: .utf8)
+        // Every row labelled at both ends.
+        let plan = try Fixtures.write(source.replacingOccurrences(of: "\"row_number\":", with: "\"row_number_position\": \"both\", \"row_number\":"),
+                                      to: "both.json", in: dir)
+        let hall = dir.appendingPathComponent("h.json").path
+        #expect(seatmap("import", "pretix", plan, "-o", hall, "--price", "10").code == 0)
+        func rect(_ n: JSONNode?) -> PixelRect? {
+            func int(_ k: String) -> Int? { if case .number(let v)? = n?[k]?.value { return Int(v) } else { return nil } }
+            guard let x = int("x"), let y = int("y"), let w = int("w"), let h = int("h") else { return nil }
+            return PixelRect(x: x, y: y, w: w, h: h)
+        }
+        for flags in [[String](), ["--zoom", "1.37", "--scale", "2", "--no-header", "--theme", "print"], ["--zoom", "0.5"], ["--zoom", "3"]] {
+            let l = try FreeVenueCLITests.json(seatmap(["layout", hall, "--json"] + flags).out)
+            guard case .array(let seatNodes)? = l["seats"]?.value, case .array(let labelNodes)? = l["rowLabels"]?.value,
+                  case .array(let areaNodes)? = l["areas"]?.value else { Issue.record("\(flags): no seats, rowLabels or areas"); continue }
+            let seats = seatNodes.compactMap { rect($0) }, labels = labelNodes.compactMap { rect($0) }
+            let texts = areaNodes.compactMap { rect($0["textRect"]) }
+            #expect(seats.count == 1057 && labels.count == 70 && texts.count == 2, "\(flags): \(seats.count) seats, \(labels.count) labels, \(texts.count) texts")
+            var seatHits = 0, labelHits = 0, textHits = 0
+            for (k, r) in labels.enumerated() {
+                seatHits += seats.filter { $0.intersects(r) }.count
+                labelHits += labels[(k + 1)...].filter { $0.intersects(r) }.count
+                textHits += texts.filter { $0.intersects(r) }.count
+            }
+            #expect(seatHits == 0 && labelHits == 0 && textHits == 0, "\(flags): label–seat \(seatHits), label–label \(labelHits), label–text \(textHits)")
+        }
     }
 
     @Test("import pretix --currency and --locale write the hall's currency and words; bad ones are usage errors")
