@@ -49,6 +49,15 @@ public enum PretixExporter {
             let origin = Point(x: place.x, y: place.y)
             var rowNodes: [JSONNode] = []
             for (r, row) in hall.rows.enumerated() where row.section == id {
+                // Labels made from the plan's templates are written as the plan's
+                // numbers and templates while those still give every label.
+                let rowTemplate = row.pretix?.string("row_label"), seatTemplate = row.pretix?.string("seat_label")
+                let rowNumber = row.pretix?.string("row_number").flatMap { PretixImporter.fill(rowTemplate, $0) == row.label ? $0 : nil }
+                let seatNumbers = seatTemplate.map { t in
+                    row.seats.filter(\.isSeat).allSatisfy { s in s.pretix?.string("seat_number").map { PretixImporter.fill(t, $0) == s.label } ?? false }
+                } ?? false
+                var rowDropped: Set<String> = rowNumber == nil ? ["row_label", "row_number"] : []
+                if seatTemplate != nil && !seatNumbers { rowDropped.insert("seat_label") }
                 var seatNodes: [JSONNode] = []
                 for (j, seat) in row.seats.enumerated() where seat.isSeat {
                     let centre: Point
@@ -70,13 +79,14 @@ public enum PretixExporter {
                     let rowAt = place.rotation == 0 ? (row.origin ?? Point(x: 0, y: 0)) : Point(x: 0, y: 0)
                     var node: [(String, JSONNode)] = [
                         ("seat_guid", .string(seat.externalID ?? id.description)),
-                        ("seat_number", .string(seat.label)),
+                        ("seat_number", .string(seatNumbers ? seat.pretix?.string("seat_number") ?? seat.label : seat.label)),
                         ("position", point(centre.x - origin.x - rowAt.x, centre.y - origin.y - rowAt.y)),
                     ]
-                    // pretix's default radius is 10: said only when it differs.
-                    let r = max(1, Int(radius.rounded()))
-                    if r != 10 { node.append(("radius", .int(r))) }
-                    node.append(("category", .string(category(of: seat, row))))
+                    // pretix's default radius is 10: said only when it differs (or the plan said it).
+                    if radius != 10 { node.append(("radius", HallFormat.num(radius))) }
+                    // A category the plan wrote but the hall could not use (empty, undeclared) is written back as it was.
+                    if seat.category != nil || seat.pretix?["category"] == nil { node.append(("category", .string(category(of: seat, row)))) }
+                    node += seat.pretix?.members(besides: node, dropping: seatNumbers ? [] : ["seat_number"]) ?? []
                     seatNodes.append(.object(node))
                 }
                 let labels: JSONNode
@@ -86,9 +96,10 @@ public enum PretixExporter {
                 }
                 // No row labels: said by leaving row_number_position out (null means the same).
                 let rowAt = place.rotation == 0 ? (row.origin ?? Point(x: 0, y: 0)) : Point(x: 0, y: 0)
-                var rowNode: [(String, JSONNode)] = [("row_number", .string(row.label)), ("position", point(rowAt.x, rowAt.y))]
+                var rowNode: [(String, JSONNode)] = [("row_number", .string(rowNumber ?? row.label)), ("position", point(rowAt.x, rowAt.y))]
                 if labels != .null { rowNode.append(("row_number_position", labels)) }
                 rowNode.append(("seats", .array(seatNodes)))
+                rowNode += row.pretix?.members(besides: rowNode, dropping: rowDropped) ?? []
                 rowNodes.append(.object(rowNode))
             }
             var areaNodes: [JSONNode] = []
@@ -101,21 +112,23 @@ public enum PretixExporter {
             zone.append(("position", point(origin.x, origin.y)))
             zone.append(("rows", .array(rowNodes)))
             if !areaNodes.isEmpty { zone.append(("areas", .array(areaNodes))) }
+            zone += section?.pretix?.members(besides: zone) ?? []
             zoneNodes.append(.object(zone))
         }
         let name = [hall.cinemaName, hall.hallName].filter { !$0.isEmpty }.joined(separator: " · ")
-        return .object([
+        let top: [(String, JSONNode)] = [
             ("name", .string(name.isEmpty ? "SeatMap hall" : name)),
             ("categories", .array(categories.map { c in
                 var m: [(String, JSONNode)] = [("name", .string(c.name))]
                 if let color = c.color { m.append(("color", .string(color))) }
-                return .object(m)
+                return .object(m + (c.pretix?.members(besides: m) ?? []))
             })),
             ("zones", .array(zoneNodes)),
             // The plan's own canvas, else one around the content.
             ("size", hall.planSize.map { .object([("width", HallFormat.num($0.width)), ("height", HallFormat.num($0.height))]) }
                 ?? .object([("width", .int(Int(maxX.rounded(.up)) + 10)), ("height", .int(Int(maxY.rounded(.up)) + 10))])),
-        ])
+        ]
+        return .object(top + (hall.pretix?.members(besides: top) ?? []))
     }
 
     static func point(_ x: Double, _ y: Double) -> JSONNode {
@@ -142,12 +155,12 @@ public enum PretixExporter {
             let (co, si) = VenueGeometry.cosSin(turn)
             pos = Point(x: c.x - (w / 2 * co - h / 2 * si), y: c.y - (w / 2 * si + h / 2 * co))
             m.append(("shape", .string("rectangle")))
-            m.append(("rectangle", .object([("width", .int(max(1, Int(w.rounded())))), ("height", .int(max(1, Int(h.rounded()))))])))
+            m.append(("rectangle", .object([("width", HallFormat.num(w)), ("height", HallFormat.num(h))])))
             if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
         case .circle(let cx, let cy, let r):
             pos = rel(Point(x: cx, y: cy))
             m.append(("shape", .string("circle")))
-            m.append(("circle", .object([("radius", .int(max(1, Int(r.rounded()))))])))
+            m.append(("circle", .object([("radius", HallFormat.num(r))])))
         case .ellipse(let cx, let cy, let rx, let ry):
             pos = rel(Point(x: cx, y: cy))
             m.append(("shape", .string("ellipse")))
@@ -161,7 +174,7 @@ public enum PretixExporter {
             m.append(("polygon", .object([("points", .array(turned.map { point($0.x - pos.x, $0.y - pos.y) }))])))
         case .text(let x, let y, let size):
             pos = rel(Point(x: x, y: y))
-            var t: [(String, JSONNode)] = [("text", .string(area.label)), ("position", point(0, 0)), ("size", .int(max(1, Int(size.rounded()))))]
+            var t: [(String, JSONNode)] = [("text", .string(area.label)), ("position", point(0, 0)), ("size", HallFormat.num(size))]
             if let f = area.fill { t.append(("color", .string(f))) }
             m.append(("shape", .string("text")))
             m.append(("text", .object(t)))
@@ -176,13 +189,13 @@ public enum PretixExporter {
                 let dx = at.x - pos.x, dy = at.y - pos.y
                 let local = Point(x: dx * co - dy * si, y: dx * si + dy * co)
                 var t: [(String, JSONNode)] = [("text", .string(area.label)), ("position", point(local.x, local.y))]
-                if let size = area.labelSize { t.append(("size", .int(max(1, Int(size.rounded()))))) }
+                if let size = area.labelSize { t.append(("size", HallFormat.num(size))) }
                 if let c = area.labelColor { t.append(("color", .string(c))) }
                 m.append(("text", .object(t)))
             }
         }
         if let uuid = area.externalID ?? (fromPlan ? nil : area.id) { m.insert(("uuid", .string(uuid)), at: 0) }
         m.append(("position", point(pos.x, pos.y)))
-        return .object(m)
+        return .object(m + (area.pretix?.members(besides: m) ?? []))
     }
 }

@@ -65,7 +65,7 @@ public struct DecodeContext {
 
     /// The members of an object by key; nil (with an error) for other types.
     /// Keys not in `known` become warnings; a repeated key is an error.
-    public mutating func object(_ node: JSONNode, _ path: String, known: Set<String>) -> [String: JSONNode]? {
+    public mutating func object(_ node: JSONNode, _ path: String, known: Set<String>, unknownAre fate: String = "ignored") -> [String: JSONNode]? {
         guard case .object(let members) = node.value else {
             error(node, path, "expected an object, found \(node.typeName)")
             return nil
@@ -78,7 +78,7 @@ public struct DecodeContext {
                 continue
             }
             if !known.contains(m.key) {
-                warning(m.node, memberPath, "unknown key \"\(m.key)\" (ignored)")
+                warning(m.node, memberPath, "unknown key \"\(m.key)\" (\(fate))")
                 // Ignored, but still JSON SeatMap reads: a repeated key is an error anywhere.
                 duplicates(in: m.node, memberPath)
             }

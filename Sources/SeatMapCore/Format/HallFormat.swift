@@ -10,14 +10,14 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus", "categories", "groups", "currency", "locale", "planSize"]
-    static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName", "externalId"]
-    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group", "origin"]
-    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category"]
+                                        "areas", "focus", "categories", "groups", "currency", "locale", "planSize", "pretix"]
+    static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName", "externalId", "pretix"]
+    static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group", "origin", "pretix"]
+    static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category", "pretix"]
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
-                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price", "externalId"]
+                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price", "externalId", "pretix"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -87,11 +87,13 @@ public enum HallFormat {
             categoryNodes = items
             for (i, item) in items.enumerated() {
                 let path = "categories[\(i)]"
-                guard let m = ctx.object(item, path, known: ["name", "price", "color"]) else { continue }
+                guard let m = ctx.object(item, path, known: ["name", "price", "color", "pretix"]) else { continue }
                 let name = ctx.required(m, "name", in: item, path).flatMap { ctx.label($0, path + ".name") } ?? ""
                 let price = m["price"].flatMap { ctx.decimal($0, path + ".price") }
                 let color = m["color"].flatMap { ctx.string($0, path + ".color") }
-                categories.append(SeatCategory(name: name, price: price, color: color))
+                var category = SeatCategory(name: name, price: price, color: color)
+                category.pretix = planMembers(m, path, &ctx)
+                categories.append(category)
             }
         }
         let rows = SeatCategory.resolvePrices(rowNodes.enumerated().map { decodeRow($0.element, $0.offset, &reading, &ctx) }, categories)
@@ -190,7 +192,19 @@ public enum HallFormat {
         hall.currency = currency
         hall.locale = locale
         hall.planSize = planSize
+        hall.pretix = planMembers(top, "", &ctx)
         return hall
+    }
+
+    /// An object's `pretix` member: what an imported plan wrote there besides.
+    static func planMembers(_ m: [String: JSONNode], _ path: String, _ ctx: inout DecodeContext) -> PlanMembers? {
+        guard let n = m["pretix"] else { return nil }
+        guard case .object(let members) = n.value else {
+            ctx.error(n, DecodeContext.join(path, "pretix"), "expected an object (what a pretix plan wrote here), found \(n.typeName)")
+            return nil
+        }
+        ctx.duplicates(in: n, DecodeContext.join(path, "pretix"))
+        return PlanMembers(members)
     }
 
     /// The optional number `key` of an object.
@@ -251,9 +265,12 @@ public enum HallFormat {
                 ctx.error(n, path + ".shape", "unknown area shape \"\(name)\" (expected rect, ellipse, circle, polygon, text)")
             }
         }
+        let pretix = planMembers(m, path, &ctx)
         guard let shape, ctx.errors.count == errors else { return nil }
-        return Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
-                    capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor, externalID: externalID)
+        var area = Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
+                        capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor, externalID: externalID)
+        area.pretix = pretix
+        return area
     }
 
     static func decodeSection(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Section {
@@ -279,7 +296,9 @@ public enum HallFormat {
             place = z
         }
         let externalID = m["externalId"].flatMap { ctx.label($0, path + ".externalId") }
-        return Section(id: id, name: name, place: place, externalID: externalID)
+        var section = Section(id: id, name: name, place: place, externalID: externalID)
+        section.pretix = planMembers(m, path, &ctx)
+        return section
     }
 
     static func decodeRow(_ node: JSONNode, _ i: Int, _ reading: inout Reading, _ ctx: inout DecodeContext) -> Row {
@@ -341,6 +360,7 @@ public enum HallFormat {
            let x = requiredNumber(om, "x", in: n, path + ".origin", &ctx), let y = requiredNumber(om, "y", in: n, path + ".origin", &ctx) {
             row.origin = Point(x: x, y: y)
         }
+        row.pretix = planMembers(m, path, &ctx)
         return row
     }
 
@@ -409,8 +429,10 @@ public enum HallFormat {
         } else if m["type"] != nil {
             reading.failed(.seat(i, j, "type"))
         }
-        return Seat(column: column, kind: kind, label: label, price: price, type: type, place: place, externalID: externalID,
-                    category: category)
+        var seat = Seat(column: column, kind: kind, label: label, price: price, type: type, place: place, externalID: externalID,
+                        category: category)
+        seat.pretix = planMembers(m, path, &ctx)
+        return seat
     }
 
     // MARK: Writing
@@ -428,12 +450,14 @@ public enum HallFormat {
         if hall.currency != Currency.defaultCode { top.append(("currency", .string(hall.currency))) }
         if let l = hall.locale { top.append(("locale", .string(l))) }
         if let s = hall.planSize { top.append(("planSize", .object([("width", num(s.width)), ("height", num(s.height))]))) }
+        if let p = hall.pretix { top.append(("pretix", planNode(p))) }
         if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
         if !hall.categories.isEmpty {
             top.append(("categories", .array(hall.categories.map { c in
                 var m: [(String, JSONNode)] = [("name", .string(c.name))]
                 if let p = c.price { m.append(("price", .number(p.plainText))) }
                 if let color = c.color { m.append(("color", .string(color))) }
+                if let p = c.pretix { m.append(("pretix", planNode(p))) }
                 return .object(m)
             })))
         }
@@ -449,6 +473,8 @@ public enum HallFormat {
         }
         return .object(top)
     }
+
+    static func planNode(_ p: PlanMembers) -> JSONNode { JSONNode(.object(p.members)) }
 
     /// A coordinate as JSON: whole numbers without a fraction.
     static func num(_ v: Double) -> JSONNode {
@@ -466,6 +492,7 @@ public enum HallFormat {
             if z.showName { m.append(("showName", .bool(true))) }
         }
         if let e = s.externalID { m.append(("externalId", .string(e))) }
+        if let p = s.pretix { m.append(("pretix", planNode(p))) }
         return .object(m)
     }
 
@@ -488,6 +515,7 @@ public enum HallFormat {
         let free = row.path != nil || row.seats.contains { $0.place != nil }
         if free && row.labelPosition != .start { m.append(("labels", .string(row.labelPosition.rawValue))) }
         if let o = row.origin { m.append(("origin", .object([("x", num(o.x)), ("y", num(o.y))]))) }
+        if let p = row.pretix { m.append(("pretix", planNode(p))) }
         m.append(("seats", .array(row.seats.map { encodeSeat($0, onPath: row.path != nil) })))
         return .object(m)
     }
@@ -509,6 +537,7 @@ public enum HallFormat {
         }
         if let id = seat.externalID { m.append(("id", .string(id))) }
         if let c = seat.category { m.append(("category", .string(c))) }
+        if let p = seat.pretix { m.append(("pretix", planNode(p))) }
         return .object(m)
     }
 
@@ -533,6 +562,7 @@ public enum HallFormat {
         if let c = a.capacity { m.append(("capacity", .int(c))) }
         if let n = a.available { m.append(("available", .int(n))) }
         if let p = a.price { m.append(("price", .number(p.plainText))) }
+        if let p = a.pretix { m.append(("pretix", planNode(p))) }
         return .object(m)
     }
 

@@ -91,7 +91,7 @@ public struct PretixImporter: HallImporter {
         let (priceMap, fallback) = try PretixImporter.prices(request)
         var ctx = DecodeContext(source: source)
         guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
-        guard let top = ctx.object(root, "", known: ["name", "categories", "zones", "size"]) else {
+        guard let top = ctx.object(root, "", known: ["name", "categories", "zones", "size"], unknownAre: PretixImporter.kept) else {
             throw SeatMapError(file: source.name, diagnostics: ctx.errors)
         }
         let planName = top["name"].flatMap { ctx.string($0, "name") } ?? ""
@@ -102,7 +102,7 @@ public struct PretixImporter: HallImporter {
         if let n = ctx.required(top, "categories", in: root, ""), let items = ctx.array(n, "categories") {
             for (i, item) in items.enumerated() {
                 let path = "categories[\(i)]"
-                guard let m = ctx.object(item, path, known: ["name", "color"]) else { continue }
+                guard let m = ctx.object(item, path, known: ["name", "color"], unknownAre: PretixImporter.kept) else { continue }
                 guard let name = ctx.required(m, "name", in: item, path).flatMap({ ctx.label($0, path + ".name") }) else { continue }
                 var color = m["color"].flatMap { ctx.string($0, path + ".color") }
                 if let c = color, !HallValidator.isColor(c) {
@@ -110,7 +110,9 @@ public struct PretixImporter: HallImporter {
                     color = nil
                 }
                 if let c = color, CSSColor.isTransparent(c) { color = nil }
-                categories.append(SeatCategory(name: name, price: priceMap[name] ?? fallback, color: color))
+                var category = SeatCategory(name: name, price: priceMap[name] ?? fallback, color: color)
+                category.pretix = PretixImporter.carried(item, besides: color == nil ? ["name"] : ["name", "color"])
+                categories.append(category)
                 categoryNodes.append((item, path))
             }
         }
@@ -138,17 +140,21 @@ public struct PretixImporter: HallImporter {
         if let n = ctx.required(top, "zones", in: root, ""), let zones = ctx.array(n, "zones") {
             for (zi, zoneNode) in zones.enumerated() {
                 let zp = "zones[\(zi)]"
-                guard let zone = ctx.object(zoneNode, zp, known: ["name", "zone_id", "uuid", "position", "rows", "areas", "displayed"]) else { continue }
+                guard let zone = ctx.object(zoneNode, zp, known: ["name", "zone_id", "uuid", "position", "rows", "areas", "displayed"],
+                                             unknownAre: PretixImporter.kept) else { continue }
                 let origin = PretixImporter.position(zone["position"], zp + ".position", &ctx)
                 let name = zone["name"].flatMap { ctx.label($0, zp + ".name") } ?? zone["zone_id"].flatMap { ctx.label($0, zp + ".zone_id") } ?? "Zone \(zi + 1)"
                 let sectionID = zi + 1
-                sections.append(Section(id: sectionID, name: name, place: ZonePlace(x: origin.x, y: origin.y),
-                                        externalID: zone["zone_id"].flatMap { ctx.label($0, zp + ".zone_id") }))
+                var section = Section(id: sectionID, name: name, place: ZonePlace(x: origin.x, y: origin.y),
+                                      externalID: zone["zone_id"].flatMap { ctx.label($0, zp + ".zone_id") })
+                section.pretix = PretixImporter.carried(zoneNode, besides: ["name", "zone_id", "position", "rows", "areas"])
+                sections.append(section)
                 if let rn = zone["rows"], let items = ctx.array(rn, zp + ".rows") {
                     for (ri, rowNode) in items.enumerated() {
                         let rp = "\(zp).rows[\(ri)]"
                         guard let row = ctx.object(rowNode, rp, known: ["row_number", "row_label", "seat_label", "uuid", "seats", "row_number_position",
-                                                                         "position", "number_of_seats", "seats_spacing"]) else { continue }
+                                                                         "position", "number_of_seats", "seats_spacing"],
+                                                 unknownAre: PretixImporter.kept) else { continue }
                         let number = ctx.required(row, "row_number", in: rowNode, rp).flatMap { ctx.label($0, rp + ".row_number") } ?? ""
                         let rowLabel = PretixImporter.template(row["row_label"], number, rp + ".row_label", &ctx)
                         let seatTemplate = row["seat_label"]
@@ -165,7 +171,8 @@ public struct PretixImporter: HallImporter {
                             for (si, seatNode) in seatNodes.enumerated() {
                                 let sp = "\(rp).seats[\(si)]"
                                 guard let seat = ctx.object(seatNode, sp, known: ["seat_guid", "seat_number", "uuid", "start_direction", "radius",
-                                                                                  "position", "category"]) else { continue }
+                                                                                  "position", "category"],
+                                                  unknownAre: PretixImporter.kept) else { continue }
                                 let guid = ctx.required(seat, "seat_guid", in: seatNode, sp).flatMap { ctx.label($0, sp + ".seat_guid") } ?? ""
                                 let seatNumber = ctx.required(seat, "seat_number", in: seatNode, sp).flatMap { ctx.label($0, sp + ".seat_number") } ?? ""
                                 let p = PretixImporter.position(ctx.required(seat, "position", in: seatNode, sp), sp + ".position", &ctx)
@@ -187,14 +194,26 @@ public struct PretixImporter: HallImporter {
                                     let x = origin.x + rowOrigin.x + p.x, y = origin.y + rowOrigin.y + p.y
                                     if x < 0 || y < 0 || x > size.w || y > size.h { outside.append((sp, seat["position"] ?? seatNode)) }
                                 }
-                                seats.append(Seat(column: seats.count + 1, status: .available, label: label, price: price,
-                                                  place: SeatPlace(x: rowOrigin.x + p.x, y: rowOrigin.y + p.y, shape: .circle(r: radius)),
-                                                  externalID: guid, category: category))
+                                var built = Seat(column: seats.count + 1, status: .available, label: label, price: price,
+                                                 place: SeatPlace(x: rowOrigin.x + p.x, y: rowOrigin.y + p.y, shape: .circle(r: radius)),
+                                                 externalID: guid, category: category)
+                                // What the seat itself does not say is kept: a number a template
+                                // applies to, a category it lost, a radius written as pretix's default.
+                                var modelled: Set<String> = ["seat_guid", "position"]
+                                if !PretixImporter.hasTemplate(seatTemplate) { modelled.insert("seat_number") }
+                                if category != nil { modelled.insert("category") }
+                                if radius != 10 { modelled.insert("radius") }
+                                built.pretix = PretixImporter.carried(seatNode, besides: modelled)
+                                seats.append(built)
                                 seatOrigins.append((seatNode, sp))
                             }
                         }
                         var imported = Row(number: rows.count + 1, label: rowLabel, section: sectionID, seats: seats, labelPosition: labels)
                         if row["position"] != nil { imported.origin = rowOrigin }
+                        var modelled: Set<String> = ["seats", "position"]
+                        if !PretixImporter.hasTemplate(row["row_label"]) { modelled.insert("row_number") }
+                        if labels != .none { modelled.insert("row_number_position") }
+                        imported.pretix = PretixImporter.carried(rowNode, besides: modelled)
                         rows.append(imported)
                         origins.rows.append((rowNode, rp))
                         origins.seats.append(seatOrigins)
@@ -206,6 +225,7 @@ public struct PretixImporter: HallImporter {
                         guard var area = PretixImporter.area(areaNode, ap, section: sectionID, &ctx) else { continue }
                         // The plan's uuid is kept as written (for export); the id is unique.
                         if !area.id.isEmpty { area.externalID = area.id }
+                        area.pretix = PretixImporter.carried(areaNode, besides: PretixImporter.areaKeys)
                         var id = area.id.isEmpty ? "z\(zi + 1)-a\(ai + 1)" : area.id
                         if areaIDs.contains(id) {
                             var k = 2
@@ -271,7 +291,35 @@ public struct PretixImporter: HallImporter {
         hall.currency = currency
         hall.locale = locale
         hall.planSize = planSize.map { PlanSize(width: $0.w, height: $0.h) }
+        hall.pretix = PretixImporter.carried(root, besides: ["name", "categories", "zones", "size"])
         return ImportedHall(hall: hall, warnings: Diagnostic.sayingRepeatsOnce(ctx.warnings))
+    }
+
+    /// How unknown keys fare: kept on the object, written back by export.
+    static let kept = "kept as written for export"
+
+    /// The keys of an area SeatMap reads.
+    static let areaKeys: Set<String> = ["color", "border_color", "rotation", "position", "uuid", "shape", "polygon", "rectangle",
+                                        "ellipse", "circle", "text", "width", "height"]
+
+    /// The members of a plan's object besides the `modelled` ones, as written.
+    static func carried(_ node: JSONNode, besides modelled: Set<String>) -> PlanMembers? {
+        guard case .object(let members) = node.value else { return nil }
+        var seen = Set<String>()
+        return PlanMembers(members.filter { !modelled.contains($0.key) && seen.insert($0.key).inserted })
+    }
+
+    /// Whether a `row_label`/`seat_label` member is a template that changes the number.
+    static func hasTemplate(_ node: JSONNode?) -> Bool {
+        if case .string(let t)? = node?.value { return !t.isEmpty }
+        return false
+    }
+
+    /// A label template applied: `%s` replaced by the value; no template
+    /// (nil or empty), the value itself; a template without `%s`, itself.
+    public static func fill(_ template: String?, _ value: String) -> String {
+        guard let t = template, !t.isEmpty else { return value }
+        return t.contains("%s") ? t.replacingOccurrences(of: "%s", with: value) : t
     }
 
     /// A number as a plan writes it: whole ones without a fraction.
@@ -288,13 +336,12 @@ public struct PretixImporter: HallImporter {
     /// A label template (`"Row %s"`) applied to a value; the value itself
     /// when there is no template (absent or null).
     static func template(_ node: JSONNode?, _ value: String, _ path: String, _ ctx: inout DecodeContext) -> String {
-        guard let node, node.value != .null, let t = ctx.string(node, path), !t.isEmpty else { return value }
-        return t.contains("%s") ? t.replacingOccurrences(of: "%s", with: value) : t
+        guard let node, node.value != .null, let t = ctx.string(node, path) else { return value }
+        return fill(t, value)
     }
 
     static func area(_ node: JSONNode, _ path: String, section: Int, _ ctx: inout DecodeContext) -> Area? {
-        guard let m = ctx.object(node, path, known: ["color", "border_color", "rotation", "position", "uuid", "shape", "polygon", "rectangle",
-                                                     "ellipse", "circle", "text", "width", "height"]) else { return nil }
+        guard let m = ctx.object(node, path, known: areaKeys, unknownAre: PretixImporter.kept) else { return nil }
         let p = position(m["position"], path + ".position", &ctx)
         let theta = m["rotation"].flatMap { ctx.double($0, path + ".rotation") } ?? 0
         let id = m["uuid"].flatMap { ctx.label($0, path + ".uuid") } ?? ""

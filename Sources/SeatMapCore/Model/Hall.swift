@@ -40,6 +40,8 @@ public struct Hall: Sendable, Equatable {
     /// what its plan wrote: its size, and zone and area ids only where the
     /// plan gave them.
     public internal(set) var planSize: PlanSize? = nil
+    /// What the plan it was imported from wrote at its top besides (kept for export).
+    public internal(set) var pretix: PlanMembers? = nil
     private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
     private var externalIndex: [String: SeatID]
@@ -122,7 +124,7 @@ public struct Hall: Sendable, Equatable {
             && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
             && a.categories == b.categories && a.groups == b.groups && a.currency == b.currency && a.locale == b.locale
-            && a.planSize == b.planSize
+            && a.planSize == b.planSize && a.pretix == b.pretix
     }
 
     /// Largest row number (the grid's height in rows).

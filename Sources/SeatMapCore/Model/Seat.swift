@@ -17,6 +17,8 @@ public struct Seat: Sendable, Equatable {
     public var externalID: String?
     /// The name of the hall's category the seat belongs to.
     public var category: String?
+    /// What the plan it came from wrote on it besides (kept for export).
+    public var pretix: PlanMembers? = nil
 
     public init(column: Int, kind: CellKind, label: String? = nil, price: Decimal? = nil, type: SeatType = .standard,
                 place: SeatPlace? = nil, externalID: String? = nil, category: String? = nil) {
@@ -66,6 +68,8 @@ public struct Row: Sendable, Equatable {
     /// (pretix: its seats' positions are relative to it); kept for export.
     /// The seats' places already include it.
     public var origin: Point? = nil
+    /// What the plan it came from wrote on it besides (kept for export).
+    public var pretix: PlanMembers? = nil
 
     public init(number: Int, label: String? = nil, section: Int = 1, price: Decimal? = nil, seats: [Seat],
                 path: RowPath? = nil, labelPosition: RowLabelPosition = .start) {
@@ -87,6 +91,8 @@ public struct Section: Sendable, Equatable {
     public var place: ZonePlace?
     /// The zone's id in the system it came from (pretix `zone_id`), kept for export.
     public var externalID: String? = nil
+    /// What the plan it came from wrote on the zone besides (kept for export).
+    public var pretix: PlanMembers? = nil
     public init(id: Int, name: String, place: ZonePlace? = nil, externalID: String? = nil) {
         self.id = id
         self.name = name

@@ -147,6 +147,8 @@ public struct Area: Sendable, Equatable {
     /// The area's id in the system it came from (pretix `uuid`; `id` is
     /// made up when the plan gives none), kept for export.
     public var externalID: String? = nil
+    /// What the plan it came from wrote on it besides (kept for export).
+    public var pretix: PlanMembers? = nil
     /// Standing places in all, and how many are still for sale.
     public var capacity: Int?
     public var available: Int?
@@ -197,6 +199,8 @@ public struct SeatCategory: Sendable, Equatable {
     public var name: String
     public var price: Decimal?
     public var color: String?
+    /// What the plan it came from wrote on it besides (kept for export).
+    public var pretix: PlanMembers? = nil
 
     public init(name: String, price: Decimal? = nil, color: String? = nil) {
         self.name = name
