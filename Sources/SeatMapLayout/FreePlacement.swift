@@ -156,6 +156,17 @@ public struct FreePlacement: Placement {
         }
     }
 
+    /// The size of the box a turned shape's label may fill, in points, in
+    /// the shape's own frame (nil for shapes that do not turn their label).
+    static func localBox(_ area: Area) -> (w: Double, h: Double)? {
+        switch area.shape {
+        case .rect(_, _, let w, let h): return (w, h)
+        // The rect inscribed in the ellipse with its proportions.
+        case .ellipse(_, _, let rx, let ry): return (2 * rx * 0.7071, 2 * ry * 0.7071)
+        default: return nil
+        }
+    }
+
     /// Where a row's labels may go (points, hall frame), for the map's extent:
     /// `pitch` before its first seat and/or after its last, along the row.
     static func labelPoints(_ row: Row, _ seats: [ResolvedSeat], pitch: Double) -> [Point] {
@@ -197,8 +208,11 @@ public struct FreePlacement: Placement {
             let half = Double(max(1, area.label.count)) * size * 0.35
             local = [Point(x: x - half, y: y - size * 0.6), Point(x: x + half, y: y + size * 0.6)]
         }
-        // Text is drawn upright: only shapes turn.
-        if case .text = area.shape { return local.map { zone.apply($0) } }
+        // Text turns about its anchor.
+        if case .text(let x, let y, _) = area.shape {
+            let box = [local[0], Point(x: local[1].x, y: local[0].y), local[1], Point(x: local[0].x, y: local[1].y)]
+            return box.map { zone.apply(VenueGeometry.turn($0, about: Point(x: x, y: y), by: area.rotation)) }
+        }
         return local.map { zone.apply(VenueGeometry.turn($0, about: c, by: area.rotation)) }
     }
 
@@ -272,13 +286,33 @@ public struct FreePlacement: Placement {
                 let half = max(Double(max(1, area.label.count)) * size * s * 0.35, TextPlacement.estimatedWidth(area.label, size: size * s) / 2)
                 xs = [tx - half, tx + half]
                 ys = [ty - size * s * 0.6, ty + size * s * 0.6]
+                let turn = (area.rotation + zone.rotation) * .pi / 180
+                if turn != 0 {
+                    // The turned text's box.
+                    let c = abs(cos(turn)), sn = abs(sin(turn)), hy = size * s * 0.6
+                    let ex = half * c + hy * sn, ey = half * sn + hy * c
+                    xs = [tx - ex, tx + ex]
+                    ys = [ty - ey, ty + ey]
+                }
             }
             let x0 = Int((xs.min() ?? 0).rounded(.down)), y0 = Int((ys.min() ?? 0).rounded(.down))
             let rect = PixelRect(x: x0, y: y0, w: Int((xs.max() ?? 0).rounded(.up)) - x0 + 1, h: Int((ys.max() ?? 0).rounded(.up)) - y0 + 1)
             var text: TextPlacement? = nil
+            // A rect's or ellipse's text turns with it; a text area by its own rotation.
+            let turn = (area.rotation + zone.rotation).truncatingRemainder(dividingBy: 360)
             if case .text(let x, let y, let size) = area.shape {
                 let (tx, ty) = px(zone.apply(Point(x: x, y: y)), b)
-                text = TextPlacement(x: tx, y: ty, size: size * s, box: rect)
+                text = TextPlacement(x: tx, y: ty, size: size * s, box: turn == 0 ? rect : nil)
+                text?.rotation = turn
+            } else if turn != 0, !area.label.isEmpty || area.isStanding, let local = FreePlacement.localBox(area) {
+                // In the shape's own frame: the label's box is what the shape holds about its point.
+                let at = area.labelAt ?? c
+                let (tx, ty) = px(zone.apply(VenueGeometry.turn(at, about: c, by: area.rotation)), b)
+                let halfW = max(0.5, (local.w / 2 - abs(at.x - c.x)) * s), halfH = max(0.5, (local.h / 2 - abs(at.y - c.y)) * s)
+                let box = PixelRect(x: Int((tx - halfW).rounded(.up)), y: Int((ty - halfH).rounded(.up)),
+                                    w: max(1, Int((2 * halfW).rounded(.down))), h: max(1, Int((2 * halfH).rounded(.down))))
+                text = TextPlacement(x: tx, y: ty, size: area.labelSize.map { $0 * s } ?? min(style.legendTextSize * s * 1.2, Double(box.h) * 0.3), box: box)
+                text?.rotation = turn
             } else if !area.label.isEmpty || area.isStanding {
                 let (tx, ty) = px(zone.apply(area.labelAt ?? c), b)
                 // The label stays inside the area's box, centred on its point.

@@ -177,6 +177,10 @@ public struct TextPlacement: Sendable, Equatable {
     public var box: PixelRect?
     /// The smallest size the text may be shrunk to (pixels).
     public var minSize: Double
+    /// Degrees clockwise the text is turned about its anchor (`box` is in
+    /// the turned frame, about the anchor): an area's text turns with its
+    /// shape, as pretix draws it.
+    public var rotation: Double = 0
 
     /// Map text (row labels, seat numbers, area and zone names) shrinks to
     /// this share of its size before it is cut; chrome text (header, screen

@@ -131,6 +131,15 @@ extension TextPlacement {
         case .center: x0 = x - w / 2
         case .right: x0 = x - w
         }
+        if rotation != 0 {
+            // The turned ink's bounding box.
+            let a = rotation * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
+            let cx = x0 + w / 2 - x, hx = w / 2, hy = h / 2
+            let mx = x + cx * cos(a), my = y + cx * sin(a)
+            let ex = hx * c + hy * s, ey = hx * s + hy * c
+            let left = Int((mx - ex).rounded(.down)), top = Int((my - ey).rounded(.down))
+            return PixelRect(x: left, y: top, w: Int((mx + ex).rounded(.up)) - left, h: Int((my + ey).rounded(.up)) - top)
+        }
         let left = Int(x0.rounded(.down)), top = Int((y - h / 2).rounded(.down))
         return PixelRect(x: left, y: top, w: Int((x0 + w).rounded(.up)) - left, h: Int((y + h / 2).rounded(.up)) - top)
     }

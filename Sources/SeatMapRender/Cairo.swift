@@ -188,10 +188,17 @@ final class CairoCanvas: Canvas {
         pango.update(for: cr)
         guard let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
         let origin = pango.origin(of: fitted, x: x, y: y, align: align)
+        if style.rotation != 0 {
+            cairo_save(cr)
+            cairo_translate(cr, x, y)
+            cairo_rotate(cr, style.rotation * .pi / 180)
+            cairo_translate(cr, -x, -y)
+        }
         cairo_move_to(cr, origin.x, origin.y)
         setColor(style.color)
         pango_cairo_show_layout(cr, fitted.layout)
         cairo_new_path(cr)
+        if style.rotation != 0 { cairo_restore(cr) }
     }
 
     func pushClip(_ rect: PixelRect) {

@@ -10,6 +10,8 @@ public struct TextStyle: Sendable, Equatable {
     /// be shrunk to before it is cut with an ellipsis (see `TextPlacement`).
     public var box: PixelRect? = nil
     public var minSize: Double = 0
+    /// Degrees clockwise about the anchor (`box` is in the turned frame).
+    public var rotation: Double = 0
 }
 
 /// Semantic information about one seat, for canvases that can tag elements

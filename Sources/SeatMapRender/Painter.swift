@@ -60,7 +60,8 @@ struct Painter {
 
     /// `what` names the text in errors ("the header", "row label 3", …).
     func drawText(_ string: String, _ p: TextPlacement, _ color: Color, what: String) {
-        canvas.text(string, x: p.x, y: p.y, align: p.align, style: TextStyle(size: p.size, color: color, what: what, box: p.box, minSize: p.minSize))
+        canvas.text(string, x: p.x, y: p.y, align: p.align,
+                    style: TextStyle(size: p.size, color: color, what: what, box: p.box, minSize: p.minSize, rotation: p.rotation))
     }
 
     func drawGlyph(_ glyph: Glyph, _ color: Color) {

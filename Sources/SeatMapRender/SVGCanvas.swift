@@ -172,7 +172,9 @@ final class SVGCanvas: Canvas {
             if let outliner { pango.update(for: outliner.cr) }
             guard let f = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
             if let outliner {
+                if style.rotation != 0 { body += "<g transform=\"rotate(\(SVGCanvas.num(style.rotation)) \(SVGCanvas.num(x)) \(SVGCanvas.num(y)))\">" }
                 outline(f, string, x: x, y: y, align: align, color: style.color, pango: pango, on: outliner)
+                if style.rotation != 0 { body += "</g>\n" }
                 return
             }
             size = f.size
@@ -195,7 +197,8 @@ final class SVGCanvas: Canvas {
         if style.color.a < 1 { css += ";fill-opacity:\(SVGCanvas.num(style.color.a))" }
         let cls: Int
         if let known = textStyles[css] { cls = known } else { cls = textStyles.count; textStyles[css] = cls }
-        body += "<text class=\"t\(cls)\" x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\">\(SVGCanvas.escape(shown))"
+        let turn = style.rotation != 0 ? " transform=\"rotate(\(SVGCanvas.num(style.rotation)) \(SVGCanvas.num(x)) \(SVGCanvas.num(y)))\"" : ""
+        body += "<text class=\"t\(cls)\" x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\"\(turn)>\(SVGCanvas.escape(shown))"
         if let full { body += "<title>\(SVGCanvas.escape(full))</title>" }
         body += "</text>\n"
     }

@@ -239,7 +239,7 @@ struct FreeVenueCLITests {
         #expect(run.code == 0, "\(run.err)")
         let lines = run.err.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains("unknown key \"note\"") } == [lines.first { $0.contains("\"note\"") }!])
-        #expect(lines.contains { $0.contains("seats[0].note: unknown key \"note\" (ignored), 3 times; the first here (line 3, column") }, "\(lines)")
+        #expect(lines.contains { $0.contains("seats[0].note: unknown key \"note\" (kept as written for export), 3 times; the first here (line 3, column") }, "\(lines)")
         #expect(lines.contains { $0.contains("zones[0].rows[0].seats[2].position: this seat lies outside the plan's size (100 × 100)") }, "\(lines)")
         #expect(lines.contains { $0.contains("1 seat lies under another seat and cannot be tapped: 1-1-1") }, "\(lines)")
         #expect(lines.count == 4, "\(lines)")

@@ -110,4 +110,55 @@ struct ColorsAsWrittenTests {
         let inkHeight = (rows.max() ?? 0) - (rows.min() ?? 0) + 1
         #expect(!rows.isEmpty && inkHeight >= 28 && inkHeight <= 60, "ink \(inkHeight) px tall in \(box)")
     }
+
+    @Test("a turned rectangle's text turns with it and a text area keeps its rotation: in pixels, the SVG, viewports and the export")
+    func textTurns() throws {
+        let plan = """
+        {"name": "Turned", "size": {"width": 700, "height": 400}, "categories": [{"name": "A", "color": "#3366cc"}],
+         "zones": [{"name": "Hall", "position": {"x": 0, "y": 0},
+           "areas": [{"uuid": "stage", "shape": "rectangle", "rectangle": {"width": 400, "height": 80}, "position": {"x": 40, "y": 40}, "rotation": 12,
+                      "color": "#ffffff", "border_color": "#000000", "text": {"text": "STAGESTAGE", "position": {"x": 200, "y": 40}, "size": 40, "color": "#000000"}},
+                     {"uuid": "exit", "shape": "text", "position": {"x": 620, "y": 200}, "rotation": -90,
+                      "text": {"text": "EXIT EXIT", "position": {"x": 0, "y": 0}, "size": 30, "color": "#cc0000"}}],
+           "rows": [{"row_number": "1", "position": {"x": 100, "y": 300}, "seats": [{"seat_guid": "a", "seat_number": "1", "position": {"x": 0, "y": 0}, "category": "A"}]}]}]}
+        """
+        let source = SourceText(name: "turned.json", bytes: Array(plan.utf8))
+        let hall = try PretixImporter().importHall(source, ImportRequest(values: ["price": "5"])).hall
+        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let image = try Renderer.raster(scene)
+        let stage = try #require(scene.layout.areas.first { $0.id == "stage" }), exit = try #require(scene.layout.areas.first { $0.id == "exit" })
+        // The stage's black ink: its right end lower than its left by about tan 12° of its length.
+        var ink: [(Int, Int)] = []
+        for y in stage.rect.y..<stage.rect.maxY { for x in stage.rect.x..<stage.rect.maxX where close(image.pixel(x, y), 0xFF00_0000, tolerance: 40) { ink.append((x, y)) } }
+        // (Leave out the black border: only pixels well inside the shape's box.)
+        ink = ink.filter { p in stage.text.map { abs(Double(p.1) - $0.y) < 40 && abs(Double(p.0) - $0.x) < 150 } ?? false }
+        let xs = ink.map(\.0), x0 = xs.min() ?? 0, x1 = xs.max() ?? 0
+        func meanY(_ r: ClosedRange<Int>) -> Double {
+            let ys = ink.filter { r.contains($0.0) }.map { Double($0.1) }
+            return ys.reduce(0, +) / Double(max(1, ys.count))
+        }
+        let third = (x1 - x0) / 3
+        let drop = meanY((x1 - third)...x1) - meanY(x0...(x0 + third))
+        let want = tan(12 * Double.pi / 180) * Double(2 * third)
+        #expect(!ink.isEmpty && abs(drop - want) < want * 0.35, "the stage text drops \(drop) px over its length (want about \(want))")
+        // The exit text stands upright: its red ink is taller than wide.
+        var red: [(Int, Int)] = []
+        for y in exit.rect.y..<exit.rect.maxY { for x in exit.rect.x..<exit.rect.maxX where close(image.pixel(x, y), 0xFFCC_0000, tolerance: 40) { red.append((x, y)) } }
+        let w = (red.map(\.0).max() ?? 0) - (red.map(\.0).min() ?? 0), h = (red.map(\.1).max() ?? 0) - (red.map(\.1).min() ?? 0)
+        #expect(!red.isEmpty && h > 3 * w, "the exit text's ink is \(w) × \(h)")
+        // The SVG turns the same texts.
+        let svg = try Renderer.svg(scene)
+        #expect(svg.contains("transform=\"rotate(12 ") && svg.contains("transform=\"rotate(-90 "), "\(svg.prefix(2000))")
+        // A viewport over the turned text is the crop of the full render.
+        let big = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1.37, scale: 2)
+        let full = try Renderer.raster(big)
+        let t = ViewTransform(layout: big.layout, viewportWidth: 180, viewportHeight: 140, offsetX: 120, offsetY: 40)
+        let view = try Renderer.raster(big, viewport: t)
+        let r = t.visiblePixels.intersection(big.layout.bounds)
+        let d = ExactPixelsTests.differences(view.rgbaPixels(), ExactPixelsTests.crop(full.rgbaPixels(), width: full.width, r), width: r.w)
+        #expect(d.count == 0, "viewport \(r): \(d.count) pixels differ")
+        // Exported as written.
+        let exported = PretixTests.export(hall), original = try JSONParser.parse(source.bytes)
+        #expect(PretixTests.canonical(exported) == PretixTests.canonical(original), "\(PretixTests.firstDifference(exported, original) ?? "")")
+    }
 }

@@ -131,8 +131,11 @@ public enum PretixExporter {
         return .object(top + (hall.pretix?.members(besides: top) ?? []))
     }
 
+    /// A position; turning it there and back leaves float dust (40.00000000000001):
+    /// written to nine decimals, which holds every position a plan writes.
     static func point(_ x: Double, _ y: Double) -> JSONNode {
-        .object([("x", HallFormat.num(x)), ("y", HallFormat.num(y))])
+        func clean(_ v: Double) -> Double { abs(v) < 1e6 ? (v * 1e9).rounded() / 1e9 : v }
+        return .object([("x", HallFormat.num(clean(x))), ("y", HallFormat.num(clean(y)))])
     }
 
     /// An area in pretix's newer form: `position` is a rectangle's top-left
@@ -178,6 +181,7 @@ public enum PretixExporter {
             if let f = area.fill { t.append(("color", .string(f))) }
             m.append(("shape", .string("text")))
             m.append(("text", .object(t)))
+            if turn != 0 { m.append(("rotation", HallFormat.num(turn))) }
         }
         if case .text = area.shape {} else {
             if let f = area.fill { m.append(("color", .string(f))) }

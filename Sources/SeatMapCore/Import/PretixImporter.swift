@@ -430,7 +430,6 @@ public struct PretixImporter: HallImporter {
             let at = turned(tp)
             shape = .text(x: at.x, y: at.y, size: size > 0 ? size : 16)
             areaFill = color ?? fill
-            rotation = 0
         case let other?:
             ctx.warning(m["shape"], path + ".shape", "unknown area shape \"\(other)\"; the area is skipped")
             return nil
