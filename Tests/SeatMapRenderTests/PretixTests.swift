@@ -217,7 +217,11 @@ struct PretixTests {
           "x-area": "kept"},
          {"uuid": "a-bar", "shape": "ellipse", "ellipse": {"radius": {"x": 40, "y": 20.5}}, "position": {"x": 600, "y": 400}, "rotation": 30,
           "color": "#12345678"},
-         {"uuid": "a-pillar", "shape": "circle", "circle": {"radius": 7.5}, "position": {"x": 700, "y": 100}, "color": "black"}]}]}
+         {"uuid": "a-pillar", "shape": "circle", "circle": {"radius": 7.5}, "position": {"x": 700, "y": 100}, "color": "black"},
+         {"uuid": "a-poly", "shape": "polygon", "position": {"x": 300, "y": 500}, "rotation": 15, "color": "#0a0",
+          "polygon": {"points": [{"x": 10, "y": 0}, {"x": 60, "y": 0}, {"x": 35, "y": 40}]}},
+         {"uuid": "a-exit", "shape": "text", "position": {"x": 800, "y": 300}, "rotation": -90,
+          "text": {"text": "Exit", "position": {"x": 10, "y": 5}, "size": 20, "color": "#c00"}}]}]}
     """
 
     @Test("every member pretix's newer schema knows, and keys it does not, survive import → export (and the hall file) as written")
@@ -243,6 +247,14 @@ struct PretixTests {
         #expect(edited.rows.first?.seats.map(\.label) == ["G9", "VIP", "G11"], "\(text.prefix(600))")
         let back = try Self.reimport(Self.export(edited), ["price": "10"]).hall
         #expect(back.rows.first?.seats.map(\.label) == ["G9", "VIP", "G11"])
+        // An area moved in the hall is written where it now is (not as the plan had it), keeping its unknown keys.
+        let moved = text.replacingOccurrences(of: "\"cx\" : 700", with: "\"cx\" : 710").replacingOccurrences(of: "\"cx\": 700", with: "\"cx\": 710")
+        let movedHall = try HallFormat.decode(SourceText(name: "m.json", bytes: Array(moved.utf8))).hall
+        let pillar = try #require(movedHall.areas.first { $0.id == "a-pillar" })
+        #expect(pillar.shape == .circle(cx: 710, cy: 100, r: 7.5), "\(pillar.shape)")
+        let movedPlan = Self.export(movedHall)
+        #expect(JSONWriter.write(movedPlan, pretty: false).contains("\"x\":710"))
+        #expect(try Self.reimport(movedPlan, ["price": "10"]).hall.areas.first { $0.externalID == "a-pillar" }?.shape == .circle(cx: 710, cy: 100, r: 7.5))
     }
 
     /// JSON as data: objects by sorted keys, numbers by value.

@@ -200,6 +200,20 @@ public enum PretixExporter {
         }
         if let uuid = area.externalID ?? (fromPlan ? nil : area.id) { m.insert(("uuid", .string(uuid)), at: 0) }
         m.append(("position", point(pos.x, pos.y)))
-        return .object(m + (area.pretix?.members(besides: m) ?? []))
+        // An area imported from a plan and not changed since is written as the plan wrote it
+        // (its own position, rotation and text offsets); else as built here, with
+        // the keys SeatMap does not read.
+        // (The older flat form is written in the newer one, which the schema wants.)
+        if let kept = area.pretix, kept["shape"] != nil, var again = PretixImporter.area(written: kept, section: area.section ?? 1) {
+            again.id = area.id
+            again.externalID = area.externalID
+            again.section = area.section
+            again.pretix = area.pretix
+            again.capacity = area.capacity
+            again.available = area.available
+            again.price = area.price
+            if again == area { return JSONNode(.object(kept.members)) }
+        }
+        return .object(m + (area.pretix?.members(besides: m, dropping: PretixImporter.areaKeys) ?? []))
     }
 }

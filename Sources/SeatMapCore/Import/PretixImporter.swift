@@ -225,7 +225,8 @@ public struct PretixImporter: HallImporter {
                         guard var area = PretixImporter.area(areaNode, ap, section: sectionID, &ctx) else { continue }
                         // The plan's uuid is kept as written (for export); the id is unique.
                         if !area.id.isEmpty { area.externalID = area.id }
-                        area.pretix = PretixImporter.carried(areaNode, besides: PretixImporter.areaKeys)
+                        // The whole area as written: the export gives it back while the hall's area is still what it says.
+                        area.pretix = PretixImporter.carried(areaNode, besides: [])
                         var id = area.id.isEmpty ? "z\(zi + 1)-a\(ai + 1)" : area.id
                         if areaIDs.contains(id) {
                             var k = 2
@@ -307,6 +308,12 @@ public struct PretixImporter: HallImporter {
         guard case .object(let members) = node.value else { return nil }
         var seen = Set<String>()
         return PlanMembers(members.filter { !modelled.contains($0.key) && seen.insert($0.key).inserted })
+    }
+
+    /// The area a plan's members (as `area` reads them) describe, or nil.
+    public static func area(written members: PlanMembers, section: Int) -> Area? {
+        var ctx = DecodeContext(source: SourceText(name: "kept", bytes: []))
+        return area(JSONNode(.object(members.members)), "area", section: section, &ctx)
     }
 
     /// Whether a `row_label`/`seat_label` member is a template that changes the number.
