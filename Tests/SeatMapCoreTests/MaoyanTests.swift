@@ -39,6 +39,19 @@ struct MaoyanTests {
         #expect(hall.cell(row: 2, column: 1) == nil, "a null cell at a row's start is dropped")
     }
 
+    @Test("a cell's seatNo is its seat's external id, and names the seat; an empty one is none")
+    func seatNumbers() throws {
+        let hall = try MaoyanImporter.importHall(try maoyan("camel.json"), prices: .all(45)).hall
+        let first = try #require(hall.rows.first?.seats.first)
+        #expect(first.externalID == "x#01#01")
+        let id = try #require(hall.seatID(named: "x#01#01"))
+        #expect(id.row == hall.rows[0].number && id.column == first.column)
+        let text = String(decoding: try maoyan("camel.json").bytes, as: UTF8.self)
+        let written = text.components(separatedBy: "\"seatNo\": \"").dropFirst().filter { !$0.hasPrefix("\"") }.count
+        let kept = hall.rows.flatMap(\.seats).filter { $0.externalID != nil }.count
+        #expect(written > 0 && kept > 0 && kept <= written, "\(kept) of \(written) seatNos kept")
+    }
+
     @Test("snake_case under data: hall name, centre-out and right-to-left labels, trailing empties dropped")
     func snake() throws {
         let source = try maoyan("snake.json")

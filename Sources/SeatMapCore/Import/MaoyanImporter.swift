@@ -80,6 +80,8 @@ public struct MaoyanImporter: HallImporter {
         /// The cell object and its path (problems with its column id or label are reported there).
         var cellNode: JSONNode
         var cellPath: String
+        /// The payload's own seat id (`seatNo`), kept as the seat's external id.
+        var seatNo: String? = nil
     }
 
     struct RawRow {
@@ -182,8 +184,11 @@ public struct MaoyanImporter: HallImporter {
                 var code = "E"
                 if let n = ctx.required(c, "st", in: cell, cp), let s = ctx.string(n, cp + ".st") { code = s }
                 if columnLabel == nil || columnLabel == "" { raw.append(nil); continue }
+                var seatNo: String? = nil
+                if let n = c[seatNoKey], n.value != .null { seatNo = ctx.label(n, "\(cp).\(seatNoKey)") }
                 raw.append(RawCell(label: columnLabel, code: code, node: c["st"] ?? cell, path: cp + ".st",
-                                   cellNode: c[columnIdKey] ?? cell, cellPath: c[columnIdKey] == nil ? cp : "\(cp).\(columnIdKey)"))
+                                   cellNode: c[columnIdKey] ?? cell, cellPath: c[columnIdKey] == nil ? cp : "\(cp).\(columnIdKey)",
+                                   seatNo: seatNo.flatMap { $0.isEmpty ? nil : $0 }))
             }
             if let number { rows.append(RawRow(number: number, label: label, cells: raw, path: p, node: item)) }
         }
@@ -245,7 +250,7 @@ public struct MaoyanImporter: HallImporter {
                             ctx.error(cell.node, cell.path, "unknown seat code \"\(cell.code)\" (expected N, LK, L, R or E; --lenient imports unknown codes as locked)")
                         }
                     }
-                    seats.append(Seat(column: column, status: status, label: cell.label, type: type))
+                    seats.append(Seat(column: column, status: status, label: cell.label, type: type, externalID: cell.seatNo))
                     origins.append(cell)
                 }
                 rows.append(Row(number: raw.number + offset, label: raw.label.flatMap { $0.isEmpty ? nil : $0 }, section: id,
