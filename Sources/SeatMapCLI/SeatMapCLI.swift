@@ -96,6 +96,12 @@ public enum SeatMapCLI {
             return 2
         }
         if name == "--help" || name == "-h" || name == "help" {
+            // `help COMMAND`: that command's help.
+            if name == "help", args.count > 1 {
+                guard let command = commands.first(where: { $0.spec.name == args[1] }) else { return unknownCommand(args[1], console) }
+                console.out(command.spec.help)
+                return 0
+            }
             console.out(help)
             return 0
         }
@@ -103,11 +109,15 @@ public enum SeatMapCLI {
             console.out(versionText)
             return 0
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
-            console.err("seatmap: unknown command \"\(name)\"\n\n" + help)
-            return 2
-        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else { return unknownCommand(name, console) }
         return run(command, Array(args.dropFirst()), console: console)
+    }
+
+    /// An unknown command: said in one line, with the nearest command when one is close.
+    static func unknownCommand(_ name: String, _ console: Console) -> Int32 {
+        let hint = Suggestion.closest(to: name, in: commands.map(\.spec.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
+        console.err("seatmap: unknown command \"\(name)\"\(hint)\nRun `seatmap --help` for the commands.")
+        return 2
     }
 
     /// Takes `--max-input-bytes N` (anywhere before `--`) out of the arguments.

@@ -109,6 +109,7 @@ package struct Arguments {
                 i += 1
                 continue
             }
+            if !onlyPositionals && a == "-h" { wantsHelp = true; continue }
             if !onlyPositionals && a.hasPrefix("-") && !a.hasPrefix("--") && a != "-" && Double(a) == nil {
                 throw UsageError(message: "unknown option \(a) (options are spelled --name, or -o)")
             }
@@ -125,7 +126,8 @@ package struct Arguments {
                 name = String(name[..<eq])
             }
             guard let option = byName[name] else {
-                throw UsageError(message: "unknown option --\(name)")
+                let hint = Suggestion.closest(to: name, in: spec.options.map(\.name).filter { $0.count > 1 }).map { " (did you mean --\($0)?)" } ?? ""
+                throw UsageError(message: "unknown option --\(name)\(hint)")
             }
             switch option.arity {
             case .flag:
@@ -200,5 +202,36 @@ package struct Arguments {
     /// A number as short text: whole numbers without ".0".
     package static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}
+
+/// "Did you mean": the closest of some names to a mistyped one.
+package enum Suggestion {
+    /// The name within two edits of `word` (one for short words), nearest
+    /// first, ties by order; nil when none is that close.
+    package static func closest(to word: String, in names: [String]) -> String? {
+        let limit = word.count <= 3 ? 1 : 2
+        var best: (name: String, d: Int)? = nil
+        for n in names {
+            let d = distance(Array(word.lowercased()), Array(n.lowercased()))
+            if d <= limit, d < (best?.d ?? .max) { best = (n, d) }
+        }
+        return best?.name
+    }
+
+    /// Edits (insert, delete, replace, swap two neighbours) from a to b.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
     }
 }

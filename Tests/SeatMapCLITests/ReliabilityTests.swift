@@ -141,6 +141,21 @@ struct ExpectationTests {
         #expect(hall.cell(id: "1-12-6")?.seat.status == .sold)
     }
 
+    @Test("-h and help COMMAND give a command's help; a mistyped command or option is named with the nearest one, in one line")
+    func helpAndSuggestions() throws {
+        let dash = seatmap("render", "-h"), long = seatmap("render", "--help"), word = seatmap("help", "render")
+        #expect(dash.code == 0 && word.code == 0 && dash.out == long.out && word.out == long.out && long.out.contains("--zoom"), "\(dash.err)")
+        let top = seatmap("help")
+        #expect(top.code == 0 && top.out != long.out)
+        let typo = seatmap("rendr", "x.json")
+        #expect(typo.code == 2 && typo.err.contains("unknown command \"rendr\" (did you mean \"render\"?)"), "\(typo.err)")
+        #expect(typo.err.split(separator: "\n").count == 2, "one line and a pointer to --help: \(typo.err)")
+        #expect(!seatmap("qqqqqq").err.contains("did you mean"))
+        let option = seatmap("render", "x.json", "-o", "x.png", "--zom", "2")
+        #expect(option.code == 2 && option.err.contains("unknown option --zom (did you mean --zoom?)"), "\(option.err)")
+        #expect(seatmap("help", "rendr").code == 2)
+    }
+
     @Test("a single-dash word that is not -o is an unknown option, not a FILE")
     func singleDash() {
         let r = seatmap("render", Fixtures.examplePath("seed.json"), "-z", "-o", "x.png")
