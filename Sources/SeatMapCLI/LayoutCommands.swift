@@ -22,7 +22,10 @@ extension SeatMapCLI {
                 console.out(JSONWriter.write(ResultJSON.layoutJSON(layout), pretty: false))
                 return 0
             }
-            console.out("\(layout.width)×\(layout.height) px at zoom \(Arguments.format(layout.zoom)), scale \(Arguments.format(layout.scale)); seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
+            let size = "\(layout.width)×\(layout.height) px at zoom \(Arguments.format(layout.zoom)), scale \(Arguments.format(layout.scale))"
+            // A free venue's seats have their own sizes and places: no grid pitch to report.
+            console.out(layout.isFree ? size + "; free venue: \(layout.cells.filter(\.isSeat).count) seats at their own positions, \(layout.areas.count) areas"
+                        : size + "; seat \(layout.seatWidth)×\(layout.seatHeight) px, gap \(layout.gapX) px, row pitch \(layout.pitchY) px")
             for s in layout.seats {
                 console.out("\(s.id) \(layout.describe(s)) \(s.kind.name) x=\(s.rect.x) y=\(s.rect.y) w=\(s.rect.w) h=\(s.rect.h)")
             }

@@ -40,7 +40,7 @@ extension SeatMapCLI {
     static let infoCommand = Command(
         spec: CommandSpec(
             name: "info", usage: "info FILE [--json]",
-            summary: "The hall at a glance: grid, counts by status, sections, price tiers.",
+            summary: "The hall at a glance: grid (or a free venue's rows, areas, standing places, levels, groups), counts by status, sections, price tiers.",
             options: [.flag("json", "Print JSON (keys as documented in README).")]),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
@@ -51,7 +51,7 @@ extension SeatMapCLI {
             }
             var lines = [
                 [s.cinemaName, s.hallName, s.movieStartTime].filter { !$0.isEmpty }.joined(separator: " · "),
-                "grid: \(s.gridRows) rows × \(s.gridColumns) columns (\(s.rows) rows listed)",
+                s.shape,
                 "seats: \(s.seats) (available \(s.available), locked \(s.locked), sold \(s.sold)); aisles \(s.aisles)",
                 "couple pairs: \(s.couplePairs); wheelchair: \(s.wheelchair); max per order: \(s.maxSelectCount)",
             ]

@@ -101,7 +101,8 @@ struct ValidateInfoCLITests {
         guard case .object(let members) = json.value else { Issue.record("not an object"); return }
         #expect(members.map(\.key) == ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "gridRows", "gridColumns",
                                        "rows", "seats", "available", "locked", "sold", "aisles", "couplePairs", "wheelchair",
-                                       "sections", "priceTiers", "currency"])
+                                       "sections", "priceTiers", "currency", "free", "areas", "standingAreas", "standingCapacity",
+                                       "standingAvailable", "levels", "groups"])
         #expect(json["wheelchair"] == .int(4))
         #expect(json["gridRows"]?.value == .number("14"))
         guard case .array(let tiers) = json["priceTiers"]?.value else { Issue.record("no tiers"); return }

@@ -197,6 +197,20 @@ struct FreeVenueCLITests {
         }
     }
 
+    @Test("info and layout describe a free venue as one: rows, areas, standing places, levels, groups; no grid size or pitch")
+    func infoOfFreeVenue() throws {
+        let arena = seatmap("info", Fixtures.examplePath("arena-blocks.json"))
+        #expect(arena.code == 0 && arena.out.contains("free venue: 18 rows, 3 areas, 1 standing (312 of 800 places for sale)") && !arena.out.contains("grid:"), "\(arena.out)")
+        #expect(seatmap("info", Fixtures.examplePath("theatre-curved.json")).out.contains("2 levels"))
+        #expect(seatmap("info", Fixtures.examplePath("dinner-tables.json")).out.contains("12 groups"))
+        #expect(seatmap("info", Fixtures.examplePath("cinema-12x18.json")).out.contains("grid: 12 rows × 19 columns"))
+        let json = try FreeVenueCLITests.json(seatmap("info", Fixtures.examplePath("arena-blocks.json"), "--json").out)
+        #expect(json["free"]?.value == .bool(true) && json["standingCapacity"]?.value == .number("800") && json["areas"]?.value == .number("3"))
+        let layout = seatmap("layout", Fixtures.examplePath("arena-blocks.json"))
+        #expect(layout.out.split(separator: "\n").first?.contains("free venue: 180 seats at their own positions, 3 areas") == true && !layout.out.contains("row pitch"),
+                "\(layout.out.prefix(200))")
+    }
+
     @Test("import pretix --currency and --locale write the hall's currency and words; bad ones are usage errors")
     func pretixCurrencyLocale() throws {
         let dir = try Fixtures.tempFolder()

@@ -33,6 +33,16 @@ public struct HallSummary: Sendable, Equatable {
     public var sections: [SectionCount]
     /// Distinct prices of seats, ascending.
     public var priceTiers: [PriceTier]
+    /// A free venue (seats at positions), not the cinema grid.
+    public var isFree = false
+    /// Areas in all; standing ones, their places in all and still for sale.
+    public var areas = 0
+    public var standingAreas = 0
+    public var standingCapacity = 0
+    public var standingAvailable = 0
+    /// Levels drawn one above the other, and seat groups (tables, boxes).
+    public var levels = 1
+    public var groups = 0
 
     public init(_ hall: Hall) {
         cinemaName = hall.cinemaName
@@ -66,6 +76,25 @@ public struct HallSummary: Sendable, Equatable {
         sections = bySection.keys.sorted().map { SectionCount(id: $0, name: hall.sectionName($0), seats: bySection[$0] ?? 0) }
         priceTiers = byPrice.keys.sorted().map { PriceTier(price: $0, seats: byPrice[$0] ?? 0) }
         currency = hall.currency
+        isFree = hall.isFree
+        areas = hall.areas.count
+        let standing = hall.areas.filter(\.isStanding)
+        standingAreas = standing.count
+        standingCapacity = standing.reduce(0) { $0 + ($1.capacity ?? 0) }
+        standingAvailable = standing.reduce(0) { $0 + $1.remaining }
+        levels = max(1, hall.levels.count)
+        groups = hall.groups.count
+    }
+
+    /// The hall's kind and extent in words: the grid's size, or a free
+    /// venue's rows, areas, standing places, levels and groups.
+    public var shape: String {
+        guard isFree else { return "grid: \(gridRows) rows × \(gridColumns) columns (\(rows) rows listed)" }
+        var parts = ["free venue: \(rows) rows", "\(areas) areas"]
+        if standingAreas > 0 { parts.append("\(standingAreas) standing (\(standingAvailable) of \(standingCapacity) places for sale)") }
+        if levels > 1 { parts.append("\(levels) levels") }
+        if groups > 0 { parts.append("\(groups) groups") }
+        return parts.joined(separator: ", ")
     }
 
     /// The `info --json` document, keys in the documented order.
@@ -79,6 +108,9 @@ public struct HallSummary: Sendable, Equatable {
             ("sections", .array(sections.map { .object([("id", .int($0.id)), ("name", .string($0.name)), ("seats", .int($0.seats))]) })),
             ("priceTiers", .array(priceTiers.map { .object([("price", .string($0.price.plainText)), ("seats", .int($0.seats))]) })),
             ("currency", .string(currency)),
+            ("free", .bool(isFree)), ("areas", .int(areas)), ("standingAreas", .int(standingAreas)),
+            ("standingCapacity", .int(standingCapacity)), ("standingAvailable", .int(standingAvailable)),
+            ("levels", .int(levels)), ("groups", .int(groups)),
         ])
     }
 }
