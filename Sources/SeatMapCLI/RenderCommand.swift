@@ -167,9 +167,22 @@ extension SeatMapCLI {
                 return 0
             case "check":
                 let p = try positionals(args, ["check", "NAME|PATH"])
-                let theme = try Theme.load(p[1])
+                let (theme, warnings) = try Theme.decodeReporting(try Theme.source(p[1]).0)
                 let report = theme.check()
+                // A key the theme format does not have (a misspelling) and a font
+                // that is not installed fail the check, as a bad contrast does.
+                var problems = warnings.map(\.description)
+                do throws(SeatMapError) {
+                    _ = try FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage)
+                } catch {
+                    problems.append("fontFamily: \(error.message)")
+                }
+                for problem in problems { console.err("\(p[1]): \(problem)") }
                 for failure in report.failures { console.err("\(p[1]): \(failure)") }
+                if !problems.isEmpty {
+                    console.err("\(p[1]): \(problems.count) problem\(problems.count == 1 ? "" : "s") with the theme file\(report.failures.isEmpty ? "" : "; \(report.failures.count) of \(report.findings.count) checks failed")")
+                    return 1
+                }
                 if report.failures.isEmpty {
                     console.out("\(theme.name): ok, \(report.findings.count) checks passed")
                     for rule in [ThemeReport.Rule.text, .nonText, .difference] {

@@ -86,6 +86,12 @@ extension Theme {
 
     /// Reads a theme file; every problem is reported with its JSON path.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> Theme {
+        try decodeReporting(source).theme
+    }
+
+    /// The theme and the warnings met on the way (unknown keys: a
+    /// misspelled key is otherwise silently left at nothing).
+    public static func decodeReporting(_ source: SourceText) throws(SeatMapError) -> (theme: Theme, warnings: [Diagnostic]) {
         var ctx = DecodeContext(source: source)
         guard let root = ctx.parse() else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
         let known = Set(colorKeys + ["name", "tierPalette", "soldMark", "lockedMark", "fontFamily", "fontPackage",
@@ -176,11 +182,12 @@ extension Theme {
               let minimap = colors["minimapBackground"] else {
             throw SeatMapError(file: source.name, diagnostics: ctx.errors)
         }
-        return Theme(name: name, background: bg, tierPalette: palette, locked: locked, sold: sold, selected: selected,
-                     highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
-                     rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
-                     centerLine: centerLine, minimapBackground: minimap, neutral: neutral, fontFamily: font, fontFallbacks: fallbacks,
-                     fontPackage: package, style: style)
+        let theme = Theme(name: name, background: bg, tierPalette: palette, locked: locked, sold: sold, selected: selected,
+                          highlight: highlight, soldMark: soldMark, lockedMark: lockedMark, seatText: seatText, text: text,
+                          rowLabel: rowLabel, rowLabelBackground: rowLabelBackground, screen: screen, screenText: screenText,
+                          centerLine: centerLine, minimapBackground: minimap, neutral: neutral, fontFamily: font, fontFallbacks: fallbacks,
+                          fontPackage: package, style: style)
+        return (theme, ctx.warnings)
     }
 
     /// The shipped themes (`Themes/*.json`, compiled into the library at

@@ -251,7 +251,7 @@ struct RenderCLITests {
         #expect(ticket.code == 2 && ticket.err.contains("--ticket"))
     }
 
-    @Test("theme check passes the shipped themes and names failing pairs")
+    @Test("theme check passes the shipped themes and names failing pairs, misspelled keys and fonts that are not installed")
     func themeCheck() throws {
         for name in ["light", "dark", "print", "high-contrast"] {
             #expect(seatmap("theme", "check", name).code == 0)
@@ -267,6 +267,16 @@ struct RenderCLITests {
         #expect(r.err.contains("checks failed"))
         let ok = seatmap("theme", "check", "light")
         #expect(ok.out.contains("light: ok") && ok.out.contains("weakest colour difference"))
+        // A misspelled key and a font that is not installed fail it too, named.
+        let light = try String(contentsOf: Fixtures.root.appendingPathComponent("Themes/light.json"), encoding: .utf8)
+        let typo = dir.appendingPathComponent("typo.json").path
+        try light.replacingOccurrences(of: "\"cornerRadius\"", with: "\"cornerRadious\"").write(toFile: typo, atomically: true, encoding: .utf8)
+        let t = seatmap("theme", "check", typo)
+        #expect(t.code == 1 && t.err.contains("unknown key \"cornerRadious\"") && !t.out.contains(": ok"), "\(t.err)")
+        let font = dir.appendingPathComponent("font.json").path
+        try light.replacingOccurrences(of: "\"WenQuanYi Micro Hei\"", with: "\"No Such Font Family\"").write(toFile: font, atomically: true, encoding: .utf8)
+        let f = seatmap("theme", "check", font)
+        #expect(f.code == 1 && f.err.contains("\"No Such Font Family\" is not installed"), "\(f.err)")
     }
 }
 
