@@ -14,6 +14,7 @@ extension SeatMapCLI {
             options: outputOptions("OUT", "Output file; its extension picks the format") + [
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
                 .value("format", "FMT", "\(OutputFormat.list()): with --out-dir (default png), or with -o - (required)."),
+                .flag("quiet", "-q: no \"wrote\" lines or progress bar; only problems (on stderr) and the exit status."),
             ] + GeometryOptions.all + ImageOptions.all + ShowFace.options,
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
@@ -63,7 +64,7 @@ extension SeatMapCLI {
         if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir or -o -; -o FILE takes the format from its extension") }
         guard OutputFormat.forPath(output) != nil else { throw UsageError(message: "-o \(output): use a \(OutputFormat.list(prefix: ".")) name") }
         try renderOne(files[0], to: output, format: nil, settings, args: args)
-        console.out("wrote \(output)")
+        if !args.flag("quiet") { console.out("wrote \(output)") }
         return 0
     }
 
@@ -89,11 +90,12 @@ extension SeatMapCLI {
         }
         if Set(outputs).count != outputs.count { throw UsageError(message: "two inputs would write the same output name in \(dir)") }
         let results = BatchResults(count: files.count)
-        let progress = console.stderrIsTerminal
+        let quiet = args.flag("quiet")
+        let progress = console.stderrIsTerminal && !quiet
         let limit = Files.maxInputBytes  // task-local: carried into the worker threads by hand
         // Largest files first (a file's size stands for its work): the
         // last renders are the small ones, so no core waits long for the
-        // others to finish. Results are still reported in the given order.
+        // others to finish. Each result is reported as it finishes.
         let sizes = files.map { f -> Int in
             var st = stat()
             return f != "-" && stat(f, &st) == 0 ? Int(st.st_size) : 0
@@ -115,22 +117,19 @@ extension SeatMapCLI {
             } catch {
                 failure = "\(files[i]): \(error)"
             }
-            let done = results.set(i, failure)
-            if progress {
-                let width = 30, filled = done * width / files.count
-                console.rawErr("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(files.count)")
+            // Each result is said when it is known (a bad file at once, not
+            // after the whole batch); the bar, redrawn under it, names the file.
+            results.report(i, failure) { done in
+                if progress { console.rawErr("\r\u{1B}[K") }
+                if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
+                if progress {
+                    let width = 30, filled = done * width / files.count
+                    console.rawErr("[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(files.count) \(files[i])")
+                }
             }
         }
         if progress { console.rawErr("\n") }
-        var failed = 0
-        for (i, error) in results.errors.enumerated() {
-            if let error {
-                console.err(error)
-                failed += 1
-            } else {
-                console.out("wrote \(outputs[i])")
-            }
-        }
+        let failed = results.errors.compactMap { $0 }.count
         if failed > 0 { console.err("\(failed) of \(files.count) failed") }
         return failed > 0 ? 1 : 0
     }
@@ -206,12 +205,13 @@ final class BatchResults: @unchecked Sendable {
 
     init(count: Int) { errors = Array(repeating: nil, count: count) }
 
-    /// Records a result and returns how many are done.
-    func set(_ i: Int, _ error: String?) -> Int {
+    /// Records a result and says it (with how many are done) while no other
+    /// result is being said, so lines and the bar never interleave.
+    func report(_ i: Int, _ error: String?, _ say: (Int) -> Void) {
         lock.lock()
         defer { lock.unlock() }
         errors[i] = error
         done += 1
-        return done
+        say(done)
     }
 }

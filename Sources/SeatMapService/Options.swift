@@ -110,6 +110,8 @@ package struct Arguments {
                 continue
             }
             if !onlyPositionals && a == "-h" { wantsHelp = true; continue }
+            // `-q` is `--quiet` wherever a command has it.
+            if !onlyPositionals && a == "-q", byName["quiet"] != nil { flags.insert("quiet"); continue }
             if !onlyPositionals && a.hasPrefix("-") && !a.hasPrefix("--") && a != "-" && Double(a) == nil {
                 throw UsageError(message: "unknown option \(a) (options are spelled --name, or -o)")
             }

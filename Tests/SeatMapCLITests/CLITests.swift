@@ -209,6 +209,12 @@ struct RenderCLITests {
         #expect(r.err.contains("1 of 3 failed"))
         let written = try FileManager.default.contentsOfDirectory(atPath: outDir).sorted()
         #expect(written == ["labels-rtl.svg", "seed.svg"])
+        #expect(r.out.split(separator: "\n").count == 2 && r.out.contains("wrote \(outDir)/seed.svg"), "\(r.out)")
+        // -q: only the problem and the exit status.
+        let q = seatmap("render", Fixtures.examplePath("seed.json"), bad, "--out-dir", outDir, "--format", "svg", "-q")
+        #expect(q.code == 1 && q.out.isEmpty && q.err.contains("broken.json: malformed JSON"), "\(q.out)")
+        let one = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("one.png").path, "--quiet")
+        #expect(one.code == 0 && one.out.isEmpty)
     }
 
     @Test("render usage errors exit 2", arguments: [
