@@ -69,6 +69,11 @@ public struct HitTester: Sendable {
         return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
     }
 
+    /// `hit(_:_:slop:)` with its arguments named: `tester.hit(at: tap, in: view)`.
+    public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
+        try hit(p, t, slop: slop)
+    }
+
     /// As `hit`, for a view whose row labels are pinned to its edge
     /// (`Layout.pinnedRowLabels`): a tap on a label's pill answers that row.
     public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {

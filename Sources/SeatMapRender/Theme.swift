@@ -234,6 +234,15 @@ extension Theme {
         throw SeatMapError("unknown theme \"\(nameOrPath)\": no \(nameOrPath).json in \(searchFolders.joined(separator: ", ")), and no shipped theme of that name (shipped: \(shippedNames.joined(separator: ", ")))")
     }
 
+    /// A theme shipped with SeatMap, by name, whatever `./Themes` or
+    /// `$SEATMAP_THEMES` hold (a library user's own files cannot shadow it).
+    public static func builtIn(_ name: String) throws(SeatMapError) -> Theme {
+        guard let shipped = embeddedThemeSources.first(where: { $0.name == name }) else {
+            throw SeatMapError("no built-in theme \"\(name)\" (built in: \(shippedNames.joined(separator: ", ")))")
+        }
+        return try decode(SourceText(name: "\(name) (shipped)", bytes: Array(shipped.json.utf8)))
+    }
+
     /// Loads a theme by name or path (see `source`).
     public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
         try decode(source(nameOrPath).0)

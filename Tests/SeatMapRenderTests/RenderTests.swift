@@ -425,3 +425,31 @@ struct StatusMarkTests {
         #expect(try shape(sold).contains(false) && shape(locked).contains(false), "\(themeName): both carry a mark")
     }
 }
+
+@Suite("Library API")
+struct LibraryAPITests {
+    @Test("Theme.builtIn gives the shipped theme by name only: no path, no search folder, a clear error for other names")
+    func builtInThemes() throws {
+        for name in Theme.shippedNames {
+            let theme = try Theme.builtIn(name)
+            #expect(theme.name == name)
+        }
+        #expect(throws: SeatMapError.self) { try Theme.builtIn("Themes/dark.json") }
+        do {
+            _ = try Theme.builtIn("drak")
+            Issue.record("a theme that is not built in was found")
+        } catch {
+            #expect(error.message.contains("no built-in theme \"drak\"") && error.message.contains("dark"), "\(error.message)")
+        }
+    }
+
+    @Test("hit(at:in:) answers as hit(_:_:)")
+    func labelledHit() throws {
+        let layout = try Layout(hall: try Fixtures.example("seed.json"), zoom: 1, scale: 2)
+        let view = ViewTransform(layout: layout, viewportWidth: 320, viewportHeight: 240, offsetX: 0, offsetY: 0)
+        let tester = HitTester(layout: layout)
+        for (x, y) in [(10.0, 10.0), (120, 88), (160, 120), (300, 200)] {
+            #expect(try tester.hit(at: ViewPoint(x, y), in: view) == tester.hit(ViewPoint(x, y), view))
+        }
+    }
+}
