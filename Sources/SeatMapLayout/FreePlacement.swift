@@ -112,7 +112,7 @@ public struct FreePlacement: Placement {
             // (A pill is at most 85 % of a seat tall, as wide as its text.)
             let labelReach = max(0.85 * max(style.seatWidth, style.seatHeight),
                                  TextPlacement.estimatedWidth(row.label, size: style.rowLabelTextSize) + style.rowLabelTextSize) / 2
-            let rowPitch = RowLabelPlacer.pitch(resolved[r].map { ($0.centre.x, $0.centre.y) }) ?? pitch
+            let rowPitch = VenueGeometry.pitch(resolved[r].map(\.centre)) ?? pitch
             for p in FreePlacement.labelPoints(row, resolved[r], pitch: 1.2 * max(pitch, rowPitch)) {
                 let reach = labelReach
                 grow(level, p.x - reach, p.y - reach, p.x + reach, p.y + reach)

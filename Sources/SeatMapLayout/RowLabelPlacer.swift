@@ -33,7 +33,7 @@ struct RowLabelPlacer {
         for (row, range) in rows where !row.label.isEmpty {
             let seats = range.filter { cells[$0].isSeat }
             guard let first = seats.first, let last = seats.last else { continue }
-            let pitch = RowLabelPlacer.pitch(seats.map { centre(cells[$0]) }) ?? Double(max(cells[first].seatRect.w, cells[first].seatRect.h))
+            let pitch = VenueGeometry.pitch(seats.map { centre(cells[$0]) }) ?? Double(max(cells[first].seatRect.w, cells[first].seatRect.h))
             var ends: [(seat: Int, toward: Int?)] = []
             if row.labelPosition == .start || row.labelPosition == .both { ends.append((first, seats.count > 1 ? seats[1] : nil)) }
             if row.labelPosition == .end || row.labelPosition == .both { ends.append((last, seats.count > 1 ? seats[seats.count - 2] : nil)) }
@@ -44,23 +44,7 @@ struct RowLabelPlacer {
         return placed
     }
 
-    func centre(_ c: LaidOutCell) -> (x: Double, y: Double) {
-        (Double(c.seatRect.x) + Double(c.seatRect.w) / 2, Double(c.seatRect.y) + Double(c.seatRect.h) / 2)
-    }
-
-    /// The median distance between neighbouring seats, or nil for fewer than two.
-    static func pitch(_ centres: [(x: Double, y: Double)]) -> Double? {
-        guard centres.count >= 2 else { return nil }
-        var d: [Double] = []
-        for k in 1..<centres.count {
-            let dx = centres[k].x - centres[k - 1].x, dy = centres[k].y - centres[k - 1].y
-            let l = (dx * dx + dy * dy).squareRoot()
-            if l > 0 { d.append(l) }
-        }
-        guard !d.isEmpty else { return nil }
-        d.sort()
-        return d[d.count / 2]
-    }
+    func centre(_ c: LaidOutCell) -> Point { Point(x: c.seatRect.centerX, y: c.seatRect.centerY) }
 
     /// The first clear place for the label beside seat `end`, pointing away
     /// from `inner` (its neighbour in the row; a lone seat: along its turn).

@@ -273,6 +273,23 @@ public enum VenueGeometry {
 
     /// Cosine and sine of an angle in degrees, exact at multiples of 90° (so
     /// a row or zone turned a quarter keeps whole-number positions).
+    /// The distances between consecutive seat centres of a row.
+    public static func gaps(_ centres: [Point]) -> [Double] {
+        guard centres.count > 1 else { return [] }
+        return (0..<(centres.count - 1)).map { j in
+            let dx = centres[j + 1].x - centres[j].x, dy = centres[j + 1].y - centres[j].y
+            return (dx * dx + dy * dy).squareRoot()
+        }
+    }
+
+    /// A row's seat pitch as the layout sizes row labels from it: the median
+    /// distance between consecutive seats that do not coincide (nil when
+    /// there are none).
+    public static func pitch(_ centres: [Point]) -> Double? {
+        let d = gaps(centres).filter { $0 > 0 }.sorted()
+        return d.isEmpty ? nil : d[d.count / 2]
+    }
+
     public static func cosSin(_ degrees: Double) -> (Double, Double) {
         let q = degrees / 90
         if q == q.rounded(), abs(q) < 1e9 {

@@ -20,11 +20,7 @@ public enum RowNeighbours {
             guard free, r < resolved.count, resolved[r].count == row.seats.count else {
                 return (0..<(row.seats.count - 1)).map { row.seats[$0 + 1].column == row.seats[$0].column + 1 }
             }
-            let centres = resolved[r].map(\.centre)
-            let gaps = (0..<(centres.count - 1)).map { j -> Double in
-                let dx = centres[j + 1].x - centres[j].x, dy = centres[j + 1].y - centres[j].y
-                return (dx * dx + dy * dy).squareRoot()
-            }
+            let gaps = VenueGeometry.gaps(resolved[r].map(\.centre))
             let pitch = gaps.sorted()[gaps.count / 2]
             return gaps.map { $0 <= 1.5 * pitch }
         }
