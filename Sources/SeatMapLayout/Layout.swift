@@ -60,6 +60,17 @@ public struct RowLabelBox: Sendable, Equatable {
     }
 }
 
+extension RowLabelBox {
+    /// A label in `rect` drawn as `pill`, its text centred on the pill at
+    /// `textSize`: a pill wider than high has round ends, and the text keeps off them.
+    init(row: Int, label: String, rect: PixelRect, pill: PixelRect, textSize: Double) {
+        let inset = pill.w > pill.h ? pill.h / 4 : 0
+        let box = PixelRect(x: pill.x + inset, y: pill.y, w: max(1, pill.w - 2 * inset), h: pill.h)
+        self.init(row: row, label: label, rect: rect, pill: pill, pillRadius: Double(min(pill.w, pill.h)) / 2,
+                  text: TextPlacement(x: pill.centerX, y: pill.centerY, size: textSize, box: box))
+    }
+}
+
 /// One legend entry placed in pixels.
 public struct LegendItem: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
@@ -460,12 +471,8 @@ public struct Layout: Sendable {
     static func rowLabel(_ band: RowBand, _ r: PixelRect, style: LayoutStyle, s: Double) -> RowLabelBox {
         let pillW = max(1, Int((Double(r.w) * 0.75).rounded()))
         let pill = PixelRect(x: r.x + (r.w - pillW) / 2, y: r.y, w: pillW, h: r.h)
-        // A pill wider than high has round ends: its text keeps off them.
-        let inset = pill.w > pill.h ? pill.h / 4 : 0
-        let box = PixelRect(x: pill.x + inset, y: pill.y, w: max(1, pill.w - 2 * inset), h: pill.h)
-        return RowLabelBox(row: band.row, label: band.label, rect: r, pill: pill, pillRadius: min(Double(pillW), Double(pill.h)) / 2,
-                           text: TextPlacement(x: pill.centerX, y: pill.centerY,
-                                               size: min(style.rowLabelTextSize * s, Double(r.h) * 0.6, Double(pillW) * 0.8), box: box))
+        return RowLabelBox(row: band.row, label: band.label, rect: r, pill: pill,
+                           textSize: min(style.rowLabelTextSize * s, Double(r.h) * 0.6, Double(pillW) * 0.8))
     }
 
     static func legendItem(_ kind: LegendItem.Kind, _ r: PixelRect, sizes: PixelSizes, style: LayoutStyle, s: Double,

@@ -78,7 +78,8 @@ struct RowLabelPlacer {
                 pill.x = min(max(pill.x, bounds.x), bounds.maxX - pill.w)
                 pill.y = min(max(pill.y, bounds.y), bounds.maxY - pill.h)
                 guard isClear(pill, placed) else { continue }
-                return RowLabelPlacer.label(row, pill, textSize: textSize)
+                // Drawn as the pill itself: its box is the pill.
+                return RowLabelBox(row: row.number, label: row.label, rect: pill, pill: pill, textSize: textSize)
             }
         }
         return nil
@@ -91,15 +92,6 @@ struct RowLabelPlacer {
         return !texts.contains(where: { $0.intersects(pill) })
     }
 
-    /// A label drawn as the pill itself (its box is the pill), its text kept
-    /// off the round ends.
-    static func label(_ row: Row, _ pill: PixelRect, textSize: Double) -> RowLabelBox {
-        let inset = pill.w > pill.h ? pill.h / 4 : 0
-        let box = PixelRect(x: pill.x + inset, y: pill.y, w: max(1, pill.w - 2 * inset), h: pill.h)
-        return RowLabelBox(row: row.number, label: row.label, rect: pill, pill: pill, pillRadius: Double(min(pill.w, pill.h)) / 2,
-                           text: TextPlacement(x: Double(pill.x) + Double(pill.w) / 2, y: Double(pill.y) + Double(pill.h) / 2,
-                                               size: textSize, box: box))
-    }
 }
 
 extension TextPlacement {
