@@ -228,8 +228,8 @@ extension Theme {
             let path = folder + "/" + nameOrPath + ".json"
             if FileManager.default.fileExists(atPath: path) { return (try Files.read(path), .file(path)) }
         }
-        if let shipped = embeddedThemeSources.first(where: { $0.name == nameOrPath }) {
-            return (SourceText(name: "\(nameOrPath) (shipped)", bytes: Array(shipped.json.utf8)), .shipped)
+        if let shipped = shippedSource(nameOrPath) {
+            return (shipped, .shipped)
         }
         throw SeatMapError("unknown theme \"\(nameOrPath)\": no \(nameOrPath).json in \(searchFolders.joined(separator: ", ")), and no shipped theme of that name (shipped: \(shippedNames.joined(separator: ", ")))")
     }
@@ -237,10 +237,15 @@ extension Theme {
     /// A theme shipped with SeatMap, by name, whatever `./Themes` or
     /// `$SEATMAP_THEMES` hold (a library user's own files cannot shadow it).
     public static func builtIn(_ name: String) throws(SeatMapError) -> Theme {
-        guard let shipped = embeddedThemeSources.first(where: { $0.name == name }) else {
+        guard let shipped = shippedSource(name) else {
             throw SeatMapError("no built-in theme \"\(name)\" (built in: \(shippedNames.joined(separator: ", ")))")
         }
-        return try decode(SourceText(name: "\(name) (shipped)", bytes: Array(shipped.json.utf8)))
+        return try decode(shipped)
+    }
+
+    /// The text of a shipped theme, named as messages show it.
+    static func shippedSource(_ name: String) -> SourceText? {
+        embeddedThemeSources.first(where: { $0.name == name }).map { SourceText(name: "\(name) (shipped)", bytes: Array($0.json.utf8)) }
     }
 
     /// Loads a theme by name or path (see `source`).
