@@ -1,6 +1,13 @@
 import Foundation
 import SeatMapCore
 
+/// How far a box of half sizes `hw` × `hh`, turned by the angle whose
+/// cosine and sine are given, reaches from its centre along x and y.
+@inline(__always)
+func turnedReach(_ hw: Double, _ hh: Double, cos c: Double, sin s: Double) -> (x: Double, y: Double) {
+    (abs(hw * c) + abs(hh * s), abs(hw * s) + abs(hh * c))
+}
+
 /// How a cell's drawn shape relates to its boxes.
 public enum CellShape: Sendable, Equatable {
     /// The grid's (and an unturned free rect's) rounded rect filling `seatRect`.
@@ -289,10 +296,9 @@ public struct FreePlacement: Placement {
                 let turn = (area.rotation + zone.rotation) * .pi / 180
                 if turn != 0 {
                     // The turned text's box.
-                    let c = abs(cos(turn)), sn = abs(sin(turn)), hy = size * s * 0.6
-                    let ex = half * c + hy * sn, ey = half * sn + hy * c
-                    xs = [tx - ex, tx + ex]
-                    ys = [ty - ey, ty + ey]
+                    let e = turnedReach(half, size * s * 0.6, cos: cos(turn), sin: sin(turn))
+                    xs = [tx - e.x, tx + e.x]
+                    ys = [ty - e.y, ty + e.y]
                 }
             }
             let x0 = Int((xs.min() ?? 0).rounded(.down)), y0 = Int((ys.min() ?? 0).rounded(.down))
@@ -366,7 +372,7 @@ public struct FreePlacement: Placement {
                 case .rotated(let a):
                     hit.cos = cos(a)
                     hit.sin = sin(a)
-                    let ex = abs(hit.hw * hit.cos) + abs(hit.hh * hit.sin), ey = abs(hit.hw * hit.sin) + abs(hit.hh * hit.cos)
+                    let (ex, ey) = turnedReach(hit.hw, hit.hh, cos: hit.cos, sin: hit.sin)
                     let x0 = Int((own.centerX - ex).rounded(.down)), y0 = Int((own.centerY - ey).rounded(.down))
                     rect = PixelRect(x: x0, y: y0, w: Int((own.centerX + ex).rounded(.up)) - x0, h: Int((own.centerY + ey).rounded(.up)) - y0)
                 case .box: break
@@ -602,8 +608,7 @@ public final class FreeIndex: Sendable {
                     y0 = min(y0, polygonPoints[base + 2 * k + 1]); y1 = max(y1, polygonPoints[base + 2 * k + 1])
                 }
             } else {
-                let ex = abs(sh.hw * sh.cos) + abs(sh.hh * sh.sin), ey = abs(sh.hw * sh.sin) + abs(sh.hh * sh.cos)
-                let e = sh.kind == HitShape.circle ? (sh.radius, sh.radius) : (ex, ey)
+                let e = sh.kind == HitShape.circle ? (sh.radius, sh.radius) : turnedReach(sh.hw, sh.hh, cos: sh.cos, sin: sh.sin)
                 x0 = sh.cx - e.0; x1 = sh.cx + e.0; y0 = sh.cy - e.1; y1 = sh.cy + e.1
             }
             let c0 = max(0, min(columns - 1, (Int(x0.rounded(.down)) - originX) / b))

@@ -109,10 +109,10 @@ extension TextPlacement {
         }
         if rotation != 0 {
             // The turned ink's bounding box.
-            let a = rotation * .pi / 180, c = abs(cos(a)), s = abs(sin(a))
-            let cx = x0 + w / 2 - x, hx = w / 2, hy = h / 2
+            let a = rotation * .pi / 180
+            let cx = x0 + w / 2 - x
             let mx = x + cx * cos(a), my = y + cx * sin(a)
-            let ex = hx * c + hy * s, ey = hx * s + hy * c
+            let (ex, ey) = turnedReach(w / 2, h / 2, cos: cos(a), sin: sin(a))
             let left = Int((mx - ex).rounded(.down)), top = Int((my - ey).rounded(.down))
             return PixelRect(x: left, y: top, w: Int((mx + ex).rounded(.up)) - left, h: Int((my + ey).rounded(.up)) - top)
         }
