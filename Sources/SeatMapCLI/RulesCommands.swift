@@ -84,39 +84,81 @@ extension SeatMapCLI {
 
     static let recommendCommand = Command(
         spec: CommandSpec(
-            name: "recommend", usage: "recommend FILE --count N [--json]",
-            summary: "The best block of N adjacent available seats (nearest the centre, two thirds back).",
-            options: [.value("count", "N", "How many seats, 1…maxSelectCount."), GeometryOptions.localeOption,
-                      .flag("json", "Print {seats, descriptions, total, currency, totalText}.")],
-            details: "Exit status 0 found, 1 when no block fits (or bad input), 2 usage."),
+            name: "recommend",
+            usage: "recommend FILE --count N [--category C] [--section S] [--level L] [--accessible N] [--price-max P] [--together] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--json]",
+            summary: "Best available: the best N seats by the documented score, falling back step by step when no perfect block exists.",
+            options: [
+                .value("count", "N", "How many seats, 1…maxSelectCount."),
+                .value("category", "C", "Only seats of this category."),
+                .value("section", "S", "Only seats of this section (its id or name)."),
+                .value("level", "L", "Only seats on this level."),
+                .value("accessible", "N", "N of the seats are wheelchair or companion seats (default 0: none are)."),
+                .value("price-max", "P", "Only seats costing at most P each."),
+                .flag("together", "One row only: no split across rows, no seats apart."),
+                .value("store", "DB", "The inventory store (SQLite): recommend from a show and hold the seats for a token."),
+                .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
+                .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
+                .value("hold-ttl", "SECONDS", "How long the holds last (default 600)."),
+                GeometryOptions.localeOption,
+                .flag("json", "Print {seats, fallback, total, currency, totalText, descriptions, cart} (and token, expiresAt with --show)."),
+            ],
+            details: """
+            Fallbacks, in order (JSON "fallback"): none (one block in one row, no single empty seat left),
+            orphan (one block that leaves a single empty seat, when every block does), split (two blocks side
+            by side in rows one apart), anywhere (the best seats wherever they are). --together stops after orphan.
+            With --store DB --show SHOW the seats come from the show (others' holds are not offered) and are held
+            for the token, replacing its earlier seats.
+            Exit status 0 found, 1 when no seats fit (the reason is printed) or bad input, 2 usage (and a category,
+            section or level the hall does not have).
+            """),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            guard let text = args.value("count") else { throw UsageError(message: "--count expects a whole number") }
-            guard let count = Int(text), DecodeContext.isDecimalNumber(text) else {
-                throw UsageError(message: "--count expects a whole number, got \"\(text)\"")
+            if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
+            if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --store and --show") }
+            if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
+            guard let count = try args.int("count", in: 1...1_000_000) else { throw UsageError(message: "missing --count N") }
+            var request = Recommender.Request(count: count, category: args.value("category"), section: args.value("section"),
+                                              level: try args.int("level", in: -1_000_000...1_000_000),
+                                              accessible: try args.int("accessible", in: 0...1_000_000) ?? 0, together: args.flag("together"))
+            if let text = args.value("price-max") {
+                guard let p = DecodeContext.exactDecimal(text), p >= 0 else { throw UsageError(message: "--price-max expects a price ≥ 0, got \"\(text)\"") }
+                request.priceMax = p
             }
-            let hall = try Files.readHall(file)
-            guard count >= 1, count <= hall.maxSelectCount else {
-                throw UsageError(message: "--count \(count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")
+            let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
+            let plan = try ShowFace.plan(file)
+            let locale = try GeometryOptions.locale(args, for: plan.hall)
+            /// The request's words in the flags' names.
+            func flagged(_ message: String) -> String {
+                message.replacingOccurrences(of: "a count of ", with: "--count ")
+                    .replacingOccurrences(of: " accessible seats of ", with: " (--accessible) of ")
             }
-            guard let ids = Recommender.recommend(count: count, in: hall) else {
-                console.err("\(file): no block of \(count) adjacent available seats fits without leaving a single empty seat")
-                return 1
-            }
-            let selection = Selection(ids: ids, in: hall)
-            let locale = try GeometryOptions.locale(args, for: hall)
-            let total = selection.total(in: hall)
-            let descriptions = selection.descriptions(in: hall, locale: locale)
-            if args.flag("json") {
-                console.out(JSONWriter.write(.object([
-                    ("seats", .array(ids.map { .string($0.description) })),
-                    ("descriptions", .array(descriptions.map { .string($0) })),
-                    ("total", .string(total.plainText)),
-                    ("currency", .string(hall.currency)),
-                    ("totalText", .string(locale.money(total, currency: hall.currency))),
-                ]), pretty: false))
+            let found: Recommender.Recommendation, hall: Hall, selection: Selection
+            var held: (token: String, expiresAt: Date)? = nil
+            if let show = args.value("show") {
+                let service = try ShowFace.service(args, console)
+                _ = try service.create(show: show, plan: plan)
+                let a = try service.best(show: show, token: args.value("token"), request: request, plan: plan, ttl: ttl)
+                (found, hall, selection, held) = (a.recommendation, a.hall, a.selection, (a.token, a.expiresAt))
             } else {
-                console.out("\(descriptions.joined(separator: " ")) (\(ids.map(\.description).joined(separator: ","))) total \(locale.money(total, currency: hall.currency))")
+                do throws(Recommender.Failure) {
+                    found = try Recommender.best(request, in: plan.hall)
+                } catch {
+                    if error.kind == .invalid { throw UsageError(message: flagged(error.message)) }
+                    console.err("\(file): \(error.message)")
+                    return 1
+                }
+                (hall, selection) = (plan.hall, Selection(ids: found.seats, in: plan.hall))
+            }
+            let answer = ShowJSON.best(found, selection: selection, hall: hall, locale: locale, token: held?.token, expiresAt: held?.expiresAt)
+            if args.flag("json") {
+                console.out(JSONWriter.write(answer, pretty: false))
+            } else {
+                let picked = Selection(ids: found.seats, in: hall)
+                let total = locale.money(picked.total(in: hall), currency: hall.currency)
+                var lines = ["\(picked.descriptions(in: hall, locale: locale).joined(separator: " ")) (\(found.seats.map(\.description).joined(separator: ","))) total \(total)"
+                             + (found.fallback == .none ? "" : " [fallback: \(found.fallback.rawValue)]")]
+                if let held { lines.append("token: \(held.token) (held until \(ShowJSON.time(held.expiresAt)))") }
+                console.out(lines.joined(separator: "\n"))
             }
             return 0
         })

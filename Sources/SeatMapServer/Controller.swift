@@ -44,6 +44,7 @@ struct Controller: Sendable {
         r.add("GET", "/shows/:show/status", admin: true) { _, p in self.showStatus(p["show"]) }
         r.add("GET", "/shows/:show/picker", pool: .render) { req, p in self.showPicker(p["show"], req) }
         r.add("POST", "/shows/:show/select") { req, p in self.select(p["show"], req) }
+        r.add("POST", "/shows/:show/best") { req, p in self.best(p["show"], req) }
         r.add("POST", "/shows/:show/hit") { req, p in self.showHit(p["show"], req) }
         r.add("POST", "/shows/:show/order", admin: true) { req, p in self.order(p["show"], req) }
         r.add("POST", "/shows/:show/status", admin: true) { req, p in self.statusBatches(p["show"], req) }

@@ -137,6 +137,50 @@ extension Controller {
         }
     }
 
+    /// POST /shows/SHOW/best `{"count", "section"?, "category"?, "level"?, "accessible"?, "priceMax"?, "together"?, "token"?,
+    /// "holdSeconds"?, "locale"?}`: best available, held under the token.
+    func best(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (service, plan) = try showPlan(show)
+            var r = Recommender.Request(count: 0)
+            var count: Int? = nil, token: String? = nil, ttl: TimeInterval? = nil
+            var locale: SeatMapLocale? = nil
+            func whole(_ key: String, _ n: String, _ range: ClosedRange<Int>) throws -> Int {
+                guard let v = Int(n), range.contains(v) else { throw UsageError(message: "\(key): expected a whole number in \(range.lowerBound)…\(range.upperBound), got \(n)") }
+                return v
+            }
+            for m in try Controller.object(request) {
+                switch (m.key, m.node.value) {
+                case ("count", .number(let n)): count = try whole("count", n, 1...1_000_000)
+                case ("section", .string(let s)): r.section = s
+                case ("section", .number(let n)): r.section = n
+                case ("category", .string(let c)): r.category = c
+                case ("level", .number(let n)): r.level = try whole("level", n, -1_000_000...1_000_000)
+                case ("accessible", .number(let n)): r.accessible = try whole("accessible", n, 0...1_000_000)
+                case ("priceMax", .number(let n)), ("priceMax", .string(let n)):
+                    guard let d = DecodeContext.exactDecimal(n), d >= 0 else { throw UsageError(message: "priceMax: expected a price ≥ 0, got \(n)") }
+                    r.priceMax = d
+                case ("together", .bool(let b)): r.together = b
+                case ("token", .string(let t)): token = t
+                case ("holdSeconds", .number(let n)):
+                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
+                    ttl = v
+                case ("locale", .string(let l)):
+                    do { locale = try SeatMapLocale.named(l) } catch { throw UsageError(message: "locale: \((error as? SeatMapError)?.message ?? "\(error)")") }
+                default:
+                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: count, section, category, level, accessible, priceMax, together, token, holdSeconds, locale)")
+                }
+            }
+            guard let count else { throw UsageError(message: "count: expected how many seats, a whole number ≥ 1") }
+            r.count = count
+            let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl)
+            changes.bump(show)
+            let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+            return Controller.compact(ShowJSON.best(a.recommendation, selection: a.selection, hall: a.hall, locale: words,
+                                                    token: a.token, expiresAt: a.expiresAt))
+        }
+    }
+
     /// POST /shows/SHOW/order `{"token", "orderId", "seats"?}` (back office).
     func order(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {

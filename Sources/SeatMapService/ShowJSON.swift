@@ -41,6 +41,30 @@ public enum ShowJSON {
         return .object(members)
     }
 
+    /// A best-available answer: `{seats, fallback, total, currency,
+    /// totalText, descriptions, cart}`, plus the token and its expiry when
+    /// the seats are held.
+    public static func best(_ r: Recommender.Recommendation, selection: Selection, hall: Hall, locale: SeatMapLocale,
+                            token: String? = nil, expiresAt: Date? = nil) -> JSONNode {
+        let picked = Selection(ids: r.seats, in: hall)
+        let total = picked.total(in: hall)
+        var members: [(String, JSONNode)] = [
+            ("seats", .array(r.seats.map { .string($0.description) })),
+            ("fallback", .string(r.fallback.rawValue)),
+            ("total", .string(total.plainText)),
+            ("currency", .string(hall.currency)),
+            ("totalText", .string(locale.money(total, currency: hall.currency))),
+            ("descriptions", .array(picked.descriptions(in: hall, locale: locale).map { .string($0) })),
+            ("cart", .array(cart(picked, hall: hall, locale: locale))),
+        ]
+        if !selection.standing.isEmpty {
+            members.append(("standing", .object(selection.standing.keys.sorted().map { ($0, .int(selection.standing[$0] ?? 0)) })))
+        }
+        if let token { members.append(("token", .string(token))) }
+        if let expiresAt { members.append(("expiresAt", .string(time(expiresAt)))) }
+        return .object(members)
+    }
+
     /// The picked seats as a buyer's cart lists them: id, the seat's words
     /// ("Row 4, Seat 2"), section, row and seat labels, price and its text;
     /// then each standing area taken, with its places.

@@ -147,6 +147,71 @@ public final class ShowService: Sendable {
                             hall: view, violations: violations)
     }
 
+    public struct BestAnswer: Sendable {
+        public var token: String
+        public var expiresAt: Date
+        public var recommendation: Recommender.Recommendation
+        /// The token's holds after: the recommended seats (and any standing places it held).
+        public var selection: Selection
+        /// The hall as this token sees it after.
+        public var hall: Hall
+    }
+
+    /// Best available for a token, held: the token's seats become the
+    /// recommended ones (its earlier seats are released first and may be
+    /// recommended again; its standing places stay). Seats other tokens
+    /// hold are not offered. One transaction: nothing changes when no seats
+    /// are found (`conflict`) or the request names what the hall lacks (`usage`).
+    public func best(show: String, token: String?, request: Recommender.Request, plan: HallPlan, ttl: TimeInterval? = nil,
+                     now: Date? = nil) throws(ServiceError) -> BestAnswer {
+        if let token { try ShowService.checkToken(token) }
+        let ttl = ttl ?? defaultTTL
+        return try update(show, plan: plan) { inv in
+            let t = now ?? Date()
+            inv.releaseExpired(now: t)
+            if let token, inv.tokens[token] == nil {
+                throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; ask without a token to get a new one")
+            }
+            // The token's own seats count as free: the answer replaces them.
+            var free = inv.hall(plan.hall, for: token)
+            let standing = token.map { inv.heldPlaces(of: $0) } ?? [:]
+            if !standing.isEmpty {
+                // Its standing places count towards maxSelectCount.
+                let left = plan.hall.maxSelectCount - standing.values.reduce(0, +)
+                guard request.count <= left else {
+                    throw ServiceError(.conflict, "this token already holds \(plan.hall.maxSelectCount - left) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(plan.hall.maxSelectCount)")
+                }
+            }
+            let found: Recommender.Recommendation
+            do throws(Recommender.Failure) { found = try Recommender.best(request, in: free) } catch {
+                throw ServiceError(error.kind == .invalid ? .usage : .conflict, error.message)
+            }
+            let token = token ?? inv.issueToken(now: t, ttl: ttl)
+            // Toggle one seat per couple or group: its partners follow.
+            var toggles: [String] = [], covered = Set<SeatID>()
+            let old = inv.heldSeats(of: token), new = Set(found.seats)
+            for id in old where !new.contains(id) && covered.insert(id).inserted {
+                covered.formUnion(free.members(of: id))
+                toggles.append(id.description)
+            }
+            for id in found.seats where !old.contains(id) && covered.insert(id).inserted {
+                covered.formUnion(free.members(of: id))
+                toggles.append(id.description)
+            }
+            let outcome: ShowInventory.SelectOutcome
+            do {
+                outcome = try inv.select(token: token, toggles: toggles, areas: [], plan: plan.hall, now: t, ttl: ttl)
+            } catch {
+                throw ServiceError(.conflict, "show \(show): the token \(token) vanished while holding its recommendation")
+            }
+            guard Set(outcome.selection.ids) == new else {
+                throw ServiceError(.conflict, "show \(show): the recommended seats \(found.seats.map(\.description).joined(separator: ",")) could not all be held")
+            }
+            free = inv.hall(plan.hall, for: token)
+            return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection, hall: free)
+        }
+    }
+
     public struct OrderAnswer: Sendable {
         public var orderId: String
         public var order: ShowInventory.Order

@@ -421,13 +421,30 @@ struct RulesCLITests {
                                                        ("w", .int(rect.w)), ("h", .int(rect.h))])]))
     }
 
-    @Test("recommend finds a block, or exits 1 when none fits")
+    @Test("recommend finds a block, falls back near sell-out, or exits 1 naming why nothing fits")
     func recommend() throws {
         let r = seatmap("recommend", Fixtures.examplePath("cinema-12x18.json"), "--count", "2", "--json")
         #expect(r.code == 0)
         guard case .array(let seats) = try parseJSON(r.out)["seats"]?.value else { Issue.record("no seats"); return }
         #expect(seats.count == 2)
-        #expect(seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "3").code == 1)
+        // seed.json has no 3 together: two rows answer, or nothing with --together.
+        let split = seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "3", "--json")
+        #expect(split.code == 0)
+        #expect(try parseJSON(split.out)["fallback"] == .string("split"))
+        let together = seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "3", "--together")
+        #expect(together.code == 1)
+        #expect(together.err.contains("seed.json: no 3 adjacent seats are available in one row"))
+        let tables = seatmap("recommend", Fixtures.examplePath("dinner-tables.json"), "--count", "3")
+        #expect(tables.code == 1)
+        #expect(tables.err.contains("booked whole in groups (tables, boxes, couple seats) of 8"))
+        let unknown = seatmap("recommend", Fixtures.examplePath("imax-3-sections.json"), "--count", "2", "--section", "Z")
+        #expect(unknown.code == 2)
+        #expect(unknown.err.contains("no section \"Z\": the hall's sections are 1 (A区), 2 (B区), 3 (C区)"))
+        let cheap = seatmap("recommend", Fixtures.examplePath("imax-3-sections.json"), "--count", "2", "--section", "C区", "--accessible", "1", "--json")
+        #expect(cheap.code == 0)
+        let picked = try parseJSON(cheap.out)
+        #expect(picked["fallback"] == .string("none"))
+        #expect(picked["total"] != nil && picked["descriptions"] != nil)
         #expect(seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "9").code == 2)
     }
 

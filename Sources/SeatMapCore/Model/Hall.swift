@@ -175,6 +175,9 @@ public struct Hall: Sendable, Equatable {
         return HallCell(row: rows[p.row], seat: rows[p.row].seats[p.seat])
     }
 
+    /// Where a cell is: its row's index in `rows`, its index in the row.
+    func position(of id: SeatID) -> CellPosition? { index[id] }
+
     /// The cell at a grid position, or nil for empty floor.
     public func cell(row: Int, column: Int) -> HallCell? {
         guard let r = rows.firstIndex(where: { $0.number == row }),

@@ -12,9 +12,13 @@ public enum RowNeighbours {
     /// For each row (in `hall.rows` order), `links[j]` says whether seat j
     /// and seat j + 1 are neighbours.
     public static func links(_ hall: Hall) -> [[Bool]] {
-        let free = hall.isFree
         // Line rows without a spacing scale alike, so any pitch gives the same links.
-        let resolved = free ? VenueGeometry.seats(of: hall, pitch: 1) : []
+        links(hall, resolved: hall.isFree ? VenueGeometry.seats(of: hall, pitch: 1) : [])
+    }
+
+    /// The links from the hall's free seats resolved at any pitch (empty for a grid hall).
+    static func links(_ hall: Hall, resolved: [[ResolvedSeat]]) -> [[Bool]] {
+        let free = !resolved.isEmpty
         return hall.rows.enumerated().map { r, row in
             guard row.seats.count > 1 else { return [] }
             guard free, r < resolved.count, resolved[r].count == row.seats.count else {
