@@ -228,6 +228,35 @@ public struct Bench {
             add(name, "layout z2 s2", layoutStat, "\(seats) seats")
             layoutTimes[name] = layoutStat.median
         }
+        // Best available, 4 seats, side by side for every scene.
+        var bestTimes: [String: Double] = [:]
+        for (name, hall) in scenes where parts.contains("scenes") {
+            let request = Recommender.Request(count: min(4, hall.maxSelectCount))
+            var step = "nothing"
+            let stat = measure(quick ? 1 : 21) { step = (try? Recommender.best(request, in: hall))?.fallback.rawValue ?? "nothing" }
+            add(name, "best available, \(request.count) seats", stat, "Recommender.best; answered by: \(step)")
+            bestTimes[name] = stat.median
+        }
+        if let stadium = bestTimes["stadium-100k"] {
+            target("best available at stadium-100k", stadium, "≤ 5 ms", stadium <= 5)
+            // Growth: the stadium's generator at a tenth of its rows (10,000 seats), timed right after.
+            let tenth = try BenchScenes.grid(rows: 25, seats: 400, aisleEvery: 0, sold: 0.3, seed: 4, name: "stadium-10k")
+            // Rounds of both, back to back; the ratio is the median of the rounds' ratios.
+            let big = scenes.first { $0.0 == "stadium-100k" }!.1
+            var roundRatios: [Double] = []
+            let small = measure(quick ? 1 : 21) { _ = try? Recommender.best(Recommender.Request(count: 4), in: tenth) }
+            for _ in 0..<(quick ? 1 : 21) {
+                let t0 = Bench.now()
+                _ = try? Recommender.best(Recommender.Request(count: 4), in: tenth)
+                let t1 = Bench.now()
+                _ = try? Recommender.best(Recommender.Request(count: 4), in: big)
+                roundRatios.append(Double(Bench.now() - t1) / Double(max(1, t1 - t0)))
+            }
+            let ratio = roundRatios.sorted()[roundRatios.count / 2]
+            add("stadium-10k", "best available, 4 seats", small, "the stadium's rows, a tenth of them")
+            ratios.append(("best available stadium-100k / stadium-10k", ratio))
+            target("best available grows linearly: stadium-100k / stadium-10k", ratio, "≤ 12×", ratio <= 12)
+        }
         for (name, hall) in scenes where parts.contains("scenes") {
             log("… \(name)")
             try hitTest(name, hall)

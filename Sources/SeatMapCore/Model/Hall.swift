@@ -30,6 +30,9 @@ public struct Hall: Sendable, Equatable {
     public private(set) var categories: [SeatCategory]
     /// Seats booked together (boxes, tables), by id.
     public private(set) var groups: [SeatGroup]
+    /// Whether the hall is a free venue (seats at positions, row paths or
+    /// areas) rather than a cinema grid.
+    public let isFree: Bool
     /// The ISO 4217 code of every price (default CNY).
     public internal(set) var currency: String = Currency.defaultCode
     /// The hall's default locale (a catalogue code), used when no
@@ -108,6 +111,7 @@ public struct Hall: Sendable, Equatable {
         }
         self.index = index
         self.externalIndex = external
+        self.isFree = Hall.isFree(rows: self.rows, areas: areas)
     }
 
     /// The seat a user names: a SeatMap id (`1-3-5`) of a cell of this hall,

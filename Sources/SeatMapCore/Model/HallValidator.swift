@@ -131,7 +131,7 @@ public enum HallValidator {
                 report(.category(i, "color"), "\"\(color)\" is not a colour (expected \(HallValidator.colorForms))")
             }
         }
-        let free = !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
+        let free = Hall.isFree(rows: rows, areas: areas)
         if let focus { checkCoordinates([("x", focus.x), ("y", focus.y)], .hall("focus"), &out) }
 
         var firstRow: [Int: String] = [:]

@@ -326,10 +326,10 @@ public enum VenueGeometry {
 }
 
 extension Hall {
-    /// Whether the hall is a free venue (seats at positions, row paths or
-    /// areas) rather than a cinema grid.
-    public var isFree: Bool {
-        !areas.isEmpty || rows.contains { $0.path != nil || $0.seats.contains { $0.place != nil } }
+    /// Whether rows and areas make a free venue (seats at positions, row
+    /// paths or areas) rather than a cinema grid (`isFree`, worked out once).
+    static func isFree(rows: [Row], areas: [Area]) -> Bool {
+        !areas.isEmpty || rows.contains { row in row.path != nil || row.seats.indices.contains { row.seats[$0].place != nil } }
     }
 
     /// The levels used by the hall's zones, ascending (`[0]` for a hall

@@ -112,57 +112,115 @@ public enum Recommender {
 
     /// The score of the block of seats first...last of row r (lower is better).
     static func scorer(_ hall: Hall) -> (Int, Int, Int) -> Double {
-        scorer(hall, resolved: hall.isFree ? VenueGeometry.seats(of: hall, pitch: 36) : [])
+        let seats = Seats(hall)
+        let score = Scoring(hall, seats)
+        return { r, first, last in score(r, seats.start[r] + first, seats.start[r] + last) }
     }
 
-    static func scorer(_ hall: Hall, resolved: [[ResolvedSeat]]) -> (Int, Int, Int) -> Double {
-        guard hall.isFree else {
-            let centreColumn = Double(hall.gridColumns + 1) / 2
-            let sweetRow = 1 + Double(hall.gridRows - 1) * 2 / 3
-            let rows = hall.rows
-            return { r, first, last in
-                let row = rows[r]
-                let dx = Double(row.seats[first].column + row.seats[last].column) / 2 - centreColumn
-                let dy = Double(row.number) - sweetRow
+    /// Every seat of the hall in one flat run (rows one after another), for
+    /// searches that visit each seat a few times.
+    struct Seats {
+        /// Where each row's seats begin; `start[rows]` is the seat count.
+        var start: [Int] = [0]
+        var column: [Int32] = []
+        /// Free venues: each seat's centre, points (empty on the grid).
+        var x: [Double] = [], y: [Double] = []
+        /// Free venues: whether seat g and seat g + 1 are row neighbours (`RowNeighbours`).
+        var freeLinks: [Bool] = []
+        /// A free venue (`Hall.isFree`).
+        var free: Bool
+        /// What `classify` said of each seat (empty without one).
+        var flags: [UInt8] = []
+
+        /// The seats; `classify(r, cells, j)` of each seat, in the same pass.
+        init(_ hall: Hall, classify: ((Int, UnsafeBufferPointer<Seat>, Int) -> UInt8)? = nil) {
+            free = hall.isFree
+            let resolved = free ? VenueGeometry.seats(of: hall, pitch: 36) : []
+            let n = hall.rows.reduce(0) { $0 + $1.seats.count }
+            column.reserveCapacity(n)
+            if classify != nil { flags.reserveCapacity(n) }
+            let links = free ? RowNeighbours.links(hall, resolved: resolved) : []
+            if free { freeLinks.reserveCapacity(n) }
+            for r in hall.rows.indices {
+                let row = hall.rows[r]
+                row.seats.withUnsafeBufferPointer { cells in
+                    for j in cells.indices { column.append(Int32(truncatingIfNeeded: cells[j].column)) }
+                    if let classify { for j in cells.indices { flags.append(classify(r, cells, j)) } }
+                }
+                if free { for j in row.seats.indices { freeLinks.append(j < links[r].count && links[r][j]) } }
+                if free {
+                    for p in resolved[r] {
+                        x.append(p.centre.x)
+                        y.append(p.centre.y)
+                    }
+                }
+                start.append(column.count)
+            }
+        }
+
+        /// Whether seat g and seat g + 1 (of the same row) are neighbours.
+        @inline(__always) func linked(_ g: Int) -> Bool {
+            free ? freeLinks[g] : RowNeighbours.gridNeighbours(Int(column[g]), Int(column[g + 1]))
+        }
+    }
+
+    /// The score of a block of seats a...b (flat indices) of row r.
+    struct Scoring {
+        enum Kind {
+            case grid(centre: Double, sweetRow: Double)
+            case focus(Point)
+            case stage(Point, sweet: Double)
+        }
+        let kind: Kind
+        let rowNumber: [Double]
+        let seats: Seats
+
+        init(_ hall: Hall, _ seats: Seats) {
+            self.seats = seats
+            rowNumber = hall.rows.map { Double($0.number) }
+            if !seats.free {
+                kind = .grid(centre: Double(hall.gridColumns + 1) / 2, sweetRow: 1 + Double(hall.gridRows - 1) * 2 / 3)
+            } else if let focus = hall.focus {
+                kind = .focus(focus)
+            } else {
+                let stage = Recommender.stageCentre(hall, seats)
+                var near = Double.infinity, far = 0.0
+                for g in seats.x.indices {
+                    let d = ((seats.x[g] - stage.x) * (seats.x[g] - stage.x) + (seats.y[g] - stage.y) * (seats.y[g] - stage.y)).squareRoot()
+                    near = min(near, d)
+                    far = max(far, d)
+                }
+                kind = .stage(stage, sweet: near + (far - near) * 2 / 3)
+            }
+        }
+
+        func callAsFunction(_ r: Int, _ a: Int, _ b: Int) -> Double {
+            switch kind {
+            case .grid(let centre, let sweetRow):
+                let dx = Double(Int(seats.column[a]) + Int(seats.column[b])) / 2 - centre
+                let dy = rowNumber[r] - sweetRow
                 return dx * dx + dy * dy
+            case .focus(let f):
+                let cx = (seats.x[a] + seats.x[b]) / 2, cy = (seats.y[a] + seats.y[b]) / 2
+                return (cx - f.x) * (cx - f.x) + (cy - f.y) * (cy - f.y)
+            case .stage(let stage, let sweet):
+                let cx = (seats.x[a] + seats.x[b]) / 2, cy = (seats.y[a] + seats.y[b]) / 2
+                let d = ((cx - stage.x) * (cx - stage.x) + (cy - stage.y) * (cy - stage.y)).squareRoot()
+                return (d - sweet) * (d - sweet) + (cx - stage.x) * (cx - stage.x)
             }
-        }
-        func centre(_ r: Int, _ first: Int, _ last: Int) -> Point {
-            let a = resolved[r][first].centre, b = resolved[r][last].centre
-            return Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
-        }
-        if let focus = hall.focus {
-            return { r, first, last in
-                let c = centre(r, first, last)
-                return (c.x - focus.x) * (c.x - focus.x) + (c.y - focus.y) * (c.y - focus.y)
-            }
-        }
-        let stage = stageCentre(hall, resolved)
-        var near = Double.infinity, far = 0.0
-        for row in resolved {
-            for s in row {
-                let d = ((s.centre.x - stage.x) * (s.centre.x - stage.x) + (s.centre.y - stage.y) * (s.centre.y - stage.y)).squareRoot()
-                near = min(near, d)
-                far = max(far, d)
-            }
-        }
-        let sweet = near + (far - near) * 2 / 3
-        return { r, first, last in
-            let c = centre(r, first, last)
-            let d = ((c.x - stage.x) * (c.x - stage.x) + (c.y - stage.y) * (c.y - stage.y)).squareRoot()
-            return (d - sweet) * (d - sweet) + (c.x - stage.x) * (c.x - stage.x)
         }
     }
 
     /// A stage area's centre (hall frame), else the centre of everything.
-    static func stageCentre(_ hall: Hall, _ resolved: [[ResolvedSeat]]) -> Point {
+    static func stageCentre(_ hall: Hall, _ seats: Seats) -> Point {
         if let stage = hall.areas.first(where: { a in
             [a.id, a.label].contains { $0.lowercased().contains("stage") || $0.contains("舞台") }
         }) {
             return VenueGeometry.zone(of: stage, in: hall).apply(stage.shape.centre)
         }
         var xs: [Double] = [], ys: [Double] = []
-        for row in resolved { for s in row { xs.append(s.centre.x); ys.append(s.centre.y) } }
+        xs += seats.x
+        ys += seats.y
         for a in hall.areas {
             let c = VenueGeometry.zone(of: a, in: hall).apply(a.shape.centre)
             xs.append(c.x)
@@ -172,25 +230,26 @@ public enum Recommender {
     }
 }
 
+
 extension Recommender {
     /// One request's search over one hall: the seats it may take, worked out
-    /// once, and each step of the fallback order.
+    /// once in flat arrays (seat g of row r is `seats.start[r] + j`), and
+    /// each step of the fallback order.
     struct Search {
+        static let available: UInt8 = 1, usable: UInt8 = 2, accessible: UInt8 = 4, loose: UInt8 = 8
+
         let request: Request
         let hall: Hall
-        let links: [[Bool]]
-        let resolved: [[ResolvedSeat]]
-        let score: (Int, Int, Int) -> Double
-        /// Per row and seat: available (any buyer could take it).
-        var available: [[Bool]] = []
-        /// Per row and seat: meets the constraints, with its whole group.
-        var usable: [[Bool]] = []
-        /// Per row and seat: a wheelchair or companion seat.
-        var accessible: [[Bool]] = []
-        /// Per row and seat: the first and last seat index of its couple or
-        /// group in the row (itself when alone); -1 for a group that is not a
-        /// run of one row (taken only whole, in step 4).
-        var lo: [[Int]] = [], hi: [[Int]] = []
+        let seats: Seats
+        let score: Scoring
+        /// Per seat: `available` (any buyer could take it), `usable` (meets
+        /// the constraints, with its whole couple or group), `accessible` (a
+        /// wheelchair or companion seat), `loose` (its couple or group is not
+        /// a run of one row: taken only whole, in step 4).
+        var flags: [UInt8]
+        /// Per seat: the first and last seat of its couple or group in its
+        /// row (empty when the hall has neither: each seat is its own).
+        var lo: [Int] = [], hi: [Int] = []
         /// The constraints in words ("in category A, in section 2").
         let constraints: String
 
@@ -237,106 +296,120 @@ extension Recommender {
             if request.accessible > 0 { words.append("\(request.accessible) of them wheelchair or companion seats") }
             constraints = words.isEmpty ? "" : " " + words.joined(separator: ", ")
 
-            resolved = hall.isFree ? VenueGeometry.seats(of: hall, pitch: 36) : []
-            links = RowNeighbours.links(hall, resolved: resolved)
-            score = Recommender.scorer(hall, resolved: resolved)
-
             let levels = Dictionary(hall.sections.map { ($0.id, $0.place?.level ?? 0) }, uniquingKeysWith: { a, _ in a })
-            var eligible: [[Bool]] = []
-            for row in hall.rows {
-                let rowFits = (sectionID == nil || row.section == sectionID) && (request.level == nil || (levels[row.section] ?? 0) == request.level)
-                var av = [Bool](repeating: false, count: row.seats.count), el = av, acc = av
-                var l = [Int](), h = [Int]()
-                l.reserveCapacity(row.seats.count)
-                h.reserveCapacity(row.seats.count)
-                for (j, seat) in row.seats.enumerated() {
-                    l.append(j)
-                    h.append(j)
-                    guard seat.status == .available else { continue }
-                    av[j] = true
-                    acc[j] = seat.type == .wheelchair || seat.type == .companion
-                    guard rowFits, request.category == nil || seat.category == request.category else { continue }
-                    if let cap = request.priceMax, let price = seat.price ?? row.price, price > cap { continue }
-                    el[j] = true
+            let rowFits = hall.rows.map { row in
+                (sectionID == nil || row.section == sectionID) && (request.level == nil || (levels[row.section] ?? 0) == request.level)
+            }
+            var pairs = !hall.groups.isEmpty
+            let rows = hall.rows
+            seats = Seats(hall) { r, cells, j in
+                guard case .seat(.available) = cells[j].kind else { return 0 }
+                let type = cells[j].type
+                var f = Search.available
+                if type == .wheelchair || type == .companion { f |= Search.accessible }
+                if type.isCoupleHalf { pairs = true }
+                if rowFits[r], request.category == nil || cells[j].category == request.category,
+                   request.priceMax == nil || (cells[j].price ?? rows[r].price).map({ $0 <= request.priceMax! }) ?? true {
+                    f |= Search.usable
                 }
-                // Couple halves: the pair is the neighbouring column.
-                for j in row.seats.indices {
-                    switch row.seats[j].type {
+                return f
+            }
+            score = Scoring(hall, seats)
+            let flags = seats.flags
+            self.flags = flags
+            guard pairs else { return }
+            // Couples and groups: the run of one row they fill, else loose;
+            // usable only when every member is.
+            lo = Array(0..<flags.count)
+            hi = lo
+            for (r, row) in hall.rows.enumerated() {
+                let s = seats.start[r], e = seats.start[r + 1]
+                for g in s..<e {
+                    switch row.seats[g - s].type {
                     case .coupleLeft:
-                        if j + 1 < row.seats.count, row.seats[j + 1].column == row.seats[j].column + 1 { h[j] = j + 1 } else { l[j] = -1; h[j] = -1 }
+                        if g + 1 < e, Int(seats.column[g + 1]) == Int(seats.column[g]) + 1 { hi[g] = g + 1 } else { self.flags[g] |= Search.loose }
                     case .coupleRight:
-                        if j > 0, row.seats[j - 1].column == row.seats[j].column - 1 { l[j] = j - 1 } else { l[j] = -1; h[j] = -1 }
+                        if g > s, Int(seats.column[g - 1]) == Int(seats.column[g]) - 1 { lo[g] = g - 1 } else { self.flags[g] |= Search.loose }
                     default: break
                     }
                 }
-                available.append(av)
-                eligible.append(el)
-                accessible.append(acc)
-                lo.append(l)
-                hi.append(h)
             }
-            // Groups: a run of one row keeps its range; any other is taken only whole.
-            for g in hall.groups {
-                let places = g.seats.compactMap { hall.position(of: $0) }
-                guard let first = places.first else { continue }
-                let js = places.map(\.seat)
-                let run = places.allSatisfy { $0.row == first.row } && js.max()! - js.min()! + 1 == places.count
-                for p in places {
-                    lo[p.row][p.seat] = run ? js.min()! : -1
-                    hi[p.row][p.seat] = run ? js.max()! : -1
+            for group in hall.groups {
+                let places = group.seats.compactMap { hall.position(of: $0) }
+                guard let p0 = places.first else { continue }
+                let flat = places.map { seats.start[$0.row] + $0.seat }
+                let first = flat.min()!, last = flat.max()!
+                let run = places.allSatisfy { $0.row == p0.row } && last - first + 1 == flat.count
+                for g in flat {
+                    if run { (lo[g], hi[g]) = (first, last) } else { self.flags[g] |= Search.loose }
                 }
             }
-            usable = eligible
-            for r in usable.indices {
-                for j in usable[r].indices where usable[r][j] && (lo[r][j] != j || hi[r][j] != j) {
-                    usable[r][j] = hall.members(of: id(r, j)).allSatisfy { m in
-                        hall.position(of: m).map { eligible[$0.row][$0.seat] } ?? false
-                    }
+            // A unit is usable only whole: every member there and usable.
+            var stale: [Int] = []
+            for g in flags.indices where self.flags[g] & Search.usable != 0 && (lo[g] != g || hi[g] != g || self.flags[g] & Search.loose != 0) {
+                let whole = hall.members(of: id(row(of: g), g)).allSatisfy { m in
+                    hall.position(of: m).map { self.flags[seats.start[$0.row] + $0.seat] & Search.usable != 0 } ?? false
                 }
+                if !whole { stale.append(g) }
             }
+            for g in stale { self.flags[g] &= ~Search.usable }
         }
 
-        func id(_ r: Int, _ j: Int) -> SeatID {
-            SeatID(section: hall.rows[r].section, row: hall.rows[r].number, column: hall.rows[r].seats[j].column)
+        /// The flat indices of the seats booked with seat g (itself included).
+        func members(_ g: Int) -> [Int] {
+            hall.members(of: id(row(of: g), g)).compactMap { hall.position(of: $0).map { seats.start[$0.row] + $0.seat } }
         }
 
-        /// The neighbour of seat j of row r on side `step` (±1), if linked.
-        func neighbour(_ r: Int, _ j: Int, _ step: Int) -> Int? {
-            let k = j + step
-            return step < 0 ? (k >= 0 && links[r][k] ? k : nil) : (k < available[r].count && links[r][j] ? k : nil)
-        }
-
-        /// Single empty seats a block first...last of row r leaves (0, 1 or 2).
-        func orphans(_ r: Int, _ first: Int, _ last: Int) -> Int {
-            func leaves(_ edge: Int, _ step: Int) -> Bool {
-                guard let beside = neighbour(r, edge, step), available[r][beside] else { return false }
-                guard let beyond = neighbour(r, beside, step) else { return true }
-                return !available[r][beyond]
+        /// The row of flat seat g.
+        func row(of g: Int) -> Int {
+            var lower = 0, upper = seats.start.count - 1
+            while upper - lower > 1 {
+                let mid = (lower + upper) / 2
+                if seats.start[mid] <= g { lower = mid } else { upper = mid }
             }
-            return (leaves(first, -1) ? 1 : 0) + (leaves(last, 1) ? 1 : 0)
+            return lower
+        }
+
+        func id(_ r: Int, _ g: Int) -> SeatID {
+            SeatID(section: hall.rows[r].section, row: hall.rows[r].number, column: Int(seats.column[g]))
+        }
+
+        func isUsable(_ g: Int) -> Bool { flags[g] & (Search.usable | Search.loose) == Search.usable }
+        func isAvailable(_ g: Int) -> Bool { flags[g] & Search.available != 0 }
+        func isAccessible(_ g: Int) -> Bool { flags[g] & Search.accessible != 0 }
+
+        /// Single empty seats a block a...b of row r leaves (0, 1 or 2).
+        func orphans(_ r: Int, _ a: Int, _ b: Int) -> Int {
+            let s = seats.start[r], e = seats.start[r + 1]
+            var n = 0
+            // Before: the seat beside is available and nothing available lies beyond it.
+            if a > s, seats.linked(a - 1), isAvailable(a - 1), !(a - 1 > s && seats.linked(a - 2) && isAvailable(a - 2)) { n += 1 }
+            if b + 1 < e, seats.linked(b), isAvailable(b + 1), !(b + 2 < e && seats.linked(b + 1) && isAvailable(b + 2)) { n += 1 }
+            return n
         }
 
         /// Each block of `size` seats of row r that may be taken (adjacent,
         /// usable, whole couples and groups), with its accessible seats.
-        func blocks(_ r: Int, size: Int, _ body: (_ first: Int, _ last: Int, _ accessible: Int) -> Void) {
-            let n = usable[r].count
-            var i = 0
-            while i < n {
-                guard usable[r][i], lo[r][i] >= 0 else { i += 1; continue }
+        func blocks(_ r: Int, size: Int, _ body: (_ a: Int, _ b: Int, _ accessible: Int) -> Void) {
+            let e = seats.start[r + 1]
+            var i = seats.start[r]
+            let units = !lo.isEmpty
+            while i < e {
+                guard isUsable(i) else { i += 1; continue }
                 var k = i
-                while let m = neighbour(r, k, 1), usable[r][m], lo[r][m] >= 0 { k = m }
+                while k + 1 < e, seats.linked(k), isUsable(k + 1) { k += 1 }
                 // seats i...k are adjacent and usable.
                 if k - i + 1 >= size {
                     var acc = 0
-                    for j in i..<(i + size) where accessible[r][j] { acc += 1 }
-                    var first = i
+                    for g in i..<(i + size) where isAccessible(g) { acc += 1 }
+                    var a = i
                     while true {
-                        let last = first + size - 1
-                        if lo[r][first] >= first && hi[r][last] <= last { body(first, last, acc) }
-                        guard last + 1 <= k else { break }
-                        if accessible[r][first] { acc -= 1 }
-                        if accessible[r][last + 1] { acc += 1 }
-                        first += 1
+                        let b = a + size - 1
+                        if !units || (lo[a] >= a && hi[b] <= b) { body(a, b, acc) }
+                        guard b + 1 <= k else { break }
+                        if isAccessible(a) { acc -= 1 }
+                        if isAccessible(b + 1) { acc += 1 }
+                        a += 1
                     }
                 }
                 i = k + 1
@@ -346,77 +419,76 @@ extension Recommender {
         /// Steps 1 and 2: one block in one row.
         func together() -> Recommendation? {
             let count = request.count, want = request.accessible
-            var best: (orphans: Int, score: Double, row: Int, first: Int)? = nil
+            var best: (orphans: Int, score: Double, row: Int, a: Int)? = nil
             for r in hall.rows.indices {
-                blocks(r, size: count) { first, last, acc in
+                blocks(r, size: count) { a, b, acc in
                     guard acc == want else { return }
-                    let o = orphans(r, first, last)
-                    if let b = best, o > b.orphans { return }
-                    let s = score(r, first, last)
-                    if let b = best, (o, s) >= (b.orphans, b.score) { return }
-                    best = (o, s, r, first)
+                    let o = orphans(r, a, b)
+                    if let x = best, o > x.orphans { return }
+                    let s = score(r, a, b)
+                    if let x = best, (o, s) >= (x.orphans, x.score) { return }
+                    best = (o, s, r, a)
                 }
             }
-            guard let b = best else { return nil }
-            return Recommendation(seats: (b.first..<(b.first + count)).map { id(b.row, $0) }, fallback: b.orphans == 0 ? .none : .orphan)
+            guard let x = best else { return nil }
+            return Recommendation(seats: (x.a..<(x.a + count)).map { id(x.row, $0) }, fallback: x.orphans == 0 ? .none : .orphan)
         }
 
-        /// Whether two rows are one apart in one section.
+        /// Whether rows r and r + 1 are one apart in one section.
         func paired(_ r: Int) -> Bool {
             r + 1 < hall.rows.count && hall.rows[r + 1].section == hall.rows[r].section && hall.rows[r + 1].number == hall.rows[r].number + 1
         }
 
         /// The median distance between neighbouring seats of a free row.
         func pitch(_ r: Int) -> Double {
-            VenueGeometry.pitch(resolved[r].map(\.centre)) ?? 36
+            let range = seats.start[r]..<seats.start[r + 1]
+            return VenueGeometry.pitch(range.map { Point(x: seats.x[$0], y: seats.y[$0]) }) ?? 36
         }
 
         /// Step 3: two blocks side by side in two rows one apart.
         func split() -> Recommendation? {
             let count = request.count, want = request.accessible
             guard count >= 2 else { return nil }
+            let free = seats.free
             var best: (score: Double, row: Int, a: (Int, Int), b: (Int, Int))? = nil
             for r in hall.rows.indices where paired(r) {
-                let reach = hall.isFree ? 2 * max(pitch(r), pitch(r + 1)) : 0
+                let reach = free ? 2 * max(pitch(r), pitch(r + 1)) : 0
                 for size in 1..<count {
-                    // The second row's blocks that leave no single seat, by first seat.
-                    var back: [(first: Int, last: Int, acc: Int, score: Double)] = []
-                    blocks(r + 1, size: count - size) { first, last, acc in
-                        if orphans(r + 1, first, last) == 0 { back.append((first, last, acc, score(r + 1, first, last))) }
+                    // The second row's blocks that leave no single seat.
+                    var back: [(a: Int, b: Int, acc: Int, score: Double)] = []
+                    blocks(r + 1, size: count - size) { a, b, acc in
+                        if orphans(r + 1, a, b) == 0 { back.append((a, b, acc, score(r + 1, a, b))) }
                     }
                     guard !back.isEmpty else { continue }
-                    let columns = hall.rows[r + 1].seats.map(\.column)
-                    blocks(r, size: size) { first, last, acc in
-                        guard acc <= want, orphans(r, first, last) == 0 else { return }
-                        let s = score(r, first, last) * Double(size)
-                        let c0 = hall.rows[r].seats[first].column, c1 = hall.rows[r].seats[last].column
-                        for b in back where b.acc == want - acc {
-                            if hall.isFree {
-                                guard touch(r, first...last, r + 1, b.first...b.last, within: reach) else { continue }
+                    blocks(r, size: size) { a, b, acc in
+                        guard acc <= want, orphans(r, a, b) == 0 else { return }
+                        let s = score(r, a, b) * Double(size)
+                        for x in back where x.acc == want - acc {
+                            if free {
+                                guard touch(a...b, x.a...x.b, within: reach) else { continue }
                             } else {
-                                guard columns[b.first] <= c1, columns[b.last] >= c0 else { continue }
+                                guard seats.column[x.a] <= seats.column[b], seats.column[x.b] >= seats.column[a] else { continue }
                             }
-                            let total = (s + b.score * Double(count - size)) / Double(count)
-                            if let x = best, (total, r, c0, columns[b.first]) >= (x.score, x.row, hall.rows[r].seats[x.a.0].column, columns[x.b.0]) {
+                            let total = (s + x.score * Double(count - size)) / Double(count)
+                            if let y = best, (total, r, seats.column[a], seats.column[x.a]) >= (y.score, y.row, seats.column[y.a.0], seats.column[y.b.0]) {
                                 continue
                             }
-                            best = (total, r, (first, last), (b.first, b.last))
+                            best = (total, r, (a, b), (x.a, x.b))
                         }
                     }
                 }
             }
-            guard let b = best else { return nil }
-            let ids = (b.a.0...b.a.1).map { id(b.row, $0) } + (b.b.0...b.b.1).map { id(b.row + 1, $0) }
+            guard let x = best else { return nil }
+            let ids = (x.a.0...x.a.1).map { id(x.row, $0) } + (x.b.0...x.b.1).map { id(x.row + 1, $0) }
             return Recommendation(seats: ids.sorted(), fallback: .split)
         }
 
         /// Whether a seat of one block is within `reach` points of a seat of the other.
-        func touch(_ r: Int, _ a: ClosedRange<Int>, _ s: Int, _ b: ClosedRange<Int>, within reach: Double) -> Bool {
+        func touch(_ a: ClosedRange<Int>, _ b: ClosedRange<Int>, within reach: Double) -> Bool {
             for i in a {
-                let p = resolved[r][i].centre
                 for j in b {
-                    let q = resolved[s][j].centre
-                    if (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) <= reach * reach { return true }
+                    let dx = seats.x[i] - seats.x[j], dy = seats.y[i] - seats.y[j]
+                    if dx * dx + dy * dy <= reach * reach { return true }
                 }
             }
             return false
@@ -424,7 +496,7 @@ extension Recommender {
 
         /// A seat alone or a couple or group: what step 4 takes whole.
         struct Unit {
-            var seats: [CellPosition]
+            var seats: [Int]
             var accessible: Int
             var score: Double
             var row: Int
@@ -434,20 +506,17 @@ extension Recommender {
         /// Every usable seat, couples and groups as one unit each.
         func units() -> [Unit] {
             var out: [Unit] = []
-            var seen = Set<SeatID>()
+            var seen = Set<Int>()
             for r in hall.rows.indices {
-                for j in usable[r].indices where usable[r][j] {
-                    if lo[r][j] == j && hi[r][j] == j {
-                        out.append(Unit(seats: [CellPosition(row: r, seat: j)], accessible: accessible[r][j] ? 1 : 0, score: score(r, j, j),
-                                        row: r, column: hall.rows[r].seats[j].column))
+                for g in seats.start[r]..<seats.start[r + 1] where flags[g] & Search.usable != 0 {
+                    guard !lo.isEmpty, lo[g] != g || hi[g] != g || flags[g] & Search.loose != 0 else {
+                        out.append(Unit(seats: [g], accessible: isAccessible(g) ? 1 : 0, score: score(r, g, g), row: r, column: Int(seats.column[g])))
                         continue
                     }
-                    let members = hall.members(of: id(r, j))
+                    let members = members(g).sorted()
                     guard seen.insert(members[0]).inserted else { continue }
-                    let places = members.compactMap { hall.position(of: $0) }
-                    let s = lo[r][j] >= 0 ? score(r, lo[r][j], hi[r][j]) : places.map { score($0.row, $0.seat, $0.seat) }.min() ?? 0
-                    out.append(Unit(seats: places, accessible: places.filter { accessible[$0.row][$0.seat] }.count, score: s, row: r,
-                                    column: hall.rows[r].seats[j].column))
+                    let s = flags[g] & Search.loose == 0 ? score(r, lo[g], hi[g]) : members.map { m in score(row(of: m), m, m) }.min() ?? 0
+                    out.append(Unit(seats: members, accessible: members.filter(isAccessible).count, score: s, row: r, column: Int(seats.column[g])))
                 }
             }
             return out
@@ -460,7 +529,7 @@ extension Recommender {
             for u in units().sorted(by: { ($0.score, $0.row, $0.column) < ($1.score, $1.row, $1.column) }) {
                 let size = u.seats.count
                 guard size <= need, u.accessible <= needAccessible, size - u.accessible <= need - needAccessible else { continue }
-                ids += u.seats.map { id($0.row, $0.seat) }
+                ids += u.seats.map { id(row(of: $0), $0) }
                 need -= size
                 needAccessible -= u.accessible
                 if need == 0 { return Recommendation(seats: ids.sorted(), fallback: .anywhere) }

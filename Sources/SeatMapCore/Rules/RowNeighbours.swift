@@ -16,13 +16,16 @@ public enum RowNeighbours {
         links(hall, resolved: hall.isFree ? VenueGeometry.seats(of: hall, pitch: 1) : [])
     }
 
+    /// Whether grid columns a and b (a < b, consecutive cells of a row) are neighbours.
+    @inline(__always) static func gridNeighbours(_ a: Int, _ b: Int) -> Bool { b == a + 1 }
+
     /// The links from the hall's free seats resolved at any pitch (empty for a grid hall).
     static func links(_ hall: Hall, resolved: [[ResolvedSeat]]) -> [[Bool]] {
         let free = !resolved.isEmpty
         return hall.rows.enumerated().map { r, row in
             guard row.seats.count > 1 else { return [] }
             guard free, r < resolved.count, resolved[r].count == row.seats.count else {
-                return (0..<(row.seats.count - 1)).map { row.seats[$0 + 1].column == row.seats[$0].column + 1 }
+                return (0..<(row.seats.count - 1)).map { gridNeighbours(row.seats[$0].column, row.seats[$0 + 1].column) }
             }
             let gaps = VenueGeometry.gaps(resolved[r].map(\.centre))
             let pitch = gaps.sorted()[gaps.count / 2]
