@@ -308,6 +308,7 @@ struct BestAvailableTests {
     func freeBruteForce(name: String) throws {
         let plan = try Fixtures.example(name)
         var rng = SeededRandom(seed: UInt64(name.utf8.count))
+        var steps = Set<Recommender.Fallback>()
         for round in 0..<30 {
             var hall = plan
             let sold = Double(round) / 30 * 0.9
@@ -332,6 +333,20 @@ struct BestAvailableTests {
             let found = try? Recommender.best(request, in: hall)
             guard let (orphans, best) = bestBlock else {
                 #expect(found == nil || found!.fallback == .split || found!.fallback == .anywhere, "\(name) round \(round)")
+                if let f = found, f.fallback == .split {
+                    // Two blocks of adjacent seats in rows one apart in one section.
+                    let rows = Dictionary(grouping: f.seats) { $0.row }.keys.sorted()
+                    #expect(rows.count == 2 && rows[1] == rows[0] + 1 && Set(f.seats.map(\.section)).count == 1, "\(name): \(f.seats)")
+                    for number in rows {
+                        let r = try #require(hall.rows.firstIndex { $0.number == number })
+                        let js = f.seats.filter { $0.row == number }.compactMap { id in hall.rows[r].seats.firstIndex { $0.column == id.column } }.sorted()
+                        #expect(zip(js, js.dropFirst()).allSatisfy { $1 == $0 + 1 && links[r][$0] }, "\(name): \(f.seats)")
+                    }
+                }
+                if let f = found {
+                    steps.insert(f.fallback)
+                    #expect(f.seats.count == count && f.seats.allSatisfy { hall.cell(id: $0)?.seat.status == .available })
+                }
                 continue
             }
             let f = try #require(found, "\(name) round \(round)")
@@ -339,6 +354,9 @@ struct BestAvailableTests {
             let r = try #require(hall.rows.firstIndex { $0.number == f.seats[0].row && $0.section == f.seats[0].section })
             let js = f.seats.compactMap { id in hall.rows[r].seats.firstIndex { $0.column == id.column } }
             #expect(abs(score(r, js[0], js[js.count - 1]) - best) < 1e-9, "\(name) round \(round): \(f.seats)")
+            steps.insert(f.fallback)
         }
+        // Near sell-out the later steps answer too (tables of 8 book whole: none of 1…6 seats there).
+        #expect(name == "dinner-tables.json" || (steps.contains(.none) && (steps.contains(.split) || steps.contains(.anywhere))), "\(name): \(steps)")
     }
 }
