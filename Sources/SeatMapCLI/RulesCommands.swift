@@ -134,6 +134,10 @@ extension SeatMapCLI {
             }
             let found: Recommender.Recommendation, hall: Hall, selection: Selection
             var held: (token: String, expiresAt: Date)? = nil
+            // A request the hall cannot answer is a usage error, before any show is made.
+            do throws(Recommender.Failure) { try Recommender.check(request, in: plan.hall) } catch {
+                throw UsageError(message: flagged(error.message))
+            }
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
                 _ = try service.create(show: show, plan: plan)

@@ -174,7 +174,7 @@ extension Controller {
             guard let count else { throw UsageError(message: "count: expected how many seats, a whole number ≥ 1") }
             r.count = count
             let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl)
-            changes.bump(show)
+            if a.changed { changes.bump(show) }
             let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
             return Controller.compact(ShowJSON.best(a.recommendation, selection: a.selection, hall: a.hall, locale: words,
                                                     token: a.token, expiresAt: a.expiresAt))

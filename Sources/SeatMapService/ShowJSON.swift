@@ -42,8 +42,9 @@ public enum ShowJSON {
     }
 
     /// A best-available answer: `{seats, fallback, total, currency,
-    /// totalText, descriptions, cart}`, plus the token and its expiry when
-    /// the seats are held.
+    /// totalText, descriptions, cart}` of the recommended seats, plus the
+    /// standing places the token still holds (`standing`), the token and
+    /// its expiry when the seats are held.
     public static func best(_ r: Recommender.Recommendation, selection: Selection, hall: Hall, locale: SeatMapLocale,
                             token: String? = nil, expiresAt: Date? = nil) -> JSONNode {
         let picked = Selection(ids: r.seats, in: hall)

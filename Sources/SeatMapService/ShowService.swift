@@ -155,6 +155,8 @@ public final class ShowService: Sendable {
         public var selection: Selection
         /// The hall as this token sees it after.
         public var hall: Hall
+        /// Whether any hold changed (not when the token already held the answer).
+        public var changed: Bool
     }
 
     /// Best available for a token, held: the token's seats become the
@@ -170,21 +172,18 @@ public final class ShowService: Sendable {
             let t = now ?? Date()
             inv.releaseExpired(now: t)
             if let token, inv.tokens[token] == nil {
-                throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; ask without a token to get a new one")
+                throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
             }
             // The token's own seats count as free: the answer replaces them.
             var free = inv.hall(plan.hall, for: token)
-            let standing = token.map { inv.heldPlaces(of: $0) } ?? [:]
-            if !standing.isEmpty {
-                // Its standing places count towards maxSelectCount.
-                let left = plan.hall.maxSelectCount - standing.values.reduce(0, +)
-                guard request.count <= left else {
-                    throw ServiceError(.conflict, "this token already holds \(plan.hall.maxSelectCount - left) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(plan.hall.maxSelectCount)")
-                }
-            }
             let found: Recommender.Recommendation
             do throws(Recommender.Failure) { found = try Recommender.best(request, in: free) } catch {
                 throw ServiceError(error.kind == .invalid ? .usage : .conflict, error.message)
+            }
+            // Its standing places count towards maxSelectCount.
+            let standing = token.map { inv.heldPlaces(of: $0).values.reduce(0, +) } ?? 0
+            guard request.count + standing <= plan.hall.maxSelectCount else {
+                throw ServiceError(.conflict, "this token already holds \(standing) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(plan.hall.maxSelectCount)")
             }
             let token = token ?? inv.issueToken(now: t, ttl: ttl)
             // Toggle one seat per couple or group: its partners follow.
@@ -208,7 +207,8 @@ public final class ShowService: Sendable {
                 throw ServiceError(.conflict, "show \(show): the recommended seats \(found.seats.map(\.description).joined(separator: ",")) could not all be held")
             }
             free = inv.hall(plan.hall, for: token)
-            return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection, hall: free)
+            return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection, hall: free,
+                              changed: !toggles.isEmpty)
         }
     }
 

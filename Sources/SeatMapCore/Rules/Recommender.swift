@@ -95,8 +95,15 @@ public enum Recommender {
         public var description: String { message }
     }
 
+    /// Checks a request against a hall without searching: throws the
+    /// `invalid` failure `best` would (an unknown category, section or
+    /// level, a count outside 1…`maxSelectCount`).
+    public static func check(_ request: Request, in hall: Hall) throws(Failure) {
+        _ = try Search.check(request, hall)
+    }
+
     /// The best block of `count` seats that leaves no single empty seat
-    /// (fallback `none` only), or nil.
+    /// (fallback `none` only; no wheelchair or companion seats), or nil.
     public static func recommend(count: Int, in hall: Hall) -> [SeatID]? {
         guard let r = try? best(Request(count: count, together: true), in: hall), r.fallback == .none else { return nil }
         return r.seats
@@ -105,8 +112,11 @@ public enum Recommender {
     /// The best seats for a request, by the fallback order.
     public static func best(_ request: Request, in hall: Hall) throws(Failure) -> Recommendation {
         let search = try Search(request, hall)
-        if let r = search.together() { return r }
-        if !request.together, let r = search.split() ?? search.anywhere() { return r }
+        // Fewer usable seats than asked for: no step can answer.
+        if search.usableCount >= request.count {
+            if let r = search.together() { return r }
+            if !request.together, let r = search.split() ?? search.anywhere() { return r }
+        }
         throw Failure(kind: .noSeats, message: search.reason())
     }
 
@@ -253,9 +263,14 @@ extension Recommender {
         /// The constraints in words ("in category A, in section 2").
         let constraints: String
 
-        init(_ request: Request, _ hall: Hall) throws(Failure) {
-            self.request = request
-            self.hall = hall
+        /// What a request asks, checked against the hall: the section it
+        /// names (by id), its constraints in words.
+        struct Checked {
+            var sectionID: Int?
+            var words: String
+        }
+
+        static func check(_ request: Request, _ hall: Hall) throws(Failure) -> Checked {
             guard request.count >= 1, request.count <= hall.maxSelectCount else {
                 throw Failure(kind: .invalid, message: "a count of \(request.count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")
             }
@@ -294,7 +309,15 @@ extension Recommender {
             }
             if let p = request.priceMax { words.append("costing at most \(p.plainText) each") }
             if request.accessible > 0 { words.append("\(request.accessible) of them wheelchair or companion seats") }
-            constraints = words.isEmpty ? "" : " " + words.joined(separator: ", ")
+            return Checked(sectionID: sectionID, words: words.isEmpty ? "" : " " + words.joined(separator: ", "))
+        }
+
+        init(_ request: Request, _ hall: Hall) throws(Failure) {
+            self.request = request
+            self.hall = hall
+            let checked = try Search.check(request, hall)
+            let sectionID = checked.sectionID
+            constraints = checked.words
 
             let levels = Dictionary(hall.sections.map { ($0.id, $0.place?.level ?? 0) }, uniquingKeysWith: { a, _ in a })
             let rowFits = hall.rows.map { row in
@@ -374,6 +397,9 @@ extension Recommender {
             SeatID(section: hall.rows[r].section, row: hall.rows[r].number, column: Int(seats.column[g]))
         }
 
+        /// How many seats meet the request (whole groups).
+        var usableCount: Int { flags.reduce(0) { $0 + Int($1 & Search.usable) / Int(Search.usable) } }
+
         func isUsable(_ g: Int) -> Bool { flags[g] & (Search.usable | Search.loose) == Search.usable }
         func isAvailable(_ g: Int) -> Bool { flags[g] & Search.available != 0 }
         func isAccessible(_ g: Int) -> Bool { flags[g] & Search.accessible != 0 }
@@ -451,10 +477,15 @@ extension Recommender {
             guard count >= 2 else { return nil }
             let free = seats.free
             var best: (score: Double, row: Int, a: (Int, Int), b: (Int, Int))? = nil
+            let runs = hall.rows.indices.map(longestRun)
             for r in hall.rows.indices where paired(r) {
+                // Each row's part fits its longest run of usable seats.
+                let least = max(1, count - runs[r + 1]), most = min(count - 1, runs[r])
+                guard least <= most else { continue }
+                let sizes = least...most
                 let reach = free ? 2 * max(pitch(r), pitch(r + 1)) : 0
-                for size in 1..<count {
-                    // The second row's blocks that leave no single seat.
+                for size in sizes {
+                    // The second row's blocks that leave no single seat, in seat order.
                     var back: [(a: Int, b: Int, acc: Int, score: Double)] = []
                     blocks(r + 1, size: count - size) { a, b, acc in
                         if orphans(r + 1, a, b) == 0 { back.append((a, b, acc, score(r + 1, a, b))) }
@@ -463,12 +494,16 @@ extension Recommender {
                     blocks(r, size: size) { a, b, acc in
                         guard acc <= want, orphans(r, a, b) == 0 else { return }
                         let s = score(r, a, b) * Double(size)
-                        for x in back where x.acc == want - acc {
-                            if free {
-                                guard touch(a...b, x.a...x.b, within: reach) else { continue }
-                            } else {
-                                guard seats.column[x.a] <= seats.column[b], seats.column[x.b] >= seats.column[a] else { continue }
-                            }
+                        // On the grid, the back blocks whose columns overlap a...b are
+                        // one stretch of `back` (columns grow with the seats).
+                        var range = back.indices
+                        if !free {
+                            let from = first(in: back.indices) { seats.column[back[$0].b] >= seats.column[a] }
+                            let to = first(in: back.indices) { seats.column[back[$0].a] > seats.column[b] }
+                            range = from..<max(from, to)
+                        }
+                        for x in back[range] where x.acc == want - acc {
+                            if free { guard touch(a...b, x.a...x.b, within: reach) else { continue } }
                             let total = (s + x.score * Double(count - size)) / Double(count)
                             if let y = best, (total, r, seats.column[a], seats.column[x.a]) >= (y.score, y.row, seats.column[y.a.0], seats.column[y.b.0]) {
                                 continue
@@ -481,6 +516,26 @@ extension Recommender {
             guard let x = best else { return nil }
             let ids = (x.a.0...x.a.1).map { id(x.row, $0) } + (x.b.0...x.b.1).map { id(x.row + 1, $0) }
             return Recommendation(seats: ids.sorted(), fallback: .split)
+        }
+
+        /// The first index of `range` where `holds` is true (it is false, then true), else the end.
+        func first(in range: Range<Int>, where holds: (Int) -> Bool) -> Int {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper {
+                let mid = (lower + upper) / 2
+                if holds(mid) { upper = mid } else { lower = mid + 1 }
+            }
+            return lower
+        }
+
+        /// The most adjacent usable seats in row r.
+        func longestRun(_ r: Int) -> Int {
+            var best = 0, run = 0
+            for g in seats.start[r]..<seats.start[r + 1] {
+                run = isUsable(g) ? (run > 0 && seats.linked(g - 1) ? run + 1 : 1) : 0
+                best = max(best, run)
+            }
+            return best
         }
 
         /// Whether a seat of one block is within `reach` points of a seat of the other.
@@ -522,19 +577,76 @@ extension Recommender {
             return out
         }
 
-        /// Step 4: the best seats anywhere, whole units, exactly the accessible count.
+        /// Step 4: the best seats anywhere, whole units, exactly the accessible
+        /// count: the best-scoring units first; when that cannot make exactly
+        /// `count` (couples and groups), the choice with the lowest
+        /// seat-weighted score that does.
         func anywhere() -> Recommendation? {
-            var need = request.count, needAccessible = request.accessible
-            var ids: [SeatID] = []
-            for u in units().sorted(by: { ($0.score, $0.row, $0.column) < ($1.score, $1.row, $1.column) }) {
+            let count = request.count
+            let sorted = units().filter { $0.seats.count <= count }
+                .sorted { ($0.score, $0.row, $0.column) < ($1.score, $1.row, $1.column) }
+            var need = count, needAccessible = request.accessible
+            var taken: [Unit] = []
+            for u in sorted {
                 let size = u.seats.count
                 guard size <= need, u.accessible <= needAccessible, size - u.accessible <= need - needAccessible else { continue }
-                ids += u.seats.map { id(row(of: $0), $0) }
+                taken.append(u)
                 need -= size
                 needAccessible -= u.accessible
-                if need == 0 { return Recommendation(seats: ids.sorted(), fallback: .anywhere) }
+                if need == 0 { return recommendation(taken) }
             }
-            return nil
+            return exact(sorted)
+        }
+
+        private func recommendation(_ units: [Unit]) -> Recommendation {
+            Recommendation(seats: units.flatMap { u in u.seats.map { id(row(of: $0), $0) } }.sorted(), fallback: .anywhere)
+        }
+
+        /// The units (best first) making exactly `count` seats, `accessible` of
+        /// them accessible, at the lowest seat-weighted score: a 0/1 knapsack
+        /// over (seats, accessible seats) taken. A choice never needs more
+        /// than count / size units of one size and accessible count, so only
+        /// the best of those are kept.
+        func exact(_ sorted: [Unit]) -> Recommendation? {
+            let count = request.count, wantAccessible = request.accessible
+            var kept: [Unit] = [], perKind: [Int: Int] = [:]
+            for u in sorted {
+                let kind = u.seats.count * (count + 1) + u.accessible
+                if perKind[kind, default: 0] < count / u.seats.count {
+                    kept.append(u)
+                    perKind[kind, default: 0] += 1
+                }
+            }
+            let width = wantAccessible + 1, states = (count + 1) * width
+            // Bounded work: beyond this the search gives up (nothing found).
+            guard !kept.isEmpty, kept.count * states <= 20_000_000 else { return nil }
+            var cost = [Double](repeating: .infinity, count: states)
+            cost[0] = 0
+            var took = [Bool](repeating: false, count: kept.count * states)
+            for (i, u) in kept.enumerated() {
+                let size = u.seats.count, acc = u.accessible
+                guard acc <= wantAccessible else { continue }
+                let weight = u.score * Double(size)
+                for seatsTaken in stride(from: count, through: size, by: -1) {
+                    for a in stride(from: wantAccessible, through: acc, by: -1) {
+                        let from = (seatsTaken - size) * width + (a - acc), to = seatsTaken * width + a
+                        if cost[from] + weight < cost[to] {
+                            cost[to] = cost[from] + weight
+                            took[i * states + to] = true
+                        }
+                    }
+                }
+            }
+            var state = count * width + wantAccessible
+            guard cost[state].isFinite else { return nil }
+            var chosen: [Unit] = []
+            for i in kept.indices.reversed() where took[i * states + state] {
+                // The latest unit that improved this state is the one its cost came through.
+                chosen.append(kept[i])
+                state -= kept[i].seats.count * width + kept[i].accessible
+                if state == 0 { break }
+            }
+            return recommendation(chosen)
         }
 
         /// Why no step found seats, in a sentence.
