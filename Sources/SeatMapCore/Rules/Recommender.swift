@@ -324,6 +324,7 @@ extension Recommender {
                 (sectionID == nil || row.section == sectionID) && (request.level == nil || (levels[row.section] ?? 0) == request.level)
             }
             var pairs = !hall.groups.isEmpty
+            var usable = 0
             let rows = hall.rows
             seats = Seats(hall) { r, cells, j in
                 guard case .seat(.available) = cells[j].kind else { return 0 }
@@ -334,11 +335,13 @@ extension Recommender {
                 if rowFits[r], request.category == nil || cells[j].category == request.category,
                    request.priceMax == nil || (cells[j].price ?? rows[r].price).map({ $0 <= request.priceMax! }) ?? true {
                     f |= Search.usable
+                    usable += 1
                 }
                 return f
             }
             score = Scoring(hall, seats)
             let flags = seats.flags
+            usableCount = usable
             self.flags = flags
             guard pairs else { return }
             // Couples and groups: the run of one row they fill, else loose;
@@ -376,6 +379,7 @@ extension Recommender {
                 if !whole { stale.append(g) }
             }
             for g in stale { self.flags[g] &= ~Search.usable }
+            usableCount -= stale.count
         }
 
         /// The flat indices of the seats booked with seat g (itself included).
@@ -398,7 +402,7 @@ extension Recommender {
         }
 
         /// How many seats meet the request (whole groups).
-        var usableCount: Int { flags.reduce(0) { $0 + Int($1 & Search.usable) / Int(Search.usable) } }
+        var usableCount = 0
 
         func isUsable(_ g: Int) -> Bool { flags[g] & (Search.usable | Search.loose) == Search.usable }
         func isAvailable(_ g: Int) -> Bool { flags[g] & Search.available != 0 }
