@@ -333,7 +333,7 @@ extension Recommender {
                 if type == .wheelchair || type == .companion { f |= Search.accessible }
                 if type.isCoupleHalf { pairs = true }
                 if rowFits[r], request.category == nil || cells[j].category == request.category,
-                   request.priceMax == nil || (cells[j].price ?? rows[r].price).map({ $0 <= request.priceMax! }) ?? true {
+                   request.priceMax.map({ cap in (cells[j].price ?? rows[r].price).map { $0 <= cap } ?? true }) ?? true {
                     f |= Search.usable
                     usable += 1
                 }
@@ -364,7 +364,7 @@ extension Recommender {
                 let places = group.seats.compactMap { hall.position(of: $0) }
                 guard let p0 = places.first else { continue }
                 let flat = places.map { seats.start[$0.row] + $0.seat }
-                let first = flat.min()!, last = flat.max()!
+                guard let first = flat.min(), let last = flat.max() else { continue }
                 let run = places.allSatisfy { $0.row == p0.row } && last - first + 1 == flat.count
                 for g in flat {
                     if run { (lo[g], hi[g]) = (first, last) } else { self.flags[g] |= Search.loose }
