@@ -147,7 +147,7 @@ extension SeatMapCLI {
                 do throws(Recommender.Failure) {
                     found = try Recommender.best(request, in: plan.hall)
                 } catch {
-                    if error.kind == .invalid { throw UsageError(message: flagged(error.message)) }
+                    // The request was checked above: nothing fits.
                     console.err("\(file): \(error.message)")
                     return 1
                 }

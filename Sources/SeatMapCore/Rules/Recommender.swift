@@ -240,7 +240,6 @@ public enum Recommender {
     }
 }
 
-
 extension Recommender {
     /// One request's search over one hall: the seats it may take, worked out
     /// once in flat arrays (seat g of row r is `seats.start[r] + j`), and
