@@ -9,23 +9,27 @@ import SeatMapStore
 extension SeatMapCLI {
     static let selectCommand = Command(
         spec: CommandSpec(
-            name: "select", usage: "select FILE [--toggle ID,ID,...] [--area AREA=N ...] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]",
-            summary: "Toggle seats in order; print each result, the total, the seats and any single-seat violations.",
+            name: "select", usage: "select FILE [--toggle ID,ID,...] [--area AREA=N ...] [--type ID=TYPE ...] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]",
+            summary: "Toggle seats in order; print each result, the total, the seats and every sales rule the selection breaks.",
             options: [
-                .value("toggle", "ID,...", "Seat ids to toggle, in order."),
+                .value("toggle", "ID,...", "Seat ids to toggle, in order (table:GROUP toggles a whole table or box)."),
                 .values("area", "AREA=N", "Take N places in a standing area (0 gives them back); repeat for several."),
+                .values("type", "ID=TYPE", "The ticket type of a selected seat (its category's; default the first); repeat for several."),
                 .value("store", "DB", "The inventory store (SQLite): hold the selection in a show, for a token."),
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token from an earlier select (default: a new one, printed)."),
                 .value("hold-ttl", "SECONDS", "How long the token's holds last without another select (default 600)."),
-                .flag("no-single-seat-rule", "Do not check the no-single-empty-seat rule."),
+                .flag("no-single-seat-rule", "Do not report single empty seats where the hall only warns of them (noOrphans \"warn\")."),
                 GeometryOptions.localeOption,
-                .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations} (and token, expiresAt with --show)."),
+                .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations, breaks} (and token, expiresAt with --show)."),
             ],
             details: """
-            Results: selected, deselected, notAvailable, noSuchSeat, noSuchArea, reachLimit, held (another token holds it).
-            Couple halves and groups (boxes, tables) go together. Standing places count towards maxSelectCount and the total.
-            Violations list available seats the selection leaves alone in their row (不能留空座).
+            Results: selected, deselected, notAvailable, noSuchSeat, noSuchArea, reachLimit, held (another token holds it),
+            noSuchType and notSelected (a --type for a seat not selected).
+            Couple halves go together, and groups (boxes, tables) unless the hall's rules sell them by seat.
+            Standing places count towards maxSelectCount and the total.
+            Violations list available seats the selection leaves alone in their row (不能留空座); breaks list every
+            sales rule the selection breaks, each with "enforced": true when `order` would refuse it.
             With --store DB --show SHOW the selection is the token's holds in the show: a seat one token holds is
             unavailable to every other until the holds expire (--hold-ttl seconds after the token's last select)
             or are ordered (`seatmap order`). Each select is one store transaction, so concurrent commands never
@@ -45,8 +49,17 @@ extension SeatMapCLI {
                     areaRequests.append((String(part[..<eq]), n))
                 }
             }
+            var types: [(String, String)] = []
+            for text in args.values["type"] ?? [] {
+                for part in text.split(separator: ",") {
+                    guard let eq = part.firstIndex(of: "="), eq != part.startIndex, part.index(after: eq) != part.endIndex else {
+                        throw UsageError(message: "--type expects ID=TYPE (a seat and one of its category's ticket types), got \"\(part)\"")
+                    }
+                    types.append((String(part[..<eq]), String(part[part.index(after: eq)...])))
+                }
+            }
             let toggles = (args.value("toggle") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            if args.value("toggle") == nil && areaRequests.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
+            if args.value("toggle") == nil && areaRequests.isEmpty && types.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
             let plan = try ShowFace.plan(file)
@@ -54,29 +67,32 @@ extension SeatMapCLI {
             let rule = !args.flag("no-single-seat-rule")
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
-                _ = try service.create(show: show, plan: plan)
+                _ = try service.create(show: show, plan: plan, hallFile: ShowFace.absolute(file))
                 let a = try service.select(ShowService.SelectRequest(show: show, token: args.value("token"), toggles: toggles, areas: areaRequests,
-                                                                     ttl: ttl, singleSeatRule: rule), plan: plan)
+                                                                     types: types, ttl: ttl, singleSeatRule: rule), plan: plan)
                 if args.flag("json") {
-                    console.out(JSONWriter.write(ShowJSON.selection(results: a.results, selection: a.selection, violations: a.violations,
+                    console.out(JSONWriter.write(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks,
                                                                     hall: a.hall, locale: locale, token: a.token, expiresAt: a.expiresAt),
                                                  pretty: false))
                 } else {
-                    console.out((ShowJSON.selectionText(results: a.results, selection: a.selection, violations: a.violations, hall: a.hall, locale: locale)
+                    console.out((ShowJSON.selectionText(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall, locale: locale)
                                  + ["token: \(a.token) (held until \(ShowJSON.time(a.expiresAt)))"]).joined(separator: "\n"))
                 }
                 return 0
             }
             var selection = Selection()
             var results: [(String, Selection.ToggleResult)] = []
-            for id in toggles { results.append((id, plan.hall.seatID(named: id).map { selection.toggle($0, in: plan.hall) } ?? .noSuchSeat)) }
+            for id in toggles { results.append((id, selection.toggle(named: id, in: plan.hall))) }
             for (area, n) in areaRequests { results.append(("area:\(area)=\(n)", selection.setQuantity(n, ofArea: area, in: plan.hall))) }
-            let violations = rule ? SingleSeatRule.violations(selection, in: plan.hall) : []
+            for (id, name) in types {
+                results.append(("type:\(id)=\(name)", plan.hall.seatID(named: id).map { selection.setTicketType(name, of: $0, in: plan.hall) } ?? .noSuchSeat))
+            }
+            let breaks = plan.hall.rules.breaks(selection, in: plan.hall, reportOrphans: rule)
             if args.flag("json") {
-                console.out(JSONWriter.write(ShowJSON.selection(results: results, selection: selection, violations: violations, hall: plan.hall,
+                console.out(JSONWriter.write(ShowJSON.selection(results: results, selection: selection, breaks: breaks, hall: plan.hall,
                                                                 locale: locale), pretty: false))
             } else {
-                console.out(ShowJSON.selectionText(results: results, selection: selection, violations: violations, hall: plan.hall,
+                console.out(ShowJSON.selectionText(results: results, selection: selection, breaks: breaks, hall: plan.hall,
                                                    locale: locale).joined(separator: "\n"))
             }
             return 0
@@ -140,7 +156,7 @@ extension SeatMapCLI {
             }
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
-                _ = try service.create(show: show, plan: plan)
+                _ = try service.create(show: show, plan: plan, hallFile: ShowFace.absolute(file))
                 let a = try service.best(show: show, token: args.value("token"), request: request, plan: plan, ttl: ttl)
                 (found, hall, selection, held) = (a.recommendation, a.hall, a.selection, (a.token, a.expiresAt))
             } else {

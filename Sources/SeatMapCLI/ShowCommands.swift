@@ -1,25 +1,36 @@
 import Foundation
 import SeatMapCore
 import SeatMapService
+import SeatMapStore
 
 extension SeatMapCLI {
     static let showCommand = Command(
         spec: CommandSpec(
             name: "show",
-            usage: "show create --store DB --show SHOW --hall HALL.json  |  show status --store DB --show SHOW [--json]",
-            summary: "Create a show (one performance of a hall, with its own inventory) or report its state.",
+            usage: "show create --store DB --show SHOW --hall HALL.json [--rules JSON]  |  show status --store DB --show SHOW [--json]  |  show reserve|release|token --store DB --show SHOW --channel C [--seats ID,...] [--hall HALL.json]",
+            summary: "Create a show (one performance of a hall, with its own inventory), report its state, or manage its sales channels.",
             options: [
                 .value("store", "DB", "The inventory store (SQLite file, created on first use)."),
                 .value("show", "SHOW", "The show's id: letters, digits, -, _ and . (not leading)."),
-                .value("hall", "HALL.json", "create: the hall the show is of (its name is the file's base name)."),
-                .flag("json", "status: print the state as JSON."),
+                .value("hall", "HALL.json", "create: the hall the show is of (its name is the file's base name); else the show's hall when it was created elsewhere."),
+                .value("rules", "JSON", "create: sales rules for this show over the hall's, e.g. '{\"noOrphans\": \"enforce\", \"minPerOrder\": 2}'."),
+                .value("channel", "C", "reserve, release, token: the sales channel (letters, digits, -, _ and .)."),
+                .value("seats", "ID,...", "reserve: the seats to reserve for the channel."),
+                .value("hold-ttl", "SECONDS", "token: how long the channel token's holds last without another select (default 600)."),
+                .flag("json", "status, reserve, release, token: print JSON."),
             ],
             details: """
             create: the show starts with the hall's statuses (locked and sold seats, standing places left) and
             from then on owns its seats: holds by token, orders, status batches. Creating it again for the same
-            hall changes nothing (exit 0, "exists"); for another hall it is an error (exit 1).
-            status: seats sold, locked and held, each token's holds and expiry, orders, places per area.
-            Exit status 0, 1 bad input or store (no such show, another hall), 2 usage.
+            hall changes nothing (exit 0, "exists"); for another hall, or with other --rules, it is an error (exit 1).
+            --rules takes any of noOrphans, allowUnavoidable, consecutive, minPerOrder, maxSelectCount, tables
+            (see the hall format's "rules"); the show keeps them from then on.
+            status: seats sold, locked and held, each token's holds and expiry, orders, places per area, channels.
+            reserve: only tokens of the channel may hold those seats; to everyone else they are locked (all or
+            nothing: a sold or locked seat reserves none). release: every seat of the channel goes to the public
+            at once. token: opens a token of the channel (the back office gives it to a sponsor, the press, the
+            box office), printed; select and order take it like any other.
+            Exit status 0, 1 bad input or store (no such show, another hall, a seat not reservable), 2 usage.
             """),
         run: { args, console in
             guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: create or status") }
@@ -29,13 +40,44 @@ extension SeatMapCLI {
                 _ = try positionals(args, ["create"])
                 guard let file = args.value("hall") else { throw UsageError(message: "missing --hall HALL.json") }
                 if args.flag("json") { throw UsageError(message: "--json goes with status") }
+                var rules: JSONNode? = nil
+                if let text = args.value("rules") {
+                    do { rules = try JSONParser.parse(Array(text.utf8)) } catch { throw UsageError(message: "--rules: not JSON: \(error)") }
+                }
                 let service = try ShowFace.service(args, console)
-                let (inv, created) = try service.create(show: show, plan: ShowFace.plan(file))
+                let (inv, created) = try service.create(show: show, plan: ShowFace.plan(file), rules: rules, hallFile: ShowFace.absolute(file))
                 console.out("show \(show) of hall \(inv.hall): \(created ? "created" : "exists")")
+                return 0
+            case "reserve", "release", "token":
+                _ = try positionals(args, [sub])
+                guard let channel = args.value("channel") else { throw UsageError(message: "missing --channel C") }
+                if args.value("rules") != nil { throw UsageError(message: "--rules goes with create") }
+                if (args.value("seats") != nil) != (sub == "reserve") { throw UsageError(message: sub == "reserve" ? "missing --seats ID,..." : "--seats goes with reserve") }
+                if args.value("hold-ttl") != nil && sub != "token" { throw UsageError(message: "--hold-ttl goes with token") }
+                let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
+                let service = try ShowFace.service(args, console)
+                let plan = try ShowFace.plan(ofShow: show, service, args)
+                if sub == "token" {
+                    let (token, expiry) = try service.openChannelToken(show: show, channel: channel, plan: plan, ttl: ttl)
+                    console.out(args.flag("json")
+                        ? JSONWriter.write(.object([("show", .string(show)), ("channel", .string(channel)), ("token", .string(token)),
+                                                    ("expiresAt", .string(ShowJSON.time(expiry)))]), pretty: false)
+                        : "token: \(token) (channel \(channel), held until \(ShowJSON.time(expiry)))")
+                    return 0
+                }
+                let ids = sub == "release" ? try service.releaseChannel(show: show, channel: channel, plan: plan)
+                                           : try service.reserve(show: show, channel: channel, seats: ImageOptions.idList(args.value("seats")).sorted(), plan: plan)
+                let word = sub == "release" ? "released" : "reserved"
+                console.out(args.flag("json")
+                    ? JSONWriter.write(.object([("show", .string(show)), ("channel", .string(channel)), (word, .array(ids.map { .string($0.description) }))]), pretty: false)
+                    : "channel \(channel) of show \(show): \(ids.count) seats \(word)\(ids.isEmpty ? "" : ": " + ids.map(\.description).joined(separator: " "))")
                 return 0
             case "status":
                 _ = try positionals(args, ["status"])
                 if args.value("hall") != nil { throw UsageError(message: "--hall goes with create") }
+                for name in ["rules", "channel", "seats", "hold-ttl"] where args.value(name) != nil {
+                    throw UsageError(message: "--\(name) does not go with status")
+                }
                 let service = try ShowFace.service(args, console)
                 var inv = try service.inventory(show)
                 let now = Date()
@@ -63,17 +105,18 @@ extension SeatMapCLI {
                 for a in inv.areaAvailable.keys.sorted() {
                     lines.append("area \(a): \(inv.areaAvailable[a] ?? 0) for sale, \((inv.areaHolds[a] ?? [:]).values.reduce(0, +)) held")
                 }
+                for c in inv.channelCounts { lines.append("channel \(c.channel): \(c.seats) seats reserved") }
                 console.out(lines.joined(separator: "\n"))
                 return 0
             default:
-                throw UsageError(message: "unknown show subcommand \"\(sub)\" (expected create or status)")
+                throw UsageError(message: "unknown show subcommand \"\(sub)\" (expected create, status, reserve, release or token)")
             }
         })
 
     static let orderCommand = Command(
         spec: CommandSpec(
             name: "order",
-            usage: "order --store DB --show SHOW --token T --order-id ID [--seats ID,...] [--json]",
+            usage: "order --store DB --show SHOW --token T --order-id ID [--seats ID,...] [--hall HALL.json] [--json]",
             summary: "Sell a token's held seats and places in one transaction, all or nothing.",
             options: [
                 .value("store", "DB", "The inventory store (SQLite)."),
@@ -81,12 +124,16 @@ extension SeatMapCLI {
                 .value("token", "T", "The buyer's hold token (from select)."),
                 .value("order-id", "ID", "The order's id (1–128 visible characters): repeating it answers the first order again and sells nothing more."),
                 .value("seats", "ID,...", "The seats the buyer expects to buy: if any is no longer held by the token, nothing is sold."),
+                .value("hall", "HALL.json", "The show's hall, for its sales rules (default: the file the show was created from)."),
                 .flag("json", "Print {show, orderId, sold, areas, repeated}."),
             ],
             details: """
+            The holds must keep the show's sales rules set to be enforced (no single empty seat, consecutive
+            seats, the minimum per order, standing areas' minimum and maximum): a broken one sells nothing and
+            the error names the rule and the seats.
             Exit status 0 sold (or the order id's first answer again), 1 nothing sold: the token holds nothing
             (never selected, expired, already ordered), an expected seat is no longer held, the order id is
-            another token's, no such show; 2 usage.
+            another token's, the holds break an enforced rule, no such show; 2 usage.
             """),
         run: { args, console in
             _ = try positionals(args, [])
@@ -101,7 +148,8 @@ extension SeatMapCLI {
                 expecting = ids.compactMap(SeatID.init).sorted()
             }
             let service = try ShowFace.service(args, console)
-            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: expecting)
+            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: expecting,
+                                           plan: ShowFace.plan(ofShow: show, service, args))
             if args.flag("json") {
                 console.out(JSONWriter.write(ShowJSON.order(answer, show: show), pretty: false))
             } else {

@@ -21,6 +21,26 @@ enum ShowFace {
         return ShowService(store: store)
     }
 
+    /// A file's absolute path (recorded with a show the CLI creates).
+    static func absolute(_ file: String) -> String {
+        file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+    }
+
+    /// The plan of a show: `--hall FILE` when given (checked to be the
+    /// show's hall), else the file the CLI created the show from.
+    static func plan(ofShow show: String, _ service: ShowService, _ args: Arguments) throws -> HallPlan {
+        let inv = try service.inventory(show)
+        if let file = args.value("hall") {
+            let plan = try plan(file)
+            guard plan.name == inv.hall else { throw ServiceError(.conflict, "show \(show) is of the hall \(inv.hall), not \(plan.name)") }
+            return plan
+        }
+        guard let file = inv.hallFile, FileManager.default.fileExists(atPath: file) else {
+            throw UsageError(message: "show \(show)'s hall \(inv.hall) is needed to check its rules: pass --hall \(inv.hall).json")
+        }
+        return try plan(file)
+    }
+
     /// The plan in a hall file.
     static func plan(_ file: String) throws -> HallPlan {
         HallPlan(name: HallPlan.name(ofFile: file), hall: try Files.readHall(file))

@@ -709,7 +709,10 @@ public struct Layout: Sendable {
     static func tierText(_ t: Int, _ tiers: PriceTiers, money: (Decimal) -> String, locale: SeatMapLocale) -> String {
         guard tiers.prices.indices.contains(t) else { return "" }
         let words = tiers.sharingColor(with: t).map { u in
-            tiers.categories[u].map { "\($0) \(money(tiers.prices[u]))" } ?? money(tiers.prices[u])
+            // A category with ticket types at several prices shows their range.
+            let price = tiers.ranges[u].map { locale.text("price.range", ["low": money($0.lowerBound), "high": money($0.upperBound)]) }
+                ?? money(tiers.prices[u])
+            return tiers.categories[u].map { "\($0) \(price)" } ?? price
         }
         return words.count == 1 ? words[0] : locale.list(words)
     }

@@ -47,6 +47,7 @@ struct Controller: Sendable {
         r.add("POST", "/shows/:show/best") { req, p in self.best(p["show"], req) }
         r.add("POST", "/shows/:show/hit") { req, p in self.showHit(p["show"], req) }
         r.add("POST", "/shows/:show/order", admin: true) { req, p in self.order(p["show"], req) }
+        r.add("POST", "/shows/:show/channels/:channel", admin: true) { req, p in self.channel(p["show"], p["channel"], req) }
         r.add("POST", "/shows/:show/status", admin: true) { req, p in self.statusBatches(p["show"], req) }
         return r
     }

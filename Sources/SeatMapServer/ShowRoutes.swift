@@ -28,20 +28,25 @@ extension Controller {
         return (service, plan)
     }
 
-    /// POST /shows/SHOW `{"hall": NAME}`: 201 created, 200 the same hall again, 409 another hall.
+    /// POST /shows/SHOW `{"hall": NAME, "rules"?: {…}}`: 201 created, 200
+    /// the same hall again, 409 another hall (or other rules).
     func createShow(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let service = try requireShows()
-            var hall: String? = nil
+            var hall: String? = nil, rules: JSONNode? = nil
             for m in try Controller.object(request) {
-                guard m.key == "hall", case .string(let h) = m.node.value else { throw UsageError(message: "\(m.key): unknown member or wrong type (known: hall)") }
-                hall = h
+                switch (m.key, m.node.value) {
+                case ("hall", .string(let h)): hall = h
+                case ("rules", .object): rules = m.node
+                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: hall, rules)")
+                }
             }
             guard let hall else { throw UsageError(message: "missing \"hall\": the hall's name") }
             let (plan, _) = try halls.plan(hall).get()
-            let (inv, created) = try service.create(show: show, plan: plan)
+            let (inv, created) = try service.create(show: show, plan: plan, rules: rules)
             if created { changes.bump(show) }
-            return Controller.compact(.object([("show", .string(inv.show)), ("hall", .string(inv.hall)), ("created", .bool(created))]),
+            return Controller.compact(.object([("show", .string(inv.show)), ("hall", .string(inv.hall)), ("created", .bool(created)),
+                                               ("rules", service.rules(of: inv, plan: plan).json())]),
                                       status: created ? 201 : 200)
         }
     }
@@ -91,7 +96,8 @@ extension Controller {
         }
     }
 
-    /// POST /shows/SHOW/select `{"toggle": [ids], "area"?: {AREA: N}, "token"?, "holdSeconds"?, "locale"?, "singleSeatRule"?}`.
+    /// POST /shows/SHOW/select `{"toggle": [ids], "area"?: {AREA: N}, "types"?: {ID: TYPE}, "token"?, "holdSeconds"?, "locale"?,
+    /// "singleSeatRule"?}`.
     func select(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
@@ -114,6 +120,12 @@ extension Controller {
                         }
                         r.areas.append((a.key, v))
                     }
+                case ("types", .object(let types)):
+                    guard types.count <= 1000 else { throw UsageError(message: "types: expected at most 1000 seats") }
+                    for t in types {
+                        guard case .string(let name) = t.node.value, !name.isEmpty else { throw UsageError(message: "types.\(t.key): expected a ticket type's name") }
+                        r.types.append((t.key, name))
+                    }
                 case ("token", .string(let t)): r.token = t
                 case ("holdSeconds", .number(let n)):
                     guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
@@ -122,17 +134,17 @@ extension Controller {
                     do { locale = try SeatMapLocale.named(l) } catch { throw UsageError(message: "locale: \((error as? SeatMapError)?.message ?? "\(error)")") }
                 case ("singleSeatRule", .bool(let b)): r.singleSeatRule = b
                 default:
-                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, token, holdSeconds, locale, singleSeatRule, hall)")
+                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, types, token, holdSeconds, locale, singleSeatRule, hall)")
                 }
             }
             // With a token, an empty toggle list reads its holds back (and counts as activity).
-            guard !r.toggles.isEmpty || !r.areas.isEmpty || r.token != nil else {
+            guard !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty || r.token != nil else {
                 throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\", or a \"token\" to read back)")
             }
             let a = try service.select(r, plan: plan)
-            if !r.toggles.isEmpty || !r.areas.isEmpty { changes.bump(show) }
+            if !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty { changes.bump(show) }
             let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
-            return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, violations: a.violations, hall: a.hall,
+            return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall,
                                                          locale: words, token: a.token, expiresAt: a.expiresAt))
         }
     }
@@ -184,7 +196,7 @@ extension Controller {
     /// POST /shows/SHOW/order `{"token", "orderId", "seats"?}` (back office).
     func order(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            let service = try requireShows()
+            let (service, plan) = try showPlan(show)
             var token: String? = nil, orderId: String? = nil, seats: [SeatID]? = nil
             for m in try Controller.object(request) {
                 switch (m.key, m.node.value) {
@@ -200,9 +212,50 @@ extension Controller {
             }
             guard let token else { throw UsageError(message: "missing \"token\": the buyer's hold token") }
             guard let orderId else { throw UsageError(message: "missing \"orderId\": the order's id (repeating it sells nothing more)") }
-            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: seats)
+            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: seats, plan: plan)
             changes.bump(show)
             return Controller.compact(ShowJSON.order(answer, show: show))
+        }
+    }
+
+    /// POST /shows/SHOW/channels/CHANNEL `{"seats": [ids]}` (back office):
+    /// reserves the seats for the channel; `{"release": true}` gives every
+    /// seat of the channel to the public at once; `{"token": true,
+    /// "holdSeconds"?}` opens a token of the channel for a buyer.
+    func channel(_ show: String, _ channel: String, _ request: HTTPRequest) -> HTTPResponse {
+        attempt {
+            let (service, plan) = try showPlan(show)
+            var seats: [String]? = nil, release = false, token = false, ttl: TimeInterval? = nil
+            for m in try Controller.object(request) {
+                switch (m.key, m.node.value) {
+                case ("seats", .array(let ids)):
+                    guard ids.count <= 100_000 else { throw UsageError(message: "seats: expected at most 100000 seat ids") }
+                    seats = try ids.enumerated().map { i, node in
+                        guard case .string(let s) = node.value, !s.isEmpty else { throw UsageError(message: "seats[\(i)]: expected a seat id such as \"1-3-5\"") }
+                        return s
+                    }
+                case ("release", .bool(let b)): release = b
+                case ("token", .bool(let b)): token = b
+                case ("holdSeconds", .number(let n)):
+                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
+                    ttl = v
+                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: seats, release, token, holdSeconds)")
+                }
+            }
+            guard [seats != nil, release, token].filter({ $0 }).count == 1 else {
+                throw UsageError(message: "expected one of \"seats\" (reserve), \"release\": true or \"token\": true")
+            }
+            if ttl != nil && !token { throw UsageError(message: "holdSeconds goes with \"token\": true") }
+            if token {
+                let (t, expiry) = try service.openChannelToken(show: show, channel: channel, plan: plan, ttl: ttl)
+                return Controller.compact(.object([("show", .string(show)), ("channel", .string(channel)), ("token", .string(t)),
+                                                   ("expiresAt", .string(ShowJSON.time(expiry)))]), status: 201)
+            }
+            let ids = release ? try service.releaseChannel(show: show, channel: channel, plan: plan)
+                              : try service.reserve(show: show, channel: channel, seats: seats ?? [], plan: plan)
+            changes.bump(show)
+            return Controller.compact(.object([("show", .string(show)), ("channel", .string(channel)),
+                                               (release ? "released" : "reserved", .array(ids.map { .string($0.description) }))]))
         }
     }
 

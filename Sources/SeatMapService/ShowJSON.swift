@@ -12,9 +12,10 @@ public enum ShowJSON {
         return f.string(from: date)
     }
 
-    /// A selection's results, seats, total and violations (the same
-    /// members with or without a show), plus the token and its expiry.
-    public static func selection(results: [(String, Selection.ToggleResult)], selection: Selection, violations: [SeatID],
+    /// A selection's results, seats, total, violations (single empty
+    /// seats) and every sales rule it breaks (the same members with or
+    /// without a show), plus the token and its expiry.
+    public static func selection(results: [(String, Selection.ToggleResult)], selection: Selection, breaks: [RuleBreak],
                                  hall: Hall, locale: SeatMapLocale, token: String? = nil, expiresAt: Date? = nil) -> JSONNode {
         let total = selection.total(in: hall)
         let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
@@ -29,10 +30,18 @@ public enum ShowJSON {
             ("currency", .string(hall.currency)),
             ("totalText", .string(locale.money(total, currency: hall.currency))),
             ("descriptions", .array(descriptions.map { .string($0) })),
-            ("violations", .array(violations.map { .string($0.description) })),
+            ("violations", .array(RuleBreak.orphans(breaks).map { .string($0.description) })),
+            ("breaks", .array(breaks.map { b in
+                var m: [(String, JSONNode)] = [("rule", .string(b.rule.rawValue)), ("seats", .array(b.seats.map { .string($0.description) }))]
+                if let a = b.area { m.append(("area", .string(a))) }
+                if let n = b.limit { m.append(("limit", .int(n))) }
+                m.append(("enforced", .bool(b.enforced)))
+                m.append(("message", .string(message(b, hall: hall, locale: locale))))
+                return .object(m)
+            })),
         ]
         members.append(("cart", .array(cart(selection, hall: hall, locale: locale))))
-        members.append(("messages", .array(messages(results: results, violations: violations, hall: hall, locale: locale).map { .string($0) })))
+        members.append(("messages", .array(messages(results: results, breaks: breaks, hall: hall, locale: locale).map { .string($0) })))
         if !selection.standing.isEmpty {
             members.append(("standing", .object(selection.standing.keys.sorted().map { ($0, .int(selection.standing[$0] ?? 0)) })))
         }
@@ -72,13 +81,16 @@ public enum ShowJSON {
     public static func cart(_ selection: Selection, hall: Hall, locale: SeatMapLocale) -> [JSONNode] {
         var items: [JSONNode] = selection.ids.compactMap { id in
             guard let cell = hall.cell(id: id) else { return nil }
-            let price = cell.price ?? 0
+            let price = selection.price(of: id, in: hall) ?? 0
+            let type = selection.ticketType(of: id, in: hall)
             return .object([
                 ("id", .string(id.description)), ("label", .string(hall.describe(cell, in: locale))),
                 ("section", .string(hall.sectionLabels[cell.row.section] ?? "")), ("row", .string(cell.row.label)),
                 ("seat", .string(cell.seat.label)), ("price", .string(price.plainText)),
                 ("priceText", .string(locale.money(price, currency: hall.currency))),
-            ] + (cell.seat.externalID.map { [("externalId", .string($0))] } ?? []))
+            ] + (cell.seat.externalID.map { [("externalId", .string($0))] } ?? [])
+              + (type.map { t in [("ticketType", .string(t.name)),
+                                  ("ticketTypes", .array(hall.ticketTypes(of: id).map { .object([("name", .string($0.name)), ("price", .string($0.price.plainText))]) }))] } ?? []))
         }
         for id in selection.standing.keys.sorted() {
             guard let n = selection.standing[id], let area = hall.area(id: id) else { continue }
@@ -95,7 +107,7 @@ public enum ShowJSON {
     /// toggle that was refused, and each seat the selection would leave
     /// empty on its own ("You can pick at most 6 seats", "Row 4, Seat 2 is
     /// already sold", "This would leave Row 1, Seat 3 empty on its own").
-    public static func messages(results: [(String, Selection.ToggleResult)], violations: [SeatID], hall: Hall,
+    public static func messages(results: [(String, Selection.ToggleResult)], breaks: [RuleBreak], hall: Hall,
                                 locale: SeatMapLocale) -> [String] {
         func words(_ id: String) -> String {
             guard let seat = hall.seatID(named: id), let cell = hall.cell(id: seat) else { return id }
@@ -106,28 +118,69 @@ public enum ShowJSON {
             let line: String?
             switch result {
             case .selected, .deselected: line = nil
-            case .reachLimit: line = locale.text("picker.limit", ["count": String(hall.maxSelectCount)])
+            case .reachLimit:
+                // "area:ID=N" over the area's own maximum per order.
+                if id.hasPrefix("area:"), let eq = id.lastIndex(of: "="), let n = Int(id[id.index(after: eq)...]),
+                   let area = hall.area(id: String(id[id.index(id.startIndex, offsetBy: 5)..<eq])), let most = area.maxPerOrder, n > most {
+                    line = locale.text("picker.areaMaximum", ["area": area.label.isEmpty ? area.id : area.label, "count": String(most)])
+                } else {
+                    line = locale.text("picker.limit", ["count": String(hall.maxSelectCount)])
+                }
             case .held: line = locale.text("picker.held", ["seat": words(id)])
             case .notAvailable:
                 let sold = hall.seatID(named: id).flatMap { hall.cell(id: $0) }?.seat.status == .sold
                 line = locale.text(sold ? "picker.sold" : "picker.unavailable", ["seat": words(id)])
             case .noSuchSeat, .noSuchArea: line = locale.text("picker.noSeat", ["seat": id])
+            case .noSuchType, .notSelected:
+                // "type:ID=NAME"
+                let body = id.hasPrefix("type:") ? String(id.dropFirst(5)) : id
+                let eq = body.firstIndex(of: "=") ?? body.endIndex
+                let seat = words(String(body[..<eq])), type = eq < body.endIndex ? String(body[body.index(after: eq)...]) : ""
+                line = result == .noSuchType ? locale.text("picker.noType", ["seat": seat, "type": type])
+                                             : locale.text("picker.notSelected", ["seat": seat])
             }
             if let line, !out.contains(line) { out.append(line) }
         }
-        for v in violations { out.append(locale.text("picker.gap", ["seat": words(v.description)])) }
+        for b in breaks {
+            if b.rule == .noOrphans {
+                for v in b.seats { out.append(locale.text("picker.gap", ["seat": words(v.description)])) }
+            } else {
+                out.append(message(b, hall: hall, locale: locale))
+            }
+        }
         return out
     }
 
+    /// A broken rule in the buyer's words ("Pick seats side by side: Row 3,
+    /// Seat 5, Row 3, Seat 8").
+    public static func message(_ b: RuleBreak, hall: Hall, locale: SeatMapLocale) -> String {
+        let seats = locale.list(b.seats.map { id in hall.cell(id: id).map { hall.describe($0, in: locale) } ?? id.description })
+        let area = b.area.flatMap { hall.area(id: $0) }.map { $0.label.isEmpty ? $0.id : $0.label } ?? (b.area ?? "")
+        let count = String(b.limit ?? 1)
+        switch b.rule {
+        case .noOrphans: return locale.text("picker.gap", ["seat": seats])
+        case .consecutive: return locale.text("picker.consecutive", ["seats": seats])
+        case .minPerOrder: return locale.text("picker.minimum", ["count": count])
+        case .areaMinimum: return locale.text("picker.areaMinimum", ["area": area, "count": count])
+        case .areaMaximum: return locale.text("picker.areaMaximum", ["area": area, "count": count])
+        }
+    }
+
     /// The text form of a select's answer.
-    public static func selectionText(results: [(String, Selection.ToggleResult)], selection: Selection, violations: [SeatID],
+    public static func selectionText(results: [(String, Selection.ToggleResult)], selection: Selection, breaks: [RuleBreak],
                                      hall: Hall, locale: SeatMapLocale) -> [String] {
         let descriptions = selection.descriptions(in: hall, locale: locale) + selection.standingDescriptions(in: hall)
         var lines = results.map { "\($0.0): \($0.1.rawValue)" }
         lines.append("selected: \(descriptions.joined(separator: " "))")
         lines.append("total: \(locale.money(selection.total(in: hall), currency: hall.currency))")
-        for v in violations {
-            lines.append("violation: \(hall.cell(id: v).map { hall.describe($0, in: locale) } ?? v.description) (\(v)) would be left as a single empty seat")
+        for b in breaks {
+            if b.rule == .noOrphans {
+                for v in b.seats {
+                    lines.append("violation: \(hall.cell(id: v).map { hall.describe($0, in: locale) } ?? v.description) (\(v)) would be left as a single empty seat\(b.enforced ? " (enforced: order refuses it)" : "")")
+                }
+            } else {
+                lines.append("rule \(b.summary)\(b.enforced ? " (enforced: order refuses it)" : " (a warning)")")
+            }
         }
         return lines
     }
@@ -138,6 +191,8 @@ public enum ShowJSON {
             ("show", .string(show)), ("orderId", .string(a.orderId)),
             ("sold", .array(a.order.seats.map { .string($0.description) })),
             ("areas", .object(a.order.areas.keys.sorted().map { ($0, .int(a.order.areas[$0] ?? 0)) })),
+            ("ticketTypes", .object(a.order.ticketTypes.keys.sorted().map { ($0.description, .string(a.order.ticketTypes[$0] ?? "")) })),
+            ("total", .string(a.total.plainText)), ("currency", .string(a.currency)),
             ("repeated", .bool(a.repeated)),
         ])
     }

@@ -62,15 +62,35 @@ public final class ShowService: Sendable {
     // MARK: Shows
 
     /// Creates a show of a hall; the same hall again is no change (created
-    /// false); a show of another hall is a conflict.
-    public func create(show: String, plan: HallPlan) throws(ServiceError) -> (show: ShowInventory, created: Bool) {
+    /// false); a show of another hall is a conflict. `rules` (a `rules`
+    /// object: any of `SalesRules.keys`) overrides the hall's sales rules
+    /// for this show, fixed from then on; a show that exists keeps its own
+    /// (`conflict` when an override differs from them). `hallFile`: where
+    /// the CLI read the hall (recorded for `order`).
+    public func create(show: String, plan: HallPlan, rules override: JSONNode? = nil,
+                       hallFile: String? = nil) throws(ServiceError) -> (show: ShowInventory, created: Bool) {
         try ShowService.checkShowID(show)
-        let result = try storeCall { try store.createShow(ShowInventory(show: show, hallName: plan.name, plan: plan.hall)) }
+        var inventory = ShowInventory(show: show, hallName: plan.name, plan: plan.hall)
+        inventory.hallFile = hallFile
+        if let override {
+            let read = plan.hall.rules.reading(override, path: "rules")
+            if let first = read.problems.first {
+                throw ServiceError(.usage, read.problems.count == 1 ? first.description : read.problems.map(\.description).joined(separator: "; "))
+            }
+            inventory.rules = read.rules
+        }
+        let result = try storeCall { try store.createShow(inventory) }
         guard result.show.hall == plan.name else {
             throw ServiceError(.conflict, "show \(show) exists for the hall \(result.show.hall), not \(plan.name)")
         }
+        if override != nil, !result.created, (result.show.rules ?? plan.hall.rules) != inventory.rules {
+            throw ServiceError(.conflict, "show \(show) exists with other sales rules; a show's rules are fixed when it is created")
+        }
         return result
     }
+
+    /// The sales rules a show sells under: its override, else its hall's.
+    public func rules(of inventory: ShowInventory, plan: HallPlan) -> SalesRules { inventory.rules ?? plan.hall.rules }
 
     /// The show's inventory, checked to be of `plan` when one is given.
     public func inventory(_ show: String, plan: HallPlan? = nil) throws(ServiceError) -> ShowInventory {
@@ -103,14 +123,17 @@ public final class ShowService: Sendable {
         public var token: String?
         public var toggles: [String]
         public var areas: [(String, Int)]
+        /// Ticket types to pick: seat, type name (after the toggles).
+        public var types: [(String, String)]
         public var ttl: TimeInterval?
         public var singleSeatRule: Bool
-        public init(show: String, token: String? = nil, toggles: [String], areas: [(String, Int)] = [], ttl: TimeInterval? = nil,
-                    singleSeatRule: Bool = true) {
+        public init(show: String, token: String? = nil, toggles: [String], areas: [(String, Int)] = [], types: [(String, String)] = [],
+                    ttl: TimeInterval? = nil, singleSeatRule: Bool = true) {
             self.show = show
             self.token = token
             self.toggles = toggles
             self.areas = areas
+            self.types = types
             self.ttl = ttl
             self.singleSeatRule = singleSeatRule
         }
@@ -123,7 +146,10 @@ public final class ShowService: Sendable {
         public var selection: Selection
         /// The hall as this token sees it after the select.
         public var hall: Hall
+        /// Single empty seats the selection leaves (the `noOrphans` rule's seats).
         public var violations: [SeatID]
+        /// Every sales rule the selection breaks (`order` refuses the enforced ones).
+        public var breaks: [RuleBreak]
     }
 
     /// Toggles seats for a token, holding what it selects (see
@@ -136,15 +162,15 @@ public final class ShowService: Sendable {
             let t = now ?? Date()  // read under the store's lock
             let token = r.token ?? inv.issueToken(now: t, ttl: ttl)
             do {
-                let outcome = try inv.select(token: token, toggles: r.toggles, areas: r.areas, plan: plan.hall, now: t, ttl: ttl)
+                let outcome = try inv.select(token: token, toggles: r.toggles, areas: r.areas, types: r.types, plan: plan.hall, now: t, ttl: ttl)
                 return (token, outcome, inv.hall(plan.hall, for: token))
             } catch {
                 throw ServiceError(.conflict, "this token is unknown to show \(r.show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; select without a token to get a new one")
             }
         }
-        let violations = r.singleSeatRule ? SingleSeatRule.violations(outcome.selection, in: view) : []
+        let breaks = view.rules.breaks(outcome.selection, in: view, reportOrphans: r.singleSeatRule)
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
-                            hall: view, violations: violations)
+                            hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks)
     }
 
     public struct BestAnswer: Sendable {
@@ -215,21 +241,26 @@ public final class ShowService: Sendable {
     public struct OrderAnswer: Sendable {
         public var orderId: String
         public var order: ShowInventory.Order
+        /// What it costs (ticket types' prices), in the hall's currency.
+        public var total: Decimal = 0
+        public var currency: String = Currency.defaultCode
         /// A repeated order id: the first answer again, nothing sold.
         public var repeated: Bool
     }
 
-    /// Sells a token's holds in one transaction, all or nothing.
-    public func order(show: String, token: String, orderId: String, expecting: [SeatID]? = nil,
+    /// Sells a token's holds in one transaction, all or nothing, when they
+    /// keep the show's enforced sales rules.
+    public func order(show: String, token: String, orderId: String, expecting: [SeatID]? = nil, plan: HallPlan,
                       now: Date? = nil) throws(ServiceError) -> OrderAnswer {
         try ShowService.checkToken(token)
         guard !orderId.isEmpty, orderId.unicodeScalars.count <= 128,
               orderId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0.value < 0x10000 }) else {
             throw ServiceError(.usage, "an order id is 1 to 128 visible characters without spaces")
         }
-        let result = try update(show, plan: nil) { inv in inv.order(id: orderId, token: token, expecting: expecting, now: now ?? Date()) }
+        let result = try update(show, plan: plan) { inv in inv.order(id: orderId, token: token, expecting: expecting, plan: plan.hall, now: now ?? Date()) }
         switch result {
-        case .success(let (order, repeated)): return OrderAnswer(orderId: orderId, order: order, repeated: repeated)
+        case .success(let (order, repeated)):
+            return OrderAnswer(orderId: orderId, order: order, total: order.total(in: plan.hall), currency: plan.hall.currency, repeated: repeated)
         case .failure(.nothingHeld):
             throw ServiceError(.conflict, "token holds nothing in show \(show) (never selected, expired, or already ordered)")
         case .failure(.notHeld(let ids)):
@@ -238,6 +269,58 @@ public final class ShowService: Sendable {
             throw ServiceError(.conflict, "held by this token but not in the order's seats: \(ids.joined(separator: ", ")); nothing was sold")
         case .failure(.orderIDTaken):
             throw ServiceError(.conflict, "order id \(orderId) was used by another token in show \(show)")
+        case .failure(.rulesBroken(let breaks)):
+            throw ServiceError(.conflict, "the held seats break the show's sales rules: \(breaks.map(\.summary).joined(separator: "; ")); nothing was sold")
+        }
+    }
+
+    // MARK: Channels
+
+    /// Opens a token for a sales channel (the back office's): it may hold
+    /// the seats reserved for that channel, and any public seat.
+    public func openChannelToken(show: String, channel: String, plan: HallPlan, ttl: TimeInterval? = nil,
+                                 now: Date? = nil) throws(ServiceError) -> (token: String, expiresAt: Date) {
+        try ShowService.checkChannel(channel)
+        let ttl = ttl ?? defaultTTL
+        return try update(show, plan: plan) { inv in
+            let t = now ?? Date()
+            inv.releaseExpired(now: t)
+            let token = inv.issueToken(now: t, ttl: ttl, channel: channel)
+            return (token, t.addingTimeInterval(ttl))
+        }
+    }
+
+    /// Reserves seats of a show for a channel; every id must name a seat of
+    /// the hall that is neither sold nor locked, else nothing is reserved
+    /// (`conflict` naming them). Returns the channel's seats after.
+    public func reserve(show: String, channel: String, seats: [String], plan: HallPlan) throws(ServiceError) -> [SeatID] {
+        try ShowService.checkChannel(channel)
+        var ids: [SeatID] = [], unknown: [String] = []
+        for text in seats {
+            if let id = plan.hall.seatID(named: text), plan.hall.cell(id: id)?.seat.isSeat == true { ids.append(id) } else { unknown.append(text) }
+        }
+        if !unknown.isEmpty { throw ServiceError(.usage, "no such seat in hall \(plan.name): \(unknown.joined(separator: ", "))") }
+        if ids.isEmpty { throw ServiceError(.usage, "name the seats to reserve for channel \(channel)") }
+        return try update(show, plan: plan) { inv in
+            let refused = inv.reserve(ids, for: channel, plan: plan.hall)
+            if !refused.isEmpty {
+                throw ServiceError(.conflict, "sold or locked, not reserved: \(refused.map(\.description).joined(separator: ", ")); nothing was reserved")
+            }
+            return inv.channels.filter { $0.value == channel }.map(\.key).sorted()
+        }
+    }
+
+    /// Gives every seat of a channel to the public in one transaction;
+    /// returns the seats released (empty when the channel had none).
+    public func releaseChannel(show: String, channel: String, plan: HallPlan) throws(ServiceError) -> [SeatID] {
+        try ShowService.checkChannel(channel)
+        return try update(show, plan: plan) { inv in inv.releaseChannel(channel) }
+    }
+
+    /// Whether text may name a channel: as a show id may.
+    static func checkChannel(_ channel: String) throws(ServiceError) {
+        guard HallPlan.isName(channel) else {
+            throw ServiceError(.usage, "a channel is 1 to 128 letters, digits, -, _ and . (not leading): \"\(channel)\"")
         }
     }
 

@@ -63,7 +63,37 @@ enum InventorySchema {
             PRIMARY KEY(show, order_id, area));
         CREATE TABLE show_batches(show TEXT NOT NULL, batch_id TEXT NOT NULL, PRIMARY KEY(show, batch_id));
         """),
+        // Round 4: sales rules per show, ticket types, sales channels.
+        ("3-rules-types-channels", """
+        ALTER TABLE shows ADD COLUMN rules TEXT;
+        ALTER TABLE shows ADD COLUMN hall_file TEXT;
+        ALTER TABLE show_seats ADD COLUMN ticket TEXT NOT NULL DEFAULT '';
+        ALTER TABLE show_tokens ADD COLUMN channel TEXT NOT NULL DEFAULT '';
+        ALTER TABLE orders ADD COLUMN tickets TEXT NOT NULL DEFAULT '';
+        CREATE TABLE show_channels(show TEXT NOT NULL, seat TEXT NOT NULL, channel TEXT NOT NULL, PRIMARY KEY(show, seat));
+        """),
     ]
+
+    /// A show's rules as its `rules` column holds them (every member that
+    /// differs from the defaults), and back.
+    static func rulesText(_ rules: SalesRules?) -> SQLValue {
+        rules.map { .text(JSONWriter.write($0.json(), pretty: false)) } ?? .null
+    }
+    static func rules(_ value: SQLValue) -> SalesRules? {
+        guard let text = value.text, let node = try? JSONParser.parse(Array(text.utf8)) else { return nil }
+        return SalesRules().reading(node, path: "rules").rules
+    }
+
+    /// Ticket types by seat as one column's JSON object, and back.
+    static func typesText(_ types: [SeatID: String]) -> String {
+        types.isEmpty ? "" : JSONWriter.write(.object(types.keys.sorted().map { ($0.description, .string(types[$0] ?? "")) }), pretty: false)
+    }
+    static func types(_ text: String) -> [SeatID: String] {
+        guard !text.isEmpty, let node = try? JSONParser.parse(Array(text.utf8)), case .object(let members) = node.value else { return [:] }
+        var out: [SeatID: String] = [:]
+        for m in members { if let id = SeatID(m.key), case .string(let t) = m.node.value { out[id] = t } }
+        return out
+    }
 }
 
 /// A show read from and written back to its rows (`InventorySchema`'s
@@ -87,14 +117,17 @@ struct InventoryRows<DB: SQLRunner> {
         if let last = try db.q("SELECT sequence FROM last_sequence WHERE show = $1", [.text(show.show)]).first?.first?.int {
             show.lastSequence = max(show.lastSequence ?? Int.min, Int(last))
         }
-        let inserted = try db.q("INSERT INTO shows(show, hall, last_sequence, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (show) DO NOTHING RETURNING show",
+        let inserted = try db.q("INSERT INTO shows(show, hall, last_sequence, created_at, rules, hall_file) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (show) DO NOTHING RETURNING show",
                                 [.text(show.show), .text(show.hall), show.lastSequence.map { .int(Int64($0)) } ?? .null,
-                                 .int(Int64(now.timeIntervalSince1970))])
+                                 .int(Int64(now.timeIntervalSince1970)), InventorySchema.rulesText(show.rules), show.hallFile.map { .text($0) } ?? .null])
         guard !inserted.isEmpty else {
             // Created meanwhile by another instance.
             return (try read(inventory.show) ?? inventory, false)
         }
-        try write(ShowInventory(show: show.show, hall: show.hall), show)
+        var empty = ShowInventory(show: show.show, hall: show.hall)
+        empty.rules = show.rules
+        empty.hallFile = show.hallFile
+        try write(empty, show)
         return (show, true)
     }
 
@@ -105,19 +138,30 @@ struct InventoryRows<DB: SQLRunner> {
     /// The show `id` as its rows hold it, or nil.
     func read(_ id: String) throws -> ShowInventory? {
         let key: [SQLValue] = [.text(id)]
-        guard let head = try db.q(lockShow ? "SELECT hall, last_sequence FROM shows WHERE show = $1 FOR UPDATE" : "SELECT hall, last_sequence FROM shows WHERE show = $1", key).first, let hall = head[0].text else { return nil }
+        let headSQL = "SELECT hall, last_sequence, rules, hall_file FROM shows WHERE show = $1"
+        guard let head = try db.q(lockShow ? headSQL + " FOR UPDATE" : headSQL, key).first, let hall = head[0].text else { return nil }
         var show = ShowInventory(show: id, hall: hall)
         show.lastSequence = head[1].int.map { Int($0) }
-        for row in try db.q("SELECT seat, state, ref FROM show_seats WHERE show = $1", key) {
+        show.rules = InventorySchema.rules(head[2])
+        show.hallFile = head[3].text
+        for row in try db.q("SELECT seat, state, ref, ticket FROM show_seats WHERE show = $1", key) {
             guard let text = row[0].text, let seat = SeatID(text), let state = row[1].text, let ref = row[2].text else { continue }
             switch state {
             case "locked": show.seats[seat] = .locked
             case "sold": show.seats[seat] = .sold(order: ref)
-            default: show.seats[seat] = .held(token: ref)
+            default:
+                show.seats[seat] = .held(token: ref)
+                if let t = row[3].text, !t.isEmpty { show.ticketTypes[seat] = t }
             }
         }
-        for row in try db.q("SELECT token, expires_ms FROM show_tokens WHERE show = $1", key) {
-            if let token = row[0].text, let ms = row[1].int { show.tokens[token] = Date(timeIntervalSince1970: Double(ms) / 1000) }
+        for row in try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1", key) {
+            if let token = row[0].text, let ms = row[1].int {
+                show.tokens[token] = Date(timeIntervalSince1970: Double(ms) / 1000)
+                if let c = row[2].text, !c.isEmpty { show.tokenChannels[token] = c }
+            }
+        }
+        for row in try db.q("SELECT seat, channel FROM show_channels WHERE show = $1", key) {
+            if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
         }
         for row in try db.q("SELECT area, available FROM show_areas WHERE show = $1", key) {
             if let area = row[0].text, let n = row[1].int { show.areaAvailable[area] = Int(n) }
@@ -125,9 +169,10 @@ struct InventoryRows<DB: SQLRunner> {
         for row in try db.q("SELECT area, token, places FROM area_holds WHERE show = $1", key) {
             if let area = row[0].text, let token = row[1].text, let n = row[2].int { show.areaHolds[area, default: [:]][token] = Int(n) }
         }
-        for row in try db.q("SELECT order_id, token, seats FROM orders WHERE show = $1", key) {
+        for row in try db.q("SELECT order_id, token, seats, tickets FROM orders WHERE show = $1", key) {
             guard let oid = row[0].text, let token = row[1].text, let seats = row[2].text else { continue }
-            show.orders[oid] = ShowInventory.Order(token: token, seats: seats.split(separator: ",").compactMap { SeatID(String($0)) }, areas: [:])
+            show.orders[oid] = ShowInventory.Order(token: token, seats: seats.split(separator: ",").compactMap { SeatID(String($0)) }, areas: [:],
+                                                   ticketTypes: InventorySchema.types(row[3].text ?? ""))
         }
         for row in try db.q("SELECT order_id, area, places FROM order_areas WHERE show = $1", key) {
             if let oid = row[0].text, let area = row[1].text, let n = row[2].int { show.orders[oid]?.areas[area] = Int(n) }
@@ -141,7 +186,8 @@ struct InventoryRows<DB: SQLRunner> {
     /// Writes the rows that differ between two states of one show.
     func write(_ before: ShowInventory, _ after: ShowInventory) throws {
         let show = SQLValue.text(after.show)
-        for id in Set(before.seats.keys).union(after.seats.keys) where before.seats[id] != after.seats[id] {
+        for id in Set(before.seats.keys).union(after.seats.keys)
+        where before.seats[id] != after.seats[id] || before.ticketTypes[id] != after.ticketTypes[id] {
             let seat = SQLValue.text(id.description)
             switch after.seats[id] {
             case nil: try db.q("DELETE FROM show_seats WHERE show = $1 AND seat = $2", [show, seat])
@@ -152,14 +198,15 @@ struct InventoryRows<DB: SQLRunner> {
                 case .sold(let order): (word, ref) = ("sold", order)
                 case .held(let token): (word, ref) = ("held", token)
                 }
-                try db.q("INSERT INTO show_seats(show, seat, state, ref) VALUES ($1, $2, $3, $4) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref",
-                      [show, seat, .text(word), .text(ref)])
+                let ticket = state == .held(token: ref) ? after.ticketTypes[id] ?? "" : ""
+                try db.q("INSERT INTO show_seats(show, seat, state, ref, ticket) VALUES ($1, $2, $3, $4, $5) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref, ticket = excluded.ticket",
+                      [show, seat, .text(word), .text(ref), .text(ticket)])
             }
         }
         for token in Set(before.tokens.keys).union(after.tokens.keys) where before.tokens[token] != after.tokens[token] {
             if let expiry = after.tokens[token] {
-                try db.q("INSERT INTO show_tokens(show, token, expires_ms) VALUES ($1, $2, $3) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
-                      [show, .text(token), .int(Int64((expiry.timeIntervalSince1970 * 1000).rounded(.up)))])
+                try db.q("INSERT INTO show_tokens(show, token, expires_ms, channel) VALUES ($1, $2, $3, $4) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
+                      [show, .text(token), .int(Int64((expiry.timeIntervalSince1970 * 1000).rounded(.up))), .text(after.tokenChannels[token] ?? "")])
             } else {
                 try db.q("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
             }
@@ -184,10 +231,19 @@ struct InventoryRows<DB: SQLRunner> {
             }
         }
         for (oid, order) in after.orders where before.orders[oid] == nil {
-            try db.q("INSERT INTO orders(show, order_id, token, seats) VALUES ($1, $2, $3, $4)",
-                  [show, .text(oid), .text(order.token), .text(order.seats.map(\.description).joined(separator: ","))])
+            try db.q("INSERT INTO orders(show, order_id, token, seats, tickets) VALUES ($1, $2, $3, $4, $5)",
+                  [show, .text(oid), .text(order.token), .text(order.seats.map(\.description).joined(separator: ",")),
+                   .text(InventorySchema.typesText(order.ticketTypes))])
             for (area, n) in order.areas {
                 try db.q("INSERT INTO order_areas(show, order_id, area, places) VALUES ($1, $2, $3, $4)", [show, .text(oid), .text(area), .int(Int64(n))])
+            }
+        }
+        for id in Set(before.channels.keys).union(after.channels.keys) where before.channels[id] != after.channels[id] {
+            if let c = after.channels[id] {
+                try db.q("INSERT INTO show_channels(show, seat, channel) VALUES ($1, $2, $3) ON CONFLICT(show, seat) DO UPDATE SET channel = excluded.channel",
+                      [show, .text(id.description), .text(c)])
+            } else {
+                try db.q("DELETE FROM show_channels WHERE show = $1 AND seat = $2", [show, .text(id.description)])
             }
         }
         for b in after.batchIds.subtracting(before.batchIds) {

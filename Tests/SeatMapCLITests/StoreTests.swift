@@ -195,29 +195,29 @@ struct ShowStoreTests {
         let a2 = try service.select(.init(show: "S", toggles: [seats[1].description], singleSeatRule: false), plan: plan, now: t0 + 2)
         // A's cart still lists seat 0: the order sells nothing.
         #expect(throws: ServiceError.self) {
-            try service.order(show: "S", token: a2.token, orderId: "A-1", expecting: [seats[0], seats[1]], now: t0 + 2)
+            try service.order(show: "S", token: a2.token, orderId: "A-1", expecting: [seats[0], seats[1]], plan: plan, now: t0 + 2)
         }
         // A cart missing a held seat sells nothing either.
         _ = try service.select(.init(show: "S", token: a2.token, toggles: [seats[2].description], singleSeatRule: false), plan: plan, now: t0 + 2)
         #expect(throws: ServiceError.self) {
-            try service.order(show: "S", token: a2.token, orderId: "A-1", expecting: [seats[1]], now: t0 + 2)
+            try service.order(show: "S", token: a2.token, orderId: "A-1", expecting: [seats[1]], plan: plan, now: t0 + 2)
         }
         var inv = try service.inventory("S")
         #expect(inv.holder(of: seats[1]) == a2.token && inv.holder(of: seats[2]) == a2.token && inv.orders.isEmpty, "nothing sold, the rest still held")
         // B orders its seat and two standing places; repeating the id sells nothing more.
         _ = try service.select(.init(show: "S", token: b.token, toggles: [], areas: [(area.id, 2)], singleSeatRule: false), plan: plan, now: t0 + 3)
-        let first = try service.order(show: "S", token: b.token, orderId: "B-1", now: t0 + 3)
+        let first = try service.order(show: "S", token: b.token, orderId: "B-1", plan: plan, now: t0 + 3)
         #expect(first.order.seats == [seats[0]] && first.order.areas == [area.id: 2] && !first.repeated)
-        let again = try service.order(show: "S", token: b.token, orderId: "B-1", now: t0 + 4)
+        let again = try service.order(show: "S", token: b.token, orderId: "B-1", plan: plan, now: t0 + 4)
         #expect(again.repeated && again.order == first.order)
         inv = try service.inventory("S")
         #expect(inv.seats[seats[0]] == .sold(order: "B-1"))
         #expect(inv.areaAvailable[area.id] == area.remaining - 2)
         #expect(inv.orders.count == 1)
         // A second order by B, with nothing held, sells nothing.
-        #expect(throws: ServiceError.self) { try service.order(show: "S", token: b.token, orderId: "B-2", now: t0 + 4) }
+        #expect(throws: ServiceError.self) { try service.order(show: "S", token: b.token, orderId: "B-2", plan: plan, now: t0 + 4) }
         // Another token's order id is refused.
-        #expect(throws: ServiceError.self) { try service.order(show: "S", token: a2.token, orderId: "B-1", now: t0 + 4) }
+        #expect(throws: ServiceError.self) { try service.order(show: "S", token: a2.token, orderId: "B-1", plan: plan, now: t0 + 4) }
         // Standing places count towards maxSelectCount with the seats; held places are never dropped unseen.
         let c = try service.select(.init(show: "S", toggles: [], areas: [(area.id, venue.maxSelectCount)], singleSeatRule: false), plan: plan, now: t0 + 4)
         let more = try service.select(.init(show: "S", token: c.token, toggles: [seats[5].description], singleSeatRule: false), plan: plan, now: t0 + 4)
@@ -250,7 +250,7 @@ struct ShowStoreTests {
             guard let a = try? service.select(.init(show: "S", toggles: [seat], singleSeatRule: false), plan: plan),
                   a.results.first?.1 == .selected else { return }
             held.append(seat)
-            if let o = try? service.order(show: "S", token: a.token, orderId: "order-\(k)") {
+            if let o = try? service.order(show: "S", token: a.token, orderId: "order-\(k)", plan: plan) {
                 sold.append(o.order.seats.map(\.description).joined(separator: ",") + "|order-\(k)")
             }
         }
@@ -438,13 +438,13 @@ struct ShowStoreTests {
         }
         let hall = try Self.wideHall(dir)
         let store = try SQLiteInventoryStore(path: db)
-        #expect(try store.appliedMigrations() == ["1-selections", "2-shows"])
+        #expect(try store.appliedMigrations() == InventorySchema.migrations.map(\.name))
         _ = try ShowService(store: store).create(show: "S", plan: HallPlan(name: "wide", hall: try Files.readHall(hall)))
         let updates = try Fixtures.write(#"{"batchId":"feed-7","sequence":7,"changes":[{"id":"1-1-2","status":2}]}"#, to: "u.json", in: dir)
         let r = seatmap("apply", hall, updates, "--store", db, "--show", "S")
         #expect(r.code == 0 && r.out.contains("already applied"), "\(r.out) \(r.err)")
         // Opening again applies nothing twice.
-        #expect(try SQLiteInventoryStore(path: db).appliedMigrations() == ["1-selections", "2-shows"])
+        #expect(try SQLiteInventoryStore(path: db).appliedMigrations() == InventorySchema.migrations.map(\.name))
     }
 
     @Test("a first-round JSON store is migrated once and kept as a backup")
@@ -455,7 +455,7 @@ struct ShowStoreTests {
         #expect(store.notes.first?.contains("migrated the JSON selection store") == true)
         let backups = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("json-backup") }
         #expect(backups.count == 1)
-        #expect(try store.appliedMigrations() == ["1-selections", "2-shows"])
+        #expect(try store.appliedMigrations() == InventorySchema.migrations.map(\.name))
         #expect(try SQLiteInventoryStore(path: path).notes.isEmpty, "migrated once")
     }
 
@@ -512,9 +512,9 @@ struct InventoryStoreContractTests {
         #expect(b.results.map(\.1) == [.held, .selected], "A's seat is held to B")
         // B's hold expires; A adds a seat and orders.
         _ = try service.select(.init(show: "S", token: a.token, toggles: [free[3].description], ttl: 60, singleSeatRule: false), plan: plan, now: t0 + 10)
-        let order = try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 10)
+        let order = try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 10)
         #expect(order.order.seats == [free[0], free[1], free[3]].sorted())
-        #expect(try service.order(show: "S", token: a.token, orderId: "A", now: t0 + 11).repeated)
+        #expect(try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 11).repeated)
         let layout = try Geometry(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.all))).layout(hall).layout
         let batch = StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])
         let run = try service.apply(show: "S", plan: plan, batches: [batch, batch], layout: layout, updatesFile: "u")

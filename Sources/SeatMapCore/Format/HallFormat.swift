@@ -10,14 +10,14 @@ public enum HallFormat {
     public static let maxGridSide = HallValidator.maxGridSide
 
     static let rootKeys: Set<String> = ["cinemaName", "hallName", "movieStartTime", "maxSelectCount", "screenLabel", "sections", "rows",
-                                        "areas", "focus", "categories", "groups", "currency", "locale", "planSize", "pretix"]
+                                        "areas", "focus", "categories", "groups", "currency", "locale", "planSize", "rules", "pretix"]
     static let sectionKeys: Set<String> = ["id", "name", "x", "y", "rotation", "level", "outline", "showName", "externalId", "pretix"]
     static let rowKeys: Set<String> = ["row", "label", "section", "price", "seats", "count", "arc", "line", "labels", "group", "origin", "pretix"]
     static let seatKeys: Set<String> = ["column", "status", "label", "price", "type", "x", "y", "w", "h", "r", "rotation", "id", "category", "pretix"]
     static let arcKeys: Set<String> = ["cx", "cy", "radius", "start", "end", "facing"]
     static let lineKeys: Set<String> = ["x", "y", "angle", "spacing"]
     static let areaKeys: Set<String> = ["id", "shape", "section", "x", "y", "w", "h", "cx", "cy", "rx", "ry", "r", "points", "size",
-                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price", "externalId", "pretix"]
+                                        "rotation", "fill", "border", "label", "labelAt", "labelSize", "labelColor", "capacity", "available", "price", "minPerOrder", "maxPerOrder", "externalId", "pretix"]
 
     /// A decoded hall with the warnings (unknown keys) found on the way.
     public struct Decoded: Sendable {
@@ -87,12 +87,21 @@ public enum HallFormat {
             categoryNodes = items
             for (i, item) in items.enumerated() {
                 let path = "categories[\(i)]"
-                guard let m = ctx.object(item, path, known: ["name", "price", "color", "pretix"]) else { continue }
+                guard let m = ctx.object(item, path, known: ["name", "price", "color", "ticketTypes", "pretix"]) else { continue }
                 let name = ctx.required(m, "name", in: item, path).flatMap { ctx.label($0, path + ".name") } ?? ""
                 let price = m["price"].flatMap { ctx.decimal($0, path + ".price") }
                 let color = m["color"].flatMap { ctx.string($0, path + ".color") }
                 var category = SeatCategory(name: name, price: price, color: color)
                 category.pretix = planMembers(m, path, &ctx)
+                if let n = m["ticketTypes"], let types = ctx.array(n, path + ".ticketTypes") {
+                    for (k, t) in types.enumerated() {
+                        let tp = "\(path).ticketTypes[\(k)]"
+                        guard let tm = ctx.object(t, tp, known: ["name", "price"]) else { continue }
+                        let name = ctx.required(tm, "name", in: t, tp).flatMap { ctx.label($0, tp + ".name") }
+                        let price = ctx.required(tm, "price", in: t, tp).flatMap { ctx.decimal($0, tp + ".price") }
+                        if let name, let price { category.ticketTypes.append(TicketType(name: name, price: price)) }
+                    }
+                }
                 categories.append(category)
             }
         }
@@ -156,6 +165,13 @@ public enum HallFormat {
                 }
             }
         }
+        var rules = SalesRules()
+        rules.maxSelectCount = maxSelectCount
+        if let n = top["rules"] {
+            let read = rules.reading(n, path: "rules", allowingMax: false)
+            rules = read.rules
+            for d in read.problems { ctx.error(n[String(d.path.dropFirst(6))] ?? n, d.path, d.message) }
+        }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
                                               areas: areas, focus: focus, categories: categories, groups: groups, currency: currency, locale: locale,
@@ -192,6 +208,7 @@ public enum HallFormat {
         hall.currency = currency
         hall.locale = locale
         hall.planSize = planSize
+        hall.rules = rules
         hall.pretix = planMembers(top, "", &ctx)
         return hall
     }
@@ -239,6 +256,8 @@ public enum HallFormat {
         let capacity = m["capacity"].flatMap { ctx.int($0, path + ".capacity") }
         let available = m["available"].flatMap { ctx.int($0, path + ".available") }
         let price = m["price"].flatMap { ctx.decimal($0, path + ".price") }
+        let minPerOrder = m["minPerOrder"].flatMap { ctx.int($0, path + ".minPerOrder") }
+        let maxPerOrder = m["maxPerOrder"].flatMap { ctx.int($0, path + ".maxPerOrder") }
         func req(_ key: String, _ ctx: inout DecodeContext) -> Double { requiredNumber(m, key, in: node, path, &ctx) ?? 1 }
         var shape: AreaShape? = nil
         if let n = ctx.required(m, "shape", in: node, path), let name = ctx.string(n, path + ".shape") {
@@ -270,6 +289,8 @@ public enum HallFormat {
         var area = Area(id: id, section: section, shape: shape, rotation: rotation, fill: fill, border: border, label: label, labelAt: labelAt,
                         capacity: capacity, available: available, price: price, labelSize: labelSize, labelColor: labelColor, externalID: externalID)
         area.pretix = pretix
+        area.minPerOrder = minPerOrder
+        area.maxPerOrder = maxPerOrder
         return area
     }
 
@@ -450,6 +471,9 @@ public enum HallFormat {
         if hall.currency != Currency.defaultCode { top.append(("currency", .string(hall.currency))) }
         if let l = hall.locale { top.append(("locale", .string(l))) }
         if let s = hall.planSize { top.append(("planSize", .object([("width", num(s.width)), ("height", num(s.height))]))) }
+        var plain = SalesRules()
+        plain.maxSelectCount = hall.maxSelectCount
+        if hall.rules != plain { top.append(("rules", hall.rules.json(differingFrom: plain, includingMax: false))) }
         if let p = hall.pretix { top.append(("pretix", planNode(p))) }
         if let f = hall.focus { top.append(("focus", .object([("x", num(f.x)), ("y", num(f.y))]))) }
         if !hall.categories.isEmpty {
@@ -457,6 +481,9 @@ public enum HallFormat {
                 var m: [(String, JSONNode)] = [("name", .string(c.name))]
                 if let p = c.price { m.append(("price", .number(p.plainText))) }
                 if let color = c.color { m.append(("color", .string(color))) }
+                if !c.ticketTypes.isEmpty {
+                    m.append(("ticketTypes", .array(c.ticketTypes.map { .object([("name", .string($0.name)), ("price", .number($0.price.plainText))]) })))
+                }
                 if let p = c.pretix { m.append(("pretix", planNode(p))) }
                 return .object(m)
             })))
@@ -562,6 +589,8 @@ public enum HallFormat {
         if let c = a.capacity { m.append(("capacity", .int(c))) }
         if let n = a.available { m.append(("available", .int(n))) }
         if let p = a.price { m.append(("price", .number(p.plainText))) }
+        if let n = a.minPerOrder { m.append(("minPerOrder", .int(n))) }
+        if let n = a.maxPerOrder { m.append(("maxPerOrder", .int(n))) }
         if let p = a.pretix { m.append(("pretix", planNode(p))) }
         return .object(m)
     }

@@ -192,7 +192,10 @@ public struct SeatMapLocale: Sendable, Equatable {
                               "picker.remove", "picker.holdFor", "picker.confirm", "picker.ordered", "picker.zoomIn",
                               "picker.zoomOut", "picker.fit", "picker.map", "picker.legend", "picker.places", "picker.pan", "picker.panUp",
                               "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left",
-                              "picker.allLevels"]
+                              "picker.allLevels",
+                              // Sales rules and ticket types.
+                              "picker.consecutive", "picker.minimum", "picker.areaMinimum", "picker.areaMaximum", "picker.noType",
+                              "picker.notSelected", "seat.ticketType", "price.range"]
 
     /// Reads a catalogue, checking that it has every key and a sane format.
     public static func decode(_ source: SourceText) throws(SeatMapError) -> SeatMapLocale {

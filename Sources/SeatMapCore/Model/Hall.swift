@@ -12,8 +12,12 @@ public struct Hall: Sendable, Equatable {
     public private(set) var cinemaName: String
     public private(set) var hallName: String
     public private(set) var movieStartTime: String
-    /// How many seats one order may hold (the seed's `maxSelectCount`).
-    public private(set) var maxSelectCount: Int
+    /// How many seats one order may hold (the seed's `maxSelectCount`):
+    /// the rules' maximum.
+    public var maxSelectCount: Int { rules.maxSelectCount }
+    /// The sales rules (the file's `rules`, its `maxSelectCount`), or a
+    /// show's override of them.
+    public internal(set) var rules = SalesRules()
     /// Text on the screen band.
     public private(set) var screenLabel: String
     /// Declared sections; empty when none are declared.
@@ -91,7 +95,7 @@ public struct Hall: Sendable, Equatable {
         self.cinemaName = cinemaName
         self.hallName = hallName
         self.movieStartTime = movieStartTime
-        self.maxSelectCount = maxSelectCount
+        self.rules.maxSelectCount = maxSelectCount
         self.screenLabel = screenLabel
         self.sections = sections.sorted { $0.id < $1.id }
         self.rows = rows.sorted { $0.number < $1.number }.map { row in
@@ -125,7 +129,7 @@ public struct Hall: Sendable, Equatable {
 
     public static func == (a: Hall, b: Hall) -> Bool {
         a.cinemaName == b.cinemaName && a.hallName == b.hallName && a.movieStartTime == b.movieStartTime
-            && a.maxSelectCount == b.maxSelectCount && a.screenLabel == b.screenLabel
+            && a.rules == b.rules && a.screenLabel == b.screenLabel
             && a.sections == b.sections && a.rows == b.rows && a.areas == b.areas && a.focus == b.focus
             && a.categories == b.categories && a.groups == b.groups && a.currency == b.currency && a.locale == b.locale
             && a.planSize == b.planSize && a.pretix == b.pretix
@@ -191,11 +195,24 @@ public struct Hall: Sendable, Equatable {
 
     /// The seats booked together with this one, itself included, sorted: its
     /// group's, its couple pair, or just itself.
+    /// Groups sold seat by seat (`rules.tables` other than `byTable`) do
+    /// not bind their seats.
     public func members(of id: SeatID) -> [SeatID] {
-        if let k = groupOf[id] { return groups[k].seats.sorted() }
+        if let k = groupOf[id], rules.tables == .byTable { return groups[k].seats.sorted() }
         if let partner = cell(id: id)?.partnerID { return [id, partner].sorted() }
         return [id]
     }
+
+    /// The ticket types a seat sells as: its category's (empty when it has
+    /// no category or the category lists none).
+    public func ticketTypes(of id: SeatID) -> [TicketType] {
+        guard let name = cell(id: id)?.seat.category, let c = categories.first(where: { $0.name == name }) else { return [] }
+        return c.ticketTypes
+    }
+
+    /// The groups booked whole: every group when `rules.tables` is
+    /// `byTable`, else none (their seats are sold one by one).
+    public var wholeGroups: [SeatGroup] { rules.tables == .byTable ? groups : [] }
 
     /// The group a seat belongs to, if any.
     public func group(of id: SeatID) -> SeatGroup? { groupOf[id].map { groups[$0] } }
@@ -208,6 +225,9 @@ public struct Hall: Sendable, Equatable {
         rows[p.row].seats[p.seat].kind = .seat(status)
         return true
     }
+
+    /// Puts other sales rules in place (a show's override of the file's).
+    public mutating func setRules(_ rules: SalesRules) { self.rules = rules }
 
     /// Sets how many places of a standing area are still for sale; false
     /// when there is no such area or `available` is outside 0…capacity.

@@ -128,6 +128,9 @@ public struct PriceTiers: Sendable, Equatable {
     /// Each tier's colour as the hall writes it (its category's), nil where
     /// the theme's palette decides.
     public let colors: [String?]
+    /// Each tier's range of prices over its category's ticket types, nil
+    /// for a tier of one price.
+    public let ranges: [ClosedRange<Decimal>?]
 
     public init(_ hall: Hall) {
         let declared = Dictionary(hall.categories.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -154,6 +157,10 @@ public struct PriceTiers: Sendable, Equatable {
         prices = keys.map(\.price)
         categories = keys.map(\.category)
         colors = keys.map { k in k.category.flatMap { declared[$0]?.color } }
+        ranges = keys.map { k in
+            guard let c = k.category.flatMap({ declared[$0] }), !c.ticketTypes.isEmpty, let r = c.priceRange, r.lowerBound < r.upperBound else { return nil }
+            return r
+        }
     }
 
     /// The tier of seats of this price without a category (else the first

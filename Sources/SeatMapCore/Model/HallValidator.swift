@@ -127,6 +127,17 @@ public enum HallValidator {
             else { categoryNames[c.name] = describe(.category(i, nil)) }
             checkText(c.name, .category(i, "name"))
             if let p = c.price { checkPrice(p, .category(i, "price")) }
+            if c.price != nil, !c.ticketTypes.isEmpty {
+                report(.category(i, "price"), "category \"\(c.name)\" has ticket types: its prices are theirs (drop \"price\")")
+            }
+            var typeNames = Set<String>()
+            for (k, t) in c.ticketTypes.enumerated() {
+                let key = "ticketTypes[\(k)]"
+                if t.name.isEmpty { report(.category(i, key + ".name"), "a ticket type needs a non-empty name") }
+                else if !typeNames.insert(t.name).inserted { report(.category(i, key + ".name"), "ticket type \"\(t.name)\" is listed twice in category \"\(c.name)\"") }
+                checkText(t.name, .category(i, key + ".name"))
+                checkPrice(t.price, .category(i, key + ".price"))
+            }
             if let color = c.color, !isColor(color) {
                 report(.category(i, "color"), "\"\(color)\" is not a colour (expected \(HallValidator.colorForms))")
             }
@@ -306,6 +317,10 @@ public enum HallValidator {
             if let cap = a.capacity {
                 if !(1...1_000_000).contains(cap) { report(.area(i, "capacity"), rangeMessage("capacity", cap, 1...1_000_000)) }
                 if a.price == nil { report(.area(i, nil), "missing required field \"price\" (a standing area with a capacity needs a price)") }
+                if let least = a.minPerOrder, !(1...max(1, cap)).contains(least) { report(.area(i, "minPerOrder"), rangeMessage("minPerOrder", least, 1...max(1, cap))) }
+                if let most = a.maxPerOrder, !((a.minPerOrder ?? 1)...max(a.minPerOrder ?? 1, cap)).contains(most) {
+                    report(.area(i, "maxPerOrder"), rangeMessage("maxPerOrder", most, (a.minPerOrder ?? 1)...max(a.minPerOrder ?? 1, cap)))
+                }
                 if let n = a.available, !(0...max(0, cap)).contains(n) {
                     report(.area(i, "available"), rangeMessage("available", n, 0...max(0, cap)))
                 }
@@ -314,6 +329,8 @@ public enum HallValidator {
             } else {
                 if a.available != nil { report(.area(i, "available"), "\"available\" needs a \"capacity\" (only standing areas are sold)") }
                 if a.price != nil { report(.area(i, "price"), "\"price\" needs a \"capacity\" (only standing areas are sold)") }
+                if a.minPerOrder != nil { report(.area(i, "minPerOrder"), "\"minPerOrder\" needs a \"capacity\" (only standing areas are sold)") }
+                if a.maxPerOrder != nil { report(.area(i, "maxPerOrder"), "\"maxPerOrder\" needs a \"capacity\" (only standing areas are sold)") }
             }
         }
         for p in out { report(p.place, p.message) }

@@ -153,6 +153,10 @@ public struct Area: Sendable, Equatable {
     public var capacity: Int?
     public var available: Int?
     public var price: Decimal?
+    /// Places one order takes of a standing area at least and at most
+    /// (nil: 1, and the hall's `maxSelectCount`).
+    public var minPerOrder: Int? = nil
+    public var maxPerOrder: Int? = nil
 
     public init(id: String, section: Int? = nil, shape: AreaShape, rotation: Double = 0, fill: String? = nil,
                 border: String? = nil, label: String = "", labelAt: Point? = nil, capacity: Int? = nil, available: Int? = nil,
@@ -199,6 +203,10 @@ public struct SeatCategory: Sendable, Equatable {
     public var name: String
     public var price: Decimal?
     public var color: String?
+    /// The kinds of ticket its seats are sold as (adult, child, concession),
+    /// each with its price; a selected seat is the first unless the buyer
+    /// picks another. Empty: one kind, at the seat's price.
+    public var ticketTypes: [TicketType] = []
     /// What the plan it came from wrote on it besides (kept for export).
     public var pretix: PlanMembers? = nil
 
@@ -209,14 +217,34 @@ public struct SeatCategory: Sendable, Equatable {
     }
 }
 
+/// A kind of ticket a category's seats are sold as: its name and price.
+public struct TicketType: Sendable, Equatable {
+    public var name: String
+    public var price: Decimal
+
+    public init(name: String, price: Decimal) {
+        self.name = name
+        self.price = price
+    }
+}
+
 extension SeatCategory {
+    /// The lowest and highest price its seats sell at: over its ticket
+    /// types when it has them, else its price; nil when it has neither.
+    public var priceRange: ClosedRange<Decimal>? {
+        let prices = ticketTypes.isEmpty ? (price.map { [$0] } ?? []) : ticketTypes.map(\.price)
+        guard let low = prices.min(), let high = prices.max() else { return nil }
+        return low...high
+    }
+
     /// Rows with every seat of a priced category that sets no price of its
     /// own given the category's price (done before validation, so a seat's
     /// price is always its own or its row's).
     public static func resolvePrices(_ rows: [Row], _ categories: [SeatCategory]) -> [Row] {
         guard !categories.isEmpty else { return rows }
         var prices: [String: Decimal] = [:]
-        for c in categories where prices[c.name] == nil { if let p = c.price { prices[c.name] = p } }
+        // A category with ticket types sells at its first type's price by default.
+        for c in categories where prices[c.name] == nil { if let p = c.ticketTypes.first?.price ?? c.price { prices[c.name] = p } }
         guard !prices.isEmpty else { return rows }
         return rows.map { row in
             var r = row

@@ -110,12 +110,29 @@ public enum Recommender {
     }
 
     /// The best seats for a request, by the fallback order.
+    /// A step's answer that breaks a sales rule the hall enforces
+    /// (`noOrphans`, `consecutive`: `order` would refuse it) is passed over
+    /// for the next step.
     public static func best(_ request: Request, in hall: Hall) throws(Failure) -> Recommendation {
         let search = try Search(request, hall)
+        let rules = hall.rules
+        var refused: [RuleBreak] = []
+        func keeps(_ r: Recommendation?) -> Recommendation? {
+            guard let r else { return nil }
+            guard rules.noOrphans == .enforce || rules.consecutive == .enforce else { return r }
+            let broken = rules.breaks(Selection(restoring: r.seats, standing: [:]), in: hall)
+                .filter { $0.enforced && ($0.rule == .noOrphans || $0.rule == .consecutive) }
+            if broken.isEmpty { return r }
+            refused += broken
+            return nil
+        }
         // Fewer usable seats than asked for: no step can answer.
         if search.usableCount >= request.count {
-            if let r = search.together() { return r }
-            if !request.together, let r = search.split() ?? search.anywhere() { return r }
+            if let r = keeps(search.together()) { return r }
+            if !request.together, let r = keeps(search.split()) ?? keeps(search.anywhere()) { return r }
+        }
+        if let first = refused.first {
+            throw Failure(kind: .noSeats, message: "every \(request.count) seats found break the hall's enforced sales rules (\(first.summary))")
         }
         throw Failure(kind: .noSeats, message: search.reason())
     }
@@ -322,7 +339,7 @@ extension Recommender {
             let rowFits = hall.rows.map { row in
                 (sectionID == nil || row.section == sectionID) && (request.level == nil || (levels[row.section] ?? 0) == request.level)
             }
-            var pairs = !hall.groups.isEmpty
+            var pairs = !hall.wholeGroups.isEmpty
             var usable = 0
             let rows = hall.rows
             seats = Seats(hall) { r, cells, j in
@@ -359,7 +376,7 @@ extension Recommender {
                     }
                 }
             }
-            for group in hall.groups {
+            for group in hall.wholeGroups {
                 let places = group.seats.compactMap { hall.position(of: $0) }
                 guard let p0 = places.first else { continue }
                 let flat = places.map { seats.start[$0.row] + $0.seat }

@@ -20,12 +20,19 @@ public struct Selection: Sendable, Equatable {
         /// Held by another buyer of the show (a hold token) until it
         /// expires or is released.
         case held
+        /// A ticket type the seat's category does not list.
+        case noSuchType
+        /// A ticket type for a seat that is not selected.
+        case notSelected
     }
 
     /// Selected seat ids, sorted by row, then column.
     public private(set) var ids: [SeatID] = []
     /// Places taken in standing areas, by area id (never 0).
     public private(set) var standing: [String: Int] = [:]
+    /// The ticket type picked for a selected seat, by seat, where it is not
+    /// its category's first (the default).
+    public private(set) var ticketTypes: [SeatID: String] = [:]
 
     public init() {}
 
@@ -39,9 +46,11 @@ public struct Selection: Sendable, Equatable {
 
     /// A selection exactly as it was held (a show's holds read back): no
     /// rule is applied again, so nothing held is dropped unseen.
-    init(restoring ids: [SeatID], standing: [String: Int]) {
+    init(restoring ids: [SeatID], standing: [String: Int], ticketTypes: [SeatID: String] = [:]) {
         self.ids = ids.sorted()
         self.standing = standing.filter { $0.value > 0 }
+        let held = Set(ids)
+        self.ticketTypes = ticketTypes.filter { held.contains($0.key) }
     }
 
     public func contains(_ id: SeatID) -> Bool { ids.contains(id) }
@@ -59,7 +68,7 @@ public struct Selection: Sendable, Equatable {
             return .deselected
         }
         guard quantity <= area.remaining else { return .notAvailable }
-        guard count - (standing[id] ?? 0) + quantity <= hall.maxSelectCount else { return .reachLimit }
+        guard count - (standing[id] ?? 0) + quantity <= hall.maxSelectCount, quantity <= area.maxPerOrder ?? Int.max else { return .reachLimit }
         standing[id] = quantity
         return .selected
     }
@@ -92,8 +101,7 @@ public struct Selection: Sendable, Equatable {
         guard let cell = hall.cell(id: id) else { return .noSuchSeat }
         let group = Selection.group(of: cell, in: hall)
         if contains(id) {
-            let drop = Set(group.map(\.id))
-            ids.removeAll { drop.contains($0) }
+            remove(Set(group.map(\.id)))
             return .deselected
         }
         guard group.allSatisfy({ $0.seat.status == .available }) else { return .notAvailable }
@@ -106,14 +114,69 @@ public struct Selection: Sendable, Equatable {
         ids = (ids + new).sorted()
     }
 
+    /// Toggles what a user names: `table:GROUP` a whole group, else a seat
+    /// by its SeatMap or external id.
+    public mutating func toggle(named text: String, in hall: Hall) -> ToggleResult {
+        if text.hasPrefix(Selection.groupPrefix) { return toggle(group: String(text.dropFirst(Selection.groupPrefix.count)), in: hall) }
+        guard let id = hall.seatID(named: text) else { return .noSuchSeat }
+        return toggle(id, in: hall)
+    }
+
+    /// What names a whole group in a toggle: `table:T1`.
+    public static let groupPrefix = "table:"
+
+    /// Toggles a whole group at once (`rules.tables` `either`; with
+    /// `byTable` any of its seats does the same): selected when every seat
+    /// is available and fits under `maxSelectCount`, deselected when all
+    /// of it was selected.
+    public mutating func toggle(group id: String, in hall: Hall) -> ToggleResult {
+        guard let group = hall.groups.first(where: { $0.id == id }), !group.seats.isEmpty else { return .noSuchSeat }
+        let seats = Set(group.seats)
+        if seats.isSubset(of: Set(ids)) {
+            remove(seats)
+            return .deselected
+        }
+        let cells = group.seats.compactMap { hall.cell(id: $0) }
+        guard cells.count == seats.count, cells.allSatisfy({ $0.seat.status == .available }) else { return .notAvailable }
+        let new = seats.subtracting(ids)
+        guard count + new.count <= hall.maxSelectCount else { return .reachLimit }
+        add(Array(new), in: hall)
+        return .selected
+    }
+
     /// Removes ids (e.g. seats that were just sold).
     public mutating func remove(_ drop: Set<SeatID>) {
         ids.removeAll { drop.contains($0) }
+        for id in drop { ticketTypes[id] = nil }
+    }
+
+    /// Picks the ticket type of a selected seat by name: `selected`, or
+    /// `notSelected`, `noSuchSeat`, `noSuchType` (its category lists no
+    /// such type, or none at all).
+    public mutating func setTicketType(_ name: String, of id: SeatID, in hall: Hall) -> ToggleResult {
+        guard hall.cell(id: id) != nil else { return .noSuchSeat }
+        guard contains(id) else { return .notSelected }
+        let types = hall.ticketTypes(of: id)
+        guard types.contains(where: { $0.name == name }) else { return .noSuchType }
+        ticketTypes[id] = types.first?.name == name ? nil : name
+        return .selected
+    }
+
+    /// The ticket type of a selected seat (nil when its category has none).
+    public func ticketType(of id: SeatID, in hall: Hall) -> TicketType? {
+        let types = hall.ticketTypes(of: id)
+        if let name = ticketTypes[id], let t = types.first(where: { $0.name == name }) { return t }
+        return types.first
+    }
+
+    /// What a selected seat costs: its ticket type's price, else its own.
+    public func price(of id: SeatID, in hall: Hall) -> Decimal? {
+        ticketType(of: id, in: hall)?.price ?? hall.cell(id: id)?.price
     }
 
     /// The exact total of the selected seats' prices.
     public func total(in hall: Hall) -> Decimal {
-        var total = ids.compactMap { hall.cell(id: $0)?.price }.reduce(Decimal(0), +)
+        var total = ids.compactMap { price(of: $0, in: hall) }.reduce(Decimal(0), +)
         for (id, n) in standing { if let p = hall.area(id: id)?.price { total += p * Decimal(n) } }
         return total
     }
@@ -128,8 +191,16 @@ public struct Selection: Sendable, Equatable {
 
     /// Each seat's description in a locale ("3排5座", "Row 3, Seat 5"),
     /// sorted by row, then column.
+    /// A seat of a category with ticket types names its type too
+    /// ("Row 3, Seat 5 (Child)").
     public func descriptions(in hall: Hall, locale: SeatMapLocale = .standard) -> [String] {
-        ids.compactMap { hall.cell(id: $0).map { hall.describe($0, in: locale) } }
+        ids.compactMap { id in
+            hall.cell(id: id).map { cell in
+                let words = hall.describe(cell, in: locale)
+                guard let type = ticketType(of: id, in: hall) else { return words }
+                return locale.text("seat.ticketType", ["seat": words, "type": type.name])
+            }
+        }
     }
 }
 
@@ -167,5 +238,27 @@ public enum SingleSeatRule {
             }
         }
         return out
+    }
+}
+
+extension SingleSeatRule {
+    /// The seats of `orphans` (single empty seats a selection leaves) the
+    /// buyer could have avoided: an orphan is unavoidable when the run of
+    /// available neighbours it stands in (before the selection) is exactly
+    /// one seat longer than what the selection takes of it, so any choice
+    /// of that many seats there leaves one alone.
+    public static func avoidable(_ orphans: [SeatID], selected: Set<SeatID>, in hall: Hall) -> [SeatID] {
+        guard !orphans.isEmpty else { return [] }
+        let links = RowNeighbours.links(hall)
+        return orphans.filter { orphan in
+            guard let p = hall.position(of: orphan) else { return true }
+            let row = hall.rows[p.row], seats = row.seats
+            func available(_ j: Int) -> Bool { seats[j].status == .available }
+            var a = p.seat, b = p.seat
+            while a > 0, links[p.row][a - 1], available(a - 1) { a -= 1 }
+            while b + 1 < seats.count, links[p.row][b], available(b + 1) { b += 1 }
+            let taken = (a...b).filter { selected.contains(SeatID(section: row.section, row: row.number, column: seats[$0].column)) }.count
+            return (b - a + 1) - taken != 1
+        }
     }
 }

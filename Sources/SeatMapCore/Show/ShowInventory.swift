@@ -26,10 +26,26 @@ public struct ShowInventory: Sendable, Equatable {
         public var seats: [SeatID]
         /// Standing places sold, by area id.
         public var areas: [String: Int]
-        public init(token: String, seats: [SeatID], areas: [String: Int]) {
+        /// The ticket type each seat was sold as, where it was not its
+        /// category's first.
+        public var ticketTypes: [SeatID: String]
+        public init(token: String, seats: [SeatID], areas: [String: Int], ticketTypes: [SeatID: String] = [:]) {
             self.token = token
             self.seats = seats
             self.areas = areas
+            self.ticketTypes = ticketTypes
+        }
+
+        /// What the order costs in `plan`: each seat at its ticket type's
+        /// price (else its own), each standing place at its area's.
+        public func total(in plan: Hall) -> Decimal {
+            Selection(restoring: seats, standing: areas, ticketTypes: ticketTypes).total(in: plan)
+        }
+
+        /// The seats and places as `Selection` describes them ("Row 3, Seat 5 (Child)", "Floor × 2").
+        public func descriptions(in plan: Hall, locale: SeatMapLocale) -> [String] {
+            let s = Selection(restoring: seats, standing: areas, ticketTypes: ticketTypes)
+            return s.descriptions(in: plan, locale: locale) + s.standingDescriptions(in: plan)
         }
     }
 
@@ -50,6 +66,20 @@ public struct ShowInventory: Sendable, Equatable {
     /// Status batches applied, and the last sequence.
     public var batchIds: Set<String> = []
     public var lastSequence: Int? = nil
+    /// The show's sales rules when they differ from its hall's (set when
+    /// the show was created with an override); nil: the hall file's.
+    public var rules: SalesRules? = nil
+    /// The ticket type of each held seat, where it is not its category's first.
+    public var ticketTypes: [SeatID: String] = [:]
+    /// Seats reserved for a sales channel (sponsors, press, box office), by
+    /// seat: only that channel's tokens may hold them.
+    public var channels: [SeatID: String] = [:]
+    /// The channel each channel token was opened for (by the back office).
+    public var tokenChannels: [String: String] = [:]
+    /// Where the CLI read the hall when it created the show (so `order`
+    /// can check the rules without being given the file again); nil when
+    /// the show was created over HTTP.
+    public var hallFile: String? = nil
 
     public init(show: String, hall: String) {
         self.show = show
@@ -107,7 +137,11 @@ public struct ShowInventory: Sendable, Equatable {
     /// Forgets a token and gives back everything it held.
     public mutating func release(token: String) {
         tokens[token] = nil
-        for (id, state) in seats where state == .held(token: token) { seats[id] = nil }
+        tokenChannels[token] = nil
+        for (id, state) in seats where state == .held(token: token) {
+            seats[id] = nil
+            ticketTypes[id] = nil
+        }
         for area in areaHolds.keys {
             areaHolds[area]?[token] = nil
             if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
@@ -116,18 +150,25 @@ public struct ShowInventory: Sendable, Equatable {
 
     // MARK: The hall as one buyer sees it
 
-    /// The plan with the show's statuses: sold seats sold, locked seats and
-    /// seats held by anyone but `token` locked (a hold blocks everyone
-    /// else), standing areas with the places others hold taken away.
+    /// The plan with the show's statuses and rules: sold seats sold,
+    /// locked seats and seats held by anyone but `token` locked (a hold
+    /// blocks everyone else), seats reserved for a channel locked to every
+    /// token not of that channel, standing areas with the places others
+    /// hold taken away.
     public func hall(_ plan: Hall, for token: String?) -> Hall {
         var hall = plan
+        if let rules { hall.setRules(rules) }
+        let channel = token.flatMap { tokenChannels[$0] }
         for cell in plan.cells where cell.seat.isSeat {
-            let status: SeatStatus
+            var status: SeatStatus
             switch seats[cell.id] {
             case nil: status = .available
             case .locked?: status = .locked
             case .sold?: status = .sold
             case .held(let t)?: status = t == token ? .available : .locked
+            }
+            if status == .available, let reserved = channels[cell.id], reserved != channel, holder(of: cell.id) != token || token == nil {
+                status = .locked
             }
             if cell.seat.status != status { hall.setStatus(status, of: cell.id) }
         }
@@ -140,15 +181,16 @@ public struct ShowInventory: Sendable, Equatable {
 
     /// A token's holds as a selection, exactly as held.
     public func selection(_ plan: Hall, for token: String) -> Selection {
-        Selection(restoring: heldSeats(of: token), standing: heldPlaces(of: token))
+        Selection(restoring: heldSeats(of: token), standing: heldPlaces(of: token), ticketTypes: ticketTypes)
     }
 
     /// Each seat's state as a word: available, held (by someone else),
     /// selected (by `token`), sold or locked.
     public func statusWords(_ plan: Hall, for token: String?) -> [(SeatID, String)] {
-        plan.cells.filter(\.seat.isSeat).map { cell in
+        let channel = token.flatMap { tokenChannels[$0] }
+        return plan.cells.filter(\.seat.isSeat).map { cell in
             switch seats[cell.id] {
-            case nil: return (cell.id, "available")
+            case nil: return (cell.id, channels[cell.id].map { $0 == channel ? "available" : "locked" } ?? "available")
             case .locked?: return (cell.id, "locked")
             case .sold?: return (cell.id, "sold")
             case .held(let t)?: return (cell.id, t == token ? "selected" : "held")
@@ -173,15 +215,21 @@ public struct ShowInventory: Sendable, Equatable {
     /// A token the show never issued, or one whose holds expired.
     public struct UnknownToken: Error, Sendable {}
 
-    /// Issues a new token to this show (unguessable; it holds nothing yet).
-    public mutating func issueToken(now: Date, ttl: TimeInterval) -> String {
+    /// Issues a new token to this show (unguessable; it holds nothing yet),
+    /// for a sales channel when one is named (the back office's: it may
+    /// hold that channel's seats).
+    public mutating func issueToken(now: Date, ttl: TimeInterval, channel: String? = nil) -> String {
         var token = HoldToken.make()
         while tokens[token] != nil { token = HoldToken.make() }
         tokens[token] = now.addingTimeInterval(ttl)
+        if let channel { tokenChannels[token] = channel }
         return token
     }
 
-    public mutating func select(token: String, toggles: [String], areas: [(String, Int)], plan: Hall, now: Date,
+    /// Toggles seats (a `table:GROUP` toggles a whole group), sets
+    /// standing quantities and picks ticket types (`types`: seat, type
+    /// name) for `token`, in that order.
+    public mutating func select(token: String, toggles: [String], areas: [(String, Int)], types: [(String, String)] = [], plan: Hall, now: Date,
                                 ttl: TimeInterval) throws(UnknownToken) -> SelectOutcome {
         releaseExpired(now: now)
         // Only tokens this show issued (and that have not expired) hold seats.
@@ -193,6 +241,16 @@ public struct ShowInventory: Sendable, Equatable {
         var selection = self.selection(plan, for: token)
         var results: [(String, Selection.ToggleResult)] = []
         for text in toggles {
+            if text.hasPrefix(Selection.groupPrefix) {
+                let name = String(text.dropFirst(Selection.groupPrefix.count))
+                let seats = view.groups.first(where: { $0.id == name })?.seats ?? []
+                if seats.contains(where: { !selection.contains($0) && holder(of: $0).map { $0 != token } ?? false }) {
+                    results.append((text, .held))
+                } else {
+                    results.append((text, selection.toggle(named: text, in: view)))
+                }
+                continue
+            }
             guard let id = view.seatID(named: text), let cell = view.cell(id: id) else {
                 results.append((text, .noSuchSeat))
                 continue
@@ -211,9 +269,22 @@ public struct ShowInventory: Sendable, Equatable {
             }
             results.append(("area:\(area)=\(n)", result))
         }
+        for (text, name) in types {
+            guard let id = view.seatID(named: text) else {
+                results.append(("type:\(text)=\(name)", .noSuchSeat))
+                continue
+            }
+            results.append(("type:\(text)=\(name)", selection.setTicketType(name, of: id, in: view)))
+        }
         // Write the selection back as holds.
-        for id in heldSeats(of: token) where !selection.contains(id) { seats[id] = nil }
-        for id in selection.ids { seats[id] = .held(token: token) }
+        for id in heldSeats(of: token) where !selection.contains(id) {
+            seats[id] = nil
+            ticketTypes[id] = nil
+        }
+        for id in selection.ids {
+            seats[id] = .held(token: token)
+            ticketTypes[id] = selection.ticketTypes[id]
+        }
         for area in Set(areaHolds.keys).union(selection.standing.keys) {
             areaHolds[area, default: [:]][token] = selection.standing[area]
             if areaHolds[area]?.isEmpty ?? false { areaHolds[area] = nil }
@@ -236,14 +307,18 @@ public struct ShowInventory: Sendable, Equatable {
         case notInCart([String])
         /// The order id was used by another token.
         case orderIDTaken
+        /// The token's holds break rules set to be enforced.
+        case rulesBroken([RuleBreak])
     }
 
     /// Sells the token's held seats and places, all or nothing. With
     /// `expecting`, exactly those seats must be the ones held (a buyer's
     /// cart): any of them no longer held, or any held seat not in it, sells
     /// nothing. A repeated order id
-    /// answers its first order again and sells nothing more.
-    public mutating func order(id orderId: String, token: String, expecting: [SeatID]? = nil,
+    /// answers its first order again and sells nothing more. The holds
+    /// must keep the sales rules set to be enforced (`SalesRules.breaks`,
+    /// checked on the hall as this token sees it).
+    public mutating func order(id orderId: String, token: String, expecting: [SeatID]? = nil, plan: Hall,
                                now: Date) -> Result<(order: Order, repeated: Bool), OrderFailure> {
         if let done = orders[orderId] {
             return done.token == token ? .success((done, true)) : .failure(.orderIDTaken)
@@ -258,12 +333,55 @@ public struct ShowInventory: Sendable, Equatable {
             if !extra.isEmpty { return .failure(.notInCart(extra)) }
         }
         guard !held.isEmpty || !places.isEmpty else { return .failure(.nothingHeld) }
-        for id in held { seats[id] = .sold(order: orderId) }
+        let view = hall(plan, for: token)
+        let broken = view.rules.breaks(selection(plan, for: token), in: view).filter(\.enforced)
+        if !broken.isEmpty { return .failure(.rulesBroken(broken)) }
+        let types = ticketTypes.filter { held.contains($0.key) }
+        for id in held {
+            seats[id] = .sold(order: orderId)
+            channels[id] = nil
+        }
         for (area, n) in places { areaAvailable[area] = max(0, (areaAvailable[area] ?? n) - n) }
         release(token: token)
-        let order = Order(token: token, seats: held, areas: places)
+        let order = Order(token: token, seats: held, areas: places, ticketTypes: types)
         orders[orderId] = order
         return .success((order, false))
+    }
+
+    // MARK: Channels
+
+    /// Reserves seats for a channel: only its tokens may hold them from now
+    /// on (a seat held now stays with its token until the hold ends).
+    /// Returns the seats that could not be reserved: sold or locked ones,
+    /// and ids that name no seat of `plan`.
+    public mutating func reserve(_ ids: [SeatID], for channel: String, plan: Hall) -> [SeatID] {
+        var refused: [SeatID] = []
+        for id in ids {
+            guard plan.cell(id: id)?.seat.isSeat == true else {
+                refused.append(id)
+                continue
+            }
+            switch seats[id] {
+            case .locked?, .sold?: refused.append(id)
+            default: channels[id] = channel
+            }
+        }
+        return refused
+    }
+
+    /// Gives a channel's seats to the public in one go; returns them, sorted.
+    @discardableResult
+    public mutating func releaseChannel(_ channel: String) -> [SeatID] {
+        let freed = channels.filter { $0.value == channel }.map(\.key).sorted()
+        for id in freed { channels[id] = nil }
+        return freed
+    }
+
+    /// The channels with seats reserved, and how many each still has.
+    public var channelCounts: [(channel: String, seats: Int)] {
+        var n: [String: Int] = [:]
+        for c in channels.values { n[c, default: 0] += 1 }
+        return n.keys.sorted().map { ($0, n[$0] ?? 0) }
     }
 
     // MARK: Status batches
@@ -273,6 +391,7 @@ public struct ShowInventory: Sendable, Equatable {
     public func statusHall(_ plan: Hall) -> Hall {
         var hall = self.hall(plan, for: nil)
         for (id, state) in seats { if case .held = state { hall.setStatus(.available, of: id) } }
+        for id in channels.keys where seats[id] == nil { hall.setStatus(.available, of: id) }
         for area in plan.areas where area.isStanding {
             hall.setAvailable(areaAvailable[area.id] ?? area.remaining, ofArea: area.id)
         }
