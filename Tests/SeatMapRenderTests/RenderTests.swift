@@ -46,7 +46,8 @@ struct RenderTests {
                     || cell.type == .wheelchair || cell.type == .companion
                 let expected: Color
                 switch cell.kind {
-                case .seat(.available): expected = theme.tierColor(cell.tier)
+                // A category's own colour where the hall gives one, else the theme's palette.
+                case .seat(.available): expected = theme.tierColor(cell.tier, scene.layout.tiers)
                 case .seat(.locked): expected = theme.locked
                 case .seat(.sold): expected = theme.sold
                 case .aisle: continue
