@@ -211,6 +211,32 @@ struct ShowRulesInventoryTests {
         #expect(b.map(\.rule) == [.minPerOrder])
     }
 
+    @Test("order refuses an orphan when noOrphans is enforced, and sells an unavoidable one when allowUnavoidable says so")
+    func orderOrphans() throws {
+        for allow in [false, true] {
+            // Seats 2–4 free between sold ones: two of them leave one alone, whichever two.
+            let hall = try ruledRow("S...S....", rules: #"{"noOrphans": "enforce", "allowUnavoidable": \#(allow)}"#)
+            var inv = ShowInventory(show: "S", hallName: "h", plan: hall)
+            let token = inv.issueToken(now: Self.t0, ttl: 60)
+            _ = try inv.select(token: token, toggles: ["1-1-2", "1-1-3"], areas: [], plan: hall, now: Self.t0, ttl: 60)
+            let result = inv.order(id: "o", token: token, plan: hall, now: Self.t0)
+            if allow {
+                guard case .success = result else { Issue.record("refused an unavoidable orphan: \(result)"); continue }
+            } else {
+                guard case .failure(.rulesBroken(let b)) = result else { Issue.record("sold an orphan under an enforced rule"); continue }
+                #expect(b == [RuleBreak(rule: .noOrphans, seats: ["1-1-4"], enforced: true)])
+            }
+            // Seats 7–8 of the four free 6–9 leave 6 and 9 alone, where 6–7 would not: refused either way.
+            let other = inv.issueToken(now: Self.t0, ttl: 60)
+            _ = try inv.select(token: other, toggles: ["1-1-7", "1-1-8"], areas: [], plan: hall, now: Self.t0, ttl: 60)
+            guard case .failure(.rulesBroken(let b)) = inv.order(id: "p", token: other, plan: hall, now: Self.t0) else {
+                Issue.record("sold avoidable orphans (allowUnavoidable \(allow))")
+                continue
+            }
+            #expect(b.map(\.seats) == [["1-1-6", "1-1-9"]])
+        }
+    }
+
     @Test("channel seats are locked to the public and to other channels, available to the channel's tokens, released in one go")
     func channels() throws {
         let gala = try Fixtures.example("gala.json")
