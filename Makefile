@@ -104,10 +104,18 @@ fuzz-smoke: deps
 install: deps
 	$(SWIFT) build -c release --product seatmap --static-swift-stdlib
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/seatmap" "$(DESTDIR)$(PREFIX)/bin/seatmap"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/seatmap"
+	@mkdir -p "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	"$(DESTDIR)$(PREFIX)/bin/seatmap" man > "$(DESTDIR)$(PREFIX)/share/man/man1/seatmap.1"
+	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/seatmap"
+	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_seatmap"
+	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/seatmap.fish"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/seatmap, its man page and bash, zsh and fish completions"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/seatmap"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/seatmap" "$(DESTDIR)$(PREFIX)/share/man/man1/seatmap.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/seatmap" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_seatmap" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/seatmap.fish"
 
 clean:
 	rm -rf .build out

@@ -16,7 +16,7 @@ extension SeatMapCLI {
             details: """
             pretix: a seating plan that validates against pretix's seating-plan schema and imports back
             (`seatmap import pretix`) to the same seats, positions and categories. Statuses, standing capacities,
-            prices, levels and seat shapes are not part of a pretix plan (see README › pretix).
+            prices, levels and seat shapes are not part of a pretix plan (see docs/import-export.md).
             Grid halls are written at the default seat pitch.
             """),
         run: { args, console in

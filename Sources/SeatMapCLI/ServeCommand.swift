@@ -27,7 +27,7 @@ extension SeatMapCLI {
                 .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
             ],
             details: """
-            Endpoints (README "The HTTP service" has curl examples; * needs the admin key when one is set):
+            Endpoints (docs/service.md has curl examples; * needs the admin key when one is set):
               GET  /healthz                          {"status": "ok", "mode": "open"|"admin-key", "store": bool}; 503 while
                                                      the store cannot be reached ({"status": "degraded", "storeError"})
               GET  /halls                            every hall's summary, as `info --json`, with its name

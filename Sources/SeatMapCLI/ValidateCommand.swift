@@ -41,7 +41,7 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "info", usage: "info FILE [--json]",
             summary: "The hall at a glance: grid (or a free venue's rows, areas, standing places, levels, groups), counts by status, sections, price tiers.",
-            options: [.flag("json", "Print JSON (keys as documented in README).")]),
+            options: [.flag("json", "Print JSON (keys as documented in docs/cli.md).")]),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
             let s = HallSummary(try Files.readHall(file))

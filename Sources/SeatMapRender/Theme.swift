@@ -6,7 +6,7 @@ import SeatMapLayout
 /// size that affects a position: its `metrics`, `cornerRadius` and
 /// `rowLabelsRight` keys).
 ///
-/// Themes are JSON files in `Themes/` (see README for every key). Available
+/// Themes are JSON files in `Themes/` (docs/themes.md lists every key). Available
 /// seats take the colour of their price tier from `tierPalette` (tier 0 is
 /// the cheapest; the palette repeats when a hall has more tiers).
 public struct Theme: Sendable, Equatable {
