@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTesting",
                                                               "SeatMapTestSupport"],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "__Snapshots__"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
                                                             "SeatMapService", "SeatMapServer",

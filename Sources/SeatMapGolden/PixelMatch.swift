@@ -58,7 +58,10 @@ public enum PixelMatch {
         public var diffColorAlt: UInt32? = nil
         /// Draw only the differences, on a transparent background (pixelmatch's `diffMask`).
         public var diffMask = false
-        public init(threshold: Double = 0.1) { self.threshold = threshold }
+        public init(threshold: Double = 0.1, ignore: [Region] = []) {
+            self.threshold = threshold
+            self.ignore = ignore
+        }
     }
 
     /// Compares `a` with `b`. With `diff`, also returns the diff image:

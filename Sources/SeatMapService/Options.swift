@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCore
+import SeatMapLayout
 
 /// A command's options, for parsing and for `--help`: the one table a
 /// face reads (the CLI from argv, the HTTP service from query parameters
@@ -202,9 +203,7 @@ package struct Arguments {
     package static func number(_ text: String) -> Double? { PointsFile.number(text) }
 
     /// A number as short text: whole numbers without ".0".
-    package static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
+    package static func format(_ v: Double) -> String { LayoutJSON.format(v) }
 }
 
 /// "Did you mean": the closest of some names to a mistyped one.
