@@ -176,56 +176,43 @@ public enum Renderer {
         let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
-        let image: RasterImage
+        let image = try RasterImage(width: visible.w, height: visible.h)
         if let ticket = scene.ticket {
             // The crop exactly as a full render draws it, the band and callout over it.
-            image = try RasterImage(width: visible.w, height: visible.h)
-            let context = try CairoContext(image.surface)
-            let canvas = CairoCanvas(context, text: text)
-            canvas.translate(Double(-visible.x), Double(-visible.y))
-            canvas.fill(.rect(visible), scene.theme.background)
-            try context.check("drawing the ticket")
+            try overlay(image, visible, text, "drawing the ticket", checkText: false) { $0.fill(.rect(visible), scene.theme.background) }
             try drawRegion(scene, ticket.crop, text: text, into: image, originX: visible.x, originY: visible.y)
-            Painter(scene: scene, canvas: canvas).drawTicketOverlay(ticket)
-            try context.check("drawing the ticket")
-            try text.check()
+            try overlay(image, visible, text, "drawing the ticket") { Painter(scene: scene, canvas: $0).drawTicketOverlay(ticket) }
             return image
         } else if viewport == nil, tiles(visible, scene.layout).count == 1 {
             // One tile: one pass at the origin.
-            image = try RasterImage(width: visible.w, height: visible.h)
-            let context = try CairoContext(image.surface)
-            Painter(scene: scene, canvas: CairoCanvas(context, text: text)).draw()
-            try context.check("drawing the seat map")
-            try text.check()
+            try overlay(image, visible, text, "drawing the seat map") { Painter(scene: scene, canvas: $0).draw() }
         } else {
-            image = try RasterImage(width: visible.w, height: visible.h)
             if visible.intersection(scene.layout.bounds) != visible {
                 // A view reaching past the layout: background there, as a full render's edge shows.
-                let context = try CairoContext(image.surface)
-                let canvas = CairoCanvas(context, text: text)
-                canvas.translate(Double(-visible.x), Double(-visible.y))
-                canvas.fill(.rect(visible), scene.theme.background)
-                try context.check("drawing the view")
+                try overlay(image, visible, text, "drawing the view", checkText: false) { $0.fill(.rect(visible), scene.theme.background) }
             }
             try drawRegion(scene, visible, text: text, into: image, originX: visible.x, originY: visible.y)
             if scene.pinRowLabels {
-                let context = try CairoContext(image.surface)
-                let canvas = CairoCanvas(context, text: text)
-                canvas.translate(Double(-visible.x), Double(-visible.y))
-                Painter(scene: scene, canvas: canvas).drawPinnedRowLabels(visible: visible)
-                try context.check("drawing the row labels")
-                try text.check()
+                try overlay(image, visible, text, "drawing the row labels") { Painter(scene: scene, canvas: $0).drawPinnedRowLabels(visible: visible) }
             }
         }
         if minimap {
-            let context = try CairoContext(image.surface)
-            let canvas = CairoCanvas(context, text: text)
-            canvas.translate(Double(-visible.x), Double(-visible.y))
-            Painter(scene: scene, canvas: canvas).drawMinimap(visible: visible)
-            try context.check("drawing the minimap")
-            try text.check()
+            try overlay(image, visible, text, "drawing the minimap") { Painter(scene: scene, canvas: $0).drawMinimap(visible: visible) }
         }
         return image
+    }
+
+    /// Draws on an image that shows `visible` of the layout, in the layout's
+    /// frame, then checks Cairo (and Pango) for errors: every pass over a
+    /// raster but the tiles.
+    static func overlay(_ image: RasterImage, _ visible: PixelRect, _ text: PangoText, _ what: String, checkText: Bool = true,
+                        _ draw: (CairoCanvas) -> Void) throws(SeatMapError) {
+        let context = try CairoContext(image.surface)
+        let canvas = CairoCanvas(context, text: text)
+        canvas.translate(Double(-visible.x), Double(-visible.y))
+        draw(canvas)
+        try context.check(what)
+        if checkText { try text.check() }
     }
 
     /// Draws a scene (or the part of it that meets `region`) on any canvas:
