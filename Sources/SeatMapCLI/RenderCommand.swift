@@ -113,9 +113,9 @@ extension SeatMapCLI {
                     try Renderer.$cores.withValue(share) { try renderOne(files[i], to: outputs[i], format: format, settings, args: args) }
                 }
             } catch let e as SeatMapError {
-                failure = e.file == nil ? "\(files[i]): \(e.message)" : e.message
+                failure = e.file == nil ? "\(files[i]): \(CLIWords.say(e))" : CLIWords.say(e)
             } catch {
-                failure = "\(files[i]): \(error)"
+                failure = "\(files[i]): \(CLIWords.say(error))"
             }
             // Each result is said when it is known (a bad file at once, not
             // after the whole batch); the bar, redrawn under it, names the file.

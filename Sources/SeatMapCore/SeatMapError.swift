@@ -7,12 +7,42 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// 1-based position in the source file, when the input came from text.
     public var line: Int?
     public var column: Int?
+    /// The message with the inputs it names marked (`{{zoom}}`), when it
+    /// names any: `message` says them as the library calls them (`zoom`),
+    /// `naming(_:)` as a face does (the CLI's `--zoom`, a query's `zoom=`).
+    public var template: String?
 
+    /// A message naming inputs as `{{name}}` keeps them marked in `template`.
     public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
         self.path = path
-        self.message = message
+        self.template = message.contains("{{") ? message : nil
+        self.message = template.map { Diagnostic.fill($0) { $0 } } ?? message
         self.line = line
         self.column = column
+    }
+
+    /// A template with each `{{name}}` said as `name(name)`.
+    public static func fill(_ template: String, _ name: (String) -> String) -> String {
+        var out = "", rest = template[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let word = rest[open.upperBound..<close.lowerBound]
+            guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+                out += rest[..<open.upperBound]
+                rest = rest[open.upperBound...]
+                continue
+            }
+            out += rest[..<open.lowerBound] + name(String(word))
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The diagnostic with the inputs it names said as `name` says them.
+    public func naming(_ name: (String) -> String) -> Diagnostic {
+        guard let template else { return self }
+        var d = self
+        d.message = Diagnostic.fill(template, name)
+        return d
     }
 
     /// The diagnostics with each repeated message said once, at its first
@@ -71,4 +101,12 @@ public struct SeatMapError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The error with the inputs it names said as a face names them (the
+    /// CLI: `--zoom`; the HTTP service: the query parameter).
+    public func naming(_ name: (String) -> String) -> SeatMapError {
+        var e = self
+        e.diagnostics = diagnostics.map { $0.naming(name) }
+        return e
+    }
 }

@@ -14,7 +14,7 @@ public enum Fit {
     /// Starts from `base` (a theme's style, with its header and legend
     /// switches) and changes only the seat size.
     public static func fit(hall: Hall, viewportWidth: Double, viewportHeight: Double,
-                           style base: LayoutStyle = LayoutStyle(), scale: Double = 1) throws(SeatMapError) -> Result {
+                           style base: LayoutStyle = LayoutStyle(), scale: Double = Layout.defaultScale) throws(SeatMapError) -> Result {
         guard viewportWidth > 0, viewportHeight > 0, viewportWidth.isFinite, viewportHeight.isFinite else {
             throw SeatMapError("the viewport must have a positive width and height")
         }

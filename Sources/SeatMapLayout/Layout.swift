@@ -168,6 +168,9 @@ public struct Minimap: Sendable, Equatable {
 /// (grid only), row labels and legend around them. The image
 /// is exactly `width × height`, and image pixels are layout pixels.
 public struct Layout: Sendable {
+    /// Device pixels per point when none is given: 2, everywhere (the CLI,
+    /// the service, `Scene`, snapshots), a phone's screen.
+    public static let defaultScale: Double = 2
     public static let zoomRange: ClosedRange<Double> = 0.25...8
     /// How many times a chrome band or legend entry may grow to hold its text
     /// at `chromeMinTextSize` (zoom 0.25 needs about 3.3 at most).
@@ -249,7 +252,7 @@ public struct Layout: Sendable {
 
     /// The one way to get a layout: a hall, a style (a theme's, with the
     /// command's `--no-header` / `--no-legend`), a zoom and a scale.
-    public init(hall: Hall, style given: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = 1) throws(SeatMapError) {
+    public init(hall: Hall, style given: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = Layout.defaultScale) throws(SeatMapError) {
         var style = given
         if style.locale == nil { style.locale = hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard }
         guard zoom.isFinite, Layout.zoomRange.contains(zoom) else {
@@ -272,7 +275,7 @@ public struct Layout: Sendable {
         sizes = PixelSizes(style, px: px)
         isFree = hall.isFree
         if let level = style.level, !hall.levels.contains(level) {
-            throw SeatMapError("--level \(level): the hall has no level \(level) (levels: \(hall.levels.map(String.init).joined(separator: ", ")))")
+            throw SeatMapError("{{level}} \(level): the hall has no level \(level) (levels: \(hall.levels.map(String.init).joined(separator: ", ")))")
         }
         let placement = Layout.placement(for: hall, sizes: sizes, style: style, zoom: zoom, scale: scale)
         let (gridW, gridH) = placement.size

@@ -60,7 +60,7 @@ extension Layout {
         let chosen = ids.compactMap { cell(id: $0) }.filter(\.isSeat)
         guard !chosen.isEmpty, chosen.count == ids.count else {
             let missing = ids.filter { cell(id: $0)?.isSeat != true }.map(\.description)
-            throw SeatMapError("--ticket: no such seat \(missing.isEmpty ? "(none given)" : missing.joined(separator: ", "))")
+            throw SeatMapError("{{ticket}}: no such seat \(missing.isEmpty ? "(none given)" : missing.joined(separator: ", "))")
         }
         let s = pixelsPerPoint
         let chromeMin = style.chromeMinTextSize * scale

@@ -165,7 +165,7 @@ public enum Renderer {
     public static func checkSize(width: Int, height: Int) throws(SeatMapError) {
         let limit = min(maxPixels, max(1, pixelLimit))
         if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide || width * height > limit {
-            throw SeatMapError("the image would be \(width)×\(height) px, over \(limit == maxPixels ? "Cairo's limit of \(CairoLibrary.maxSide) px a side or " : "")\(limit / 1_000_000) megapixels; use a lower --zoom or --scale, or render a --viewport")
+            throw SeatMapError("the image would be \(width)×\(height) px, over \(limit == maxPixels ? "Cairo's limit of \(CairoLibrary.maxSide) px a side or " : "")\(limit / 1_000_000) megapixels; use a lower {{zoom}} or {{scale}}, or render a {{viewport}}")
         }
         guard width > 0, height > 0 else { throw SeatMapError("the image would be empty (\(width)×\(height) px)") }
     }

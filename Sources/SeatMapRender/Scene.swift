@@ -47,9 +47,9 @@ public struct Scene: Sendable {
     /// its geometry flags and draws, hit-tests and reports rects from it).
     /// Unknown ids in `selected` / `highlighted` are errors naming them.
     public init(layout: Layout, theme: Theme, selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
-        for (what, ids) in [("--select", selected), ("--highlight", highlighted)] {
+        for (what, ids) in [("selected", selected), ("highlighted", highlighted)] {
             let unknown = ids.filter { layout.cell(id: $0)?.isSeat != true }.sorted()
-            if !unknown.isEmpty { throw SeatMapError("\(what): no such seat \(unknown.map(\.description).joined(separator: ", "))") }
+            if !unknown.isEmpty { throw SeatMapError("{{\(what)}}: no such seat \(unknown.map(\.description).joined(separator: ", "))") }
         }
 
         self.layout = layout

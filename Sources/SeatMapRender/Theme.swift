@@ -248,7 +248,15 @@ extension Theme {
         embeddedThemeSources.first(where: { $0.name == name }).map { SourceText(name: "\(name) (shipped)", bytes: Array($0.json.utf8)) }
     }
 
-    /// Loads a theme by name or path (see `source`).
+    /// Reads a theme file, and only that file (no search folders, no
+    /// shipped theme of the same name).
+    public static func load(contentsOf path: String) throws(SeatMapError) -> Theme {
+        try decode(try Files.read(path))
+    }
+
+    /// Loads a theme by name or path, as `--theme` does: a path, else
+    /// `NAME.json` in `./Themes` or `$SEATMAP_THEMES`, else the shipped
+    /// theme (`builtIn` and `load(contentsOf:)` never search).
     public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
         try decode(source(nameOrPath).0)
     }

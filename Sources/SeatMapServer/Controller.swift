@@ -175,7 +175,7 @@ struct Controller: Sendable {
         switch error {
         case let e as ServiceError: return .error(e.httpStatus, halls.clean(e.message))
         case let e as UsageError: return .error(400, halls.clean(e.message.replacingOccurrences(of: "--", with: "")))
-        case let e as SeatMapError: return .error(422, halls.clean(e.message.replacingOccurrences(of: "--", with: "")))
+        case let e as SeatMapError: return .error(422, halls.clean(e.naming(InputNames.option).message))
         case let e as HTTPResponseError: return e.response
         default: return .error(500, "\(error)")
         }

@@ -60,7 +60,7 @@ package struct Geometry {
 
     /// Zoom and scale from the options, checked against the layout's ranges.
     package static func zoomAndScale(_ a: Arguments) throws(UsageError) -> (Double, Double) {
-        (try a.double("zoom", default: 1, in: Layout.zoomRange), try a.double("scale", default: 2, in: Layout.scaleRange))
+        (try a.double("zoom", default: 1, in: Layout.zoomRange), try a.double("scale", default: Layout.defaultScale, in: Layout.scaleRange))
     }
 
     /// Reads the geometry options (see `GeometryOptions.all`).

@@ -206,6 +206,14 @@ package struct Arguments {
     package static func format(_ v: Double) -> String { LayoutJSON.format(v) }
 }
 
+/// What the faces call the inputs a library error names (`{{selected}}`):
+/// the CLI's flag and the service's query parameter, without the dashes.
+package enum InputNames {
+    package static func option(_ input: String) -> String {
+        ["selected": "select", "highlighted": "highlight"][input] ?? input
+    }
+}
+
 /// "Did you mean": the closest of some names to a mistyped one.
 package enum Suggestion {
     /// The name within two edits of `word` (one for short words), nearest

@@ -26,7 +26,7 @@ import XCTest
 /// ```
 public struct SeatMapSnapshot: Sendable {
     public var zoom: Double = 1
-    public var scale: Double = 2
+    public var scale: Double = Layout.defaultScale
     /// A phone viewport: width, height and content offset, in points.
     public var viewport: (w: Double, h: Double, x: Double, y: Double)? = nil
     public var selected: Set<SeatID> = []
@@ -40,7 +40,7 @@ public struct SeatMapSnapshot: Sendable {
     /// Record mode; nil: `SEATMAP_RECORD` (all, missing, failed, never; default missing).
     public var record: GoldenFile.RecordMode? = nil
 
-    public init(zoom: Double = 1, scale: Double = 2) {
+    public init(zoom: Double = 1, scale: Double = Layout.defaultScale) {
         self.zoom = zoom
         self.scale = scale
     }

@@ -76,7 +76,7 @@ extension Snapshotting where Value == Hall {
     /// given; zoom 1, scale 2, as `seatmap render` draws by default),
     /// compared pixel by pixel: any differing pixel fails unless `gates`
     /// allow it; `comparison` sets pixelmatch's threshold and ignored regions.
-    public static func png(theme: Theme? = nil, zoom: Double = 1, scale: Double = 2, locale: SeatMapLocale? = nil,
+    public static func png(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
                            header: Bool = true, legend: Bool = true, viewport: SnapshotViewport? = nil,
                            selected: Set<SeatID> = [], highlighted: Set<SeatID> = [],
                            gates: DiffGates = DiffGates(), comparison: PixelMatch.Options = PixelMatch.Options()) -> Snapshotting {
@@ -92,7 +92,7 @@ extension Snapshotting where Value == Hall {
     }
 
     /// The hall as SVG text (one `<g id="seat-…">` per seat), compared exactly.
-    public static func svg(theme: Theme? = nil, zoom: Double = 1, scale: Double = 2, locale: SeatMapLocale? = nil,
+    public static func svg(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
                            header: Bool = true, legend: Bool = true, selected: Set<SeatID> = []) -> Snapshotting {
         Snapshotting(pathExtension: "svg") { hall in
             let (scene, _) = try scene(hall, theme: theme, zoom: zoom, scale: scale, locale: locale, header: header, legend: legend,
@@ -104,7 +104,7 @@ extension Snapshotting where Value == Hall {
     /// Every rect of the hall's layout as `seatmap layout --json` prints
     /// them (pretty, one member a line), compared exactly: a geometry
     /// snapshot that no font or rasteriser can shift.
-    public static func layoutJSON(theme: Theme? = nil, zoom: Double = 1, scale: Double = 2, locale: SeatMapLocale? = nil,
+    public static func layoutJSON(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
                                   header: Bool = true, legend: Bool = true) -> Snapshotting {
         Snapshotting(pathExtension: "json") { hall in
             let (scene, _) = try scene(hall, theme: theme, zoom: zoom, scale: scale, locale: locale, header: header, legend: legend,

@@ -127,7 +127,11 @@ struct MaoyanTests {
         let json = #"{"sections":[{"seats":[{"rowId":"A","rowNum":1,"columns":[{"columnId":"1","st":"N"}]}]}]}"#
         #expect {
             try importText(json, prices: nil)
-        } throws: { error in "\(error)".contains("give --price P") }
+        } throws: { error in
+            // The library's words; the CLI says the same with its flags.
+            guard let e = error as? SeatMapError else { return false }
+            return e.message.contains("give price P for all seats") && e.naming { "--" + $0 }.message.contains("give --price P")
+        }
         #expect {
             try importText(json, prices: .bySection([2: 10]))
         } throws: { error in "\(error)".contains("no price for section 1") }

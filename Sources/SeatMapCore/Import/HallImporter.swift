@@ -59,8 +59,9 @@ public protocol HallImporter: Sendable {
     var summary: String { get }
     var options: [ImportOption] { get }
     /// A usage problem with the options (exit status 2), or nil; checked
-    /// before the input is read.
-    func usageProblem(_ request: ImportRequest) -> String?
+    /// before the input is read. It names the options it is about
+    /// (`Diagnostic.template`), for a face to say as it calls them.
+    func usageProblem(_ request: ImportRequest) -> SeatMapError?
     /// Reads the input; every problem is reported with its path in it.
     func importHall(_ source: SourceText, _ request: ImportRequest) throws(SeatMapError) -> ImportedHall
 }

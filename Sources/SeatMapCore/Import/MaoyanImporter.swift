@@ -45,25 +45,25 @@ public struct MaoyanImporter: HallImporter {
         switch (request.values["price"], request.values["prices"]) {
         case (let one?, nil):
             guard let d = DecodeContext.exactDecimal(one), d >= 0 else {
-                throw SeatMapError("--price \"\(one)\" is not a price (expected a number such as 45 or 39.9)")
+                throw SeatMapError("{{price}} \"\(one)\" is not a price (expected a number such as 45 or 39.9)")
             }
             return .all(d)
         case (nil, let map?):
             guard let parsed = parsePrices(map) else {
-                throw SeatMapError("--prices \"\(map)\" is not a list of SECTION=PRICE pairs such as 1=45,2=60")
+                throw SeatMapError("{{prices}} \"\(map)\" is not a list of SECTION=PRICE pairs such as 1=45,2=60")
             }
             return parsed
         case (nil, nil): return nil
-        default: throw SeatMapError("use either --price or --prices")
+        default: throw SeatMapError("use either {{price}} or {{prices}}")
         }
     }
 
-    public func usageProblem(_ request: ImportRequest) -> String? {
+    public func usageProblem(_ request: ImportRequest) -> SeatMapError? {
         do {
             _ = try MaoyanImporter.prices(request)
             return nil
         } catch {
-            return error.message
+            return error
         }
     }
 
@@ -213,11 +213,11 @@ public struct MaoyanImporter: HallImporter {
             case .all(let p)?: price = p
             case .bySection(let map)?:
                 guard let p = map[id] else {
-                    throw SeatMapError("no price for section \(id)\(section.name.isEmpty ? "" : " (\(section.name))"): give --price P or --prices \(id)=P")
+                    throw SeatMapError("no price for section \(id)\(section.name.isEmpty ? "" : " (\(section.name))"): give {{price}} P or {{prices}} \(id)=P")
                 }
                 price = p
             case nil:
-                throw SeatMapError("prices are not in Maoyan payloads: give --price P for all seats, or --prices 1=P1,2=P2 by section")
+                throw SeatMapError("prices are not in Maoyan payloads: give {{price}} P for all seats, or {{prices}} 1=P1,2=P2 by section")
             }
             let minRow = section.rows.map(\.number).min() ?? 1
             let offset = (k > 0 && minRow <= lastRow) ? lastRow + 1 - minRow + 1 : 0

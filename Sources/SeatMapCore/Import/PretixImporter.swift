@@ -43,18 +43,18 @@ public struct PretixImporter: HallImporter {
         ImportOption.locale,
     ]
 
-    public func usageProblem(_ request: ImportRequest) -> String? {
+    public func usageProblem(_ request: ImportRequest) -> SeatMapError? {
         if let c = request.values["currency"], !Currency.isWellFormed(c) {
-            return "--currency \"\(c)\" is not an ISO 4217 currency code (three capital letters, e.g. EUR, USD)"
+            return SeatMapError("{{currency}} \"\(c)\" is not an ISO 4217 currency code (three capital letters, e.g. EUR, USD)")
         }
         if let l = request.values["locale"], SeatMapLocale.match(l) == nil {
-            return "--locale \"\(l)\": unknown locale (available: \(SeatMapLocale.codes.joined(separator: ", ")))"
+            return SeatMapError("{{locale}} \"\(l)\": unknown locale (available: \(SeatMapLocale.codes.joined(separator: ", ")))")
         }
         do {
             _ = try PretixImporter.prices(request)
             return nil
         } catch {
-            return error.description
+            return error
         }
     }
 
@@ -63,7 +63,7 @@ public struct PretixImporter: HallImporter {
         var fallback: Decimal? = nil
         if let one = request.values["price"] {
             guard let d = DecodeContext.exactDecimal(one), d >= 0 else {
-                throw SeatMapError("--price \"\(one)\" is not a price (expected a number such as 45 or 39.9)")
+                throw SeatMapError("{{price}} \"\(one)\" is not a price (expected a number such as 45 or 39.9)")
             }
             fallback = d
         }
@@ -72,7 +72,7 @@ public struct PretixImporter: HallImporter {
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let eq = part.lastIndex(of: "="), let d = DecodeContext.exactDecimal(String(part[part.index(after: eq)...])), d >= 0,
                       eq != part.startIndex else {
-                    throw SeatMapError("--prices \"\(text)\" is not a list of CATEGORY=PRICE pairs such as Stalls=45,Balcony=30")
+                    throw SeatMapError("{{prices}} \"\(text)\" is not a list of CATEGORY=PRICE pairs such as Stalls=45,Balcony=30")
                 }
                 map[String(part[..<eq])] = d
             }
@@ -118,7 +118,7 @@ public struct PretixImporter: HallImporter {
         }
         let known = Set(categories.map(\.name))
         if let unknown = priceMap.keys.filter({ !known.contains($0) }).sorted().first {
-            throw SeatMapError("--prices names category \"\(unknown)\", which the plan does not have (categories: \(categories.map(\.name).joined(separator: ", ")))")
+            throw SeatMapError("{{prices}} names category \"\(unknown)\", which the plan does not have (categories: \(categories.map(\.name).joined(separator: ", ")))")
         }
 
         // The plan's canvas: seats placed outside it are said once.
@@ -180,7 +180,7 @@ public struct PretixImporter: HallImporter {
                                 var category = seat["category"].flatMap { ctx.label($0, sp + ".category") }
                                 if category == "" { category = nil }
                                 if let c = category, !known.contains(c) {
-                                    ctx.warning(seat["category"], sp + ".category", "category \"\(c)\" is not in \"categories\"; the seat takes --price")
+                                    ctx.warning(seat["category"], sp + ".category", "category \"\(c)\" is not in \"categories\"; the seat takes {{price}}")
                                     category = nil
                                 }
                                 let price = category.flatMap { c in categories.first(where: { $0.name == c })?.price } ?? fallback
@@ -259,8 +259,8 @@ public struct PretixImporter: HallImporter {
         }
         for (category, at) in missingPrice.sorted(by: { $0.value.path < $1.value.path }) {
             ctx.error(at.node, at.path + ".category", category.isEmpty
-                      ? "a seat without a category needs --price (first here)"
-                      : "no price for category \"\(category)\": give --prices \"\(category)=P\" or --price P (first seat here)")
+                      ? "a seat without a category needs {{price}} (first here)"
+                      : "no price for category \"\(category)\": give {{prices}} \"\(category)=P\" or {{price}} P (first seat here)")
         }
         guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
 
