@@ -3,8 +3,7 @@
 /// A value, compared and hashed as three integers; the text form
 /// `"<section>-<row>-<column>"` (e.g. `1-3-5`) is used only at the edges:
 /// JSON, the command line, SVG ids and the selection store.
-public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, LosslessStringConvertible,
-                      ExpressibleByStringLiteral {
+public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, LosslessStringConvertible {
     public var section: Int
     public var row: Int
     public var column: Int
@@ -31,15 +30,6 @@ public struct SeatID: Sendable, Hashable, Comparable, CustomStringConvertible, L
         }
         guard values.count == 3 else { return nil }
         self.init(section: values[0], row: values[1], column: values[2])
-    }
-
-    /// A literal such as `"1-3-5"` in code and tests (never input: text
-    /// from outside goes through `init?(_:)`). A malformed literal is a
-    /// programming error.
-    public init(stringLiteral text: String) {
-        // invariant: a literal is source code, never input.
-        guard let id = SeatID(text) else { preconditionFailure("\"\(text)\" is not a seat id literal (SECTION-ROW-COLUMN)") }
-        self = id
     }
 
     public var description: String { "\(section)-\(row)-\(column)" }

@@ -16,7 +16,7 @@ struct BrandThemeTests {
         try assertSeatMapSnapshot(of: hall, theme: theme, named: "seed-brand-z1")
         var phone = SeatMapSnapshot(zoom: 2, scale: 3)
         phone.viewport = (w: 320, h: 240, x: 10, y: 40)
-        phone.selected = ["1-1-1"]
+        phone.selected = [SeatID(section: 1, row: 1, column: 1)]
         try assertSeatMapSnapshot(of: hall, theme: theme, named: "seed-brand-phone", phone)
     }
 }

@@ -16,7 +16,7 @@ struct BrandStrategyTests {
         let brand = try Theme.load(Self.folder.appendingPathComponent("brand.json").path)
         assertSeatMapSnapshot(of: hall, as: .png(theme: brand), named: "strategy-brand")
         assertSeatMapSnapshot(of: hall, as: .png(theme: brand, zoom: 2, scale: 3, viewport: SnapshotViewport(width: 320, height: 240, x: 10, y: 40),
-                                                 selected: ["1-1-1"]),
+                                                 selected: [SeatID(section: 1, row: 1, column: 1)]),
                               named: "strategy-brand-phone")
         assertSeatMapSnapshot(of: hall, as: .layoutJSON(theme: brand), named: "strategy-brand-layout")
     }
