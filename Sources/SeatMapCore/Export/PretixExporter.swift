@@ -37,11 +37,15 @@ public enum PretixExporter {
         let fromPlan = hall.planSize != nil
         var zoneIDs = Set(hall.rows.map(\.section))
         for a in hall.areas { zoneIDs.insert(a.section ?? 1) }
-        var maxX = 1.0, maxY = 1.0
+        // The content's extent in the hall's frame (seats with their radius, areas' corners).
+        var maxX = 1.0, maxY = 1.0, minX = Double.infinity, minY = Double.infinity
         func grow(_ x: Double, _ y: Double) {
             maxX = max(maxX, x)
             maxY = max(maxY, y)
+            minX = min(minX, x)
+            minY = min(minY, y)
         }
+        var zoneOrigins: [Point] = []
         var zoneNodes: [JSONNode] = []
         for id in zoneIDs.sorted() {
             let section = zones[id]
@@ -74,6 +78,7 @@ public enum PretixExporter {
                                                    y: Double(row.number - 1) * rowPitch + seatSize.h / 2))
                     }
                     grow(centre.x + radius, centre.y + radius)
+                    grow(centre.x - radius, centre.y - radius)
                     let id = SeatID(section: row.section, row: row.number, column: seat.column)
                     // Relative to the row's own position when the plan gave one (an unturned zone).
                     let rowAt = place.rotation == 0 ? (row.origin ?? Point(x: 0, y: 0)) : Point(x: 0, y: 0)
@@ -110,10 +115,25 @@ public enum PretixExporter {
             var zone: [(String, JSONNode)] = [("name", .string(section?.name ?? "Zone \(id)"))]
             if let zid = section?.externalID ?? (fromPlan ? nil : String(id)) { zone.append(("zone_id", .string(zid))) }
             zone.append(("position", point(origin.x, origin.y)))
+            zoneOrigins.append(origin)
             zone.append(("rows", .array(rowNodes)))
             if !areaNodes.isEmpty { zone.append(("areas", .array(areaNodes))) }
             zone += section?.pretix?.members(besides: zone) ?? []
             zoneNodes.append(.object(zone))
+        }
+        // A hall written as such may reach left of or above 0 (a venue drawn
+        // about its centre); pretix's canvas starts at 0: every zone moves
+        // by the same amount so the content starts 10 points in, and the
+        // canvas is the content plus that margin on each side. A plan's own
+        // canvas and positions are kept as they were.
+        var shift = Point(x: 0, y: 0)
+        if hall.planSize == nil, minX.isFinite, minY.isFinite, minX < 0 || minY < 0 {
+            shift = Point(x: minX < 0 ? 10 - minX : 0, y: minY < 0 ? 10 - minY : 0)
+            for (k, origin) in zoneOrigins.enumerated() {
+                guard case .object(var members) = zoneNodes[k].value, let i = members.firstIndex(where: { $0.key == "position" }) else { continue }
+                members[i] = JSONMember("position", point(origin.x + shift.x, origin.y + shift.y))
+                zoneNodes[k] = JSONNode(.object(members))
+            }
         }
         let name = [hall.cinemaName, hall.hallName].filter { !$0.isEmpty }.joined(separator: " · ")
         let top: [(String, JSONNode)] = [
@@ -126,7 +146,7 @@ public enum PretixExporter {
             ("zones", .array(zoneNodes)),
             // The plan's own canvas, else one around the content.
             ("size", hall.planSize.map { .object([("width", HallFormat.num($0.width)), ("height", HallFormat.num($0.height))]) }
-                ?? .object([("width", .int(Int(maxX.rounded(.up)) + 10)), ("height", .int(Int(maxY.rounded(.up)) + 10))])),
+                ?? .object([("width", .int(Int((maxX + shift.x).rounded(.up)) + 10)), ("height", .int(Int((maxY + shift.y).rounded(.up)) + 10))])),
         ]
         return .object(top + (hall.pretix?.members(besides: top) ?? []))
     }
@@ -149,6 +169,21 @@ public enum PretixExporter {
             return Point(x: q.x - origin.x, y: q.y - origin.y)
         }
         let turn = area.rotation + place.rotation
+        // The canvas must hold the whole shape: its corners (a round shape's box), turned as drawn.
+        let c0 = area.shape.centre
+        let corners: [Point]
+        switch area.shape {
+        case .rect(let x, let y, let w, let h): corners = [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x, y: y + h), Point(x: x + w, y: y + h)]
+        case .circle(let cx, let cy, let r): corners = [Point(x: cx - r, y: cy - r), Point(x: cx + r, y: cy + r), Point(x: cx - r, y: cy + r), Point(x: cx + r, y: cy - r)]
+        case .ellipse(let cx, let cy, let rx, let ry):
+            corners = [Point(x: cx - rx, y: cy - ry), Point(x: cx + rx, y: cy + ry), Point(x: cx - rx, y: cy + ry), Point(x: cx + rx, y: cy - ry)]
+        case .polygon(let ps): corners = ps
+        case .text(let x, let y, _): corners = [Point(x: x, y: y)]
+        }
+        for p in corners {
+            let q = place.apply(VenueGeometry.turn(p, about: c0, by: area.rotation))
+            grow(q.x, q.y)
+        }
         var m: [(String, JSONNode)] = []
         var pos = Point(x: 0, y: 0)
         switch area.shape {
