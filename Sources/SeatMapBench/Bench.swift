@@ -262,6 +262,7 @@ public struct Bench {
             // The 100k free venue is measured for layout and hit-testing (its
             // image at scale 2 is beyond the 400-megapixel limit).
             if name != "arena-free-100k" && !hitOnly { try render(name, hall) }
+            if !hitOnly && Bench.stageScenes.contains(name) { try stages(name, hall) }
         }
         if let arena = layoutTimes["arena-10k"], let stadium = layoutTimes["stadium-100k"] {
             let r = stadium / arena

@@ -13,7 +13,7 @@ import SeatMapLayout
 /// (`fontFamily` first, then `fontFallbacks`) before fontconfig's own
 /// fallback. A character no installed font has is an error naming it, its
 /// code point and the text it is in; it is never drawn as a box.
-final class PangoText {
+package final class PangoText {
     let context: OpaquePointer
     /// Every family of the theme, as a Pango family list.
     private let families: OpaquePointer
@@ -56,7 +56,7 @@ final class PangoText {
     }
 
     /// The engine for a theme: its font must be installed.
-    convenience init(_ theme: Theme, locale: SeatMapLocale) throws(SeatMapError) {
+    package convenience init(_ theme: Theme, locale: SeatMapLocale) throws(SeatMapError) {
         try self.init(font: FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage), fallbacks: theme.fontFallbacks,
                       language: locale.language, rightToLeft: locale.rightToLeft)
     }

@@ -14,7 +14,10 @@ struct BenchTests {
         let code = Bench.main(["--quick", "--json", json], log: { output += $0 + "\n" })
         #expect(code == 0, "\(output)")
         for figure in ["layout z2 s2", "hit-test, per query", "naive linear scan", "PNG encode, fast", "SVG render",
-                       "PDF render", "incremental redraw, 1 seat", "diff 640×360, identical", "answers agree: true"] {
+                       "PDF render", "incremental redraw, 1 seat", "diff 640×360, identical", "answers agree: true",
+                       // Every stage of a full render, named (the whole process only when the seatmap binary is beside).
+                       "stage: read and validate the hall file", "stage: layout", "stage: text set-up", "stage: drawing",
+                       "stage: PNG encode (default)", "stage: write the file", "stages, summed", "PNG encode default / drawing, cinema-200"] {
             #expect(output.contains(figure), "\(figure) is reported")
         }
         let report = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: json))))

@@ -1,0 +1,83 @@
+import Foundation
+import SeatMapCore
+import SeatMapLayout
+import SeatMapRender
+
+/// Every stage of one full PNG render, so a figure outside drawing and
+/// encoding has a name: reading and validating the hall file, loading the
+/// theme, the layout, the scene, Pango's first text set-up, the drawing,
+/// the encoding and the atomic write, each timed on its own in the same
+/// process; then the whole `seatmap render` process on the same file (when
+/// the `seatmap` binary is beside this one), whose excess over the stages'
+/// sum is the process's start-up (the dynamic loader, Swift's runtime,
+/// fontconfig reading its configuration) and exit.
+extension Bench {
+    /// The scenes profiled stage by stage: the small halls a back end
+    /// renders per request, and the 10,000-seat arena.
+    static let stageScenes: Set<String> = ["cinema-200", "imax-600", "arena-10k"]
+
+    mutating func stages(_ name: String, _ hall: Hall) throws {
+        let dir = try Bench.scratchFolder("seatmap-stages")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("\(name).json").path
+        try Files.writeAtomically(HallFormat.encodeText(hall), to: file)
+        let out = dir.appendingPathComponent("\(name).png").path
+        let runs = quick ? 1 : (name == "arena-10k" ? 5 : 15)
+        let zoom = renderZoom ?? 1, scale = renderScale ?? Layout.defaultScale
+        var sum = 0.0
+        func stage(_ what: String, _ stat: Stat, _ note: String = "") {
+            add(name, "stage: \(what)", stat, note)
+            sum += stat.median
+        }
+        var read: Hall? = nil
+        stage("read and validate the hall file", try measure(runs) { read = try Files.readHall(file) }, "\(try Data(contentsOf: URL(fileURLWithPath: file)).count / 1024) KiB of JSON")
+        guard let read else { return }
+        var theme = self.theme
+        stage("load the theme (built in)", try measure(runs) { theme = try Theme.builtIn("light") })
+        theme = self.theme
+        var layout: Layout? = nil
+        stage("layout", try measure(runs) { layout = try Layout(hall: read, style: theme.style, zoom: zoom, scale: scale) })
+        guard let layout else { return }
+        var scene: Scene? = nil
+        stage("scene (selection and highlight checked)", try measure(runs) { scene = try Scene(layout: layout, theme: theme) })
+        guard let scene else { return }
+        stage("text set-up (Pango context, fonts)", try measure(runs) { _ = try PangoText(theme, locale: layout.locale) })
+        var image: RasterImage? = nil
+        stage("drawing", try measure(runs) {
+            image = nil
+            image = try Renderer.raster(scene)
+        })
+        guard let image else { return }
+        var png: [UInt8] = []
+        stage("PNG encode (default)", try measure(runs) { png = try image.pngData(compression: .default) }, "\(png.count / 1024) KiB")
+        let drawing = figures.last(where: { $0.scene == name && $0.name == "stage: drawing" })?.stat.median ?? 0
+        let encode = figures.last(where: { $0.scene == name && $0.name == "stage: PNG encode (default)" })?.stat.median ?? 0
+        if drawing > 0 { ratios.append(("PNG encode default / drawing, \(name)", encode / drawing)) }
+        stage("write the file (temporary, then renamed)", try measure(runs) { try Files.writeAtomically(png, to: out) })
+        add(name, "stages, summed", Stat(median: sum, min: sum, max: sum, unit: "ms"))
+        // The whole process on the same file.
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let seatmap = here.appendingPathComponent("seatmap").path
+        guard FileManager.default.isExecutableFile(atPath: seatmap) else {
+            log("(whole-process figure skipped: no seatmap binary beside seatmap-bench)")
+            return
+        }
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: seatmap)
+            p.arguments = ["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)]
+            p.standardOutput = FileHandle.nullDevice
+            let t0 = Bench.now()
+            let child = try Bench.Child(p)
+            guard try child.wait() == 0 else { throw SeatMapError("seatmap render failed in the stage benchmark") }
+            times.append(Double(Bench.now() - t0) / 1e6)
+        }
+        let sorted = times.sorted()
+        let whole = Stat(median: sorted[sorted.count / 2], min: sorted[0], max: sorted[sorted.count - 1], unit: "ms")
+        add(name, "whole `seatmap render` process", whole)
+        let outside = whole.median - sum
+        add(name, "  of which outside the stages (start-up, exit)", Stat(median: outside, min: outside, max: outside, unit: "ms"),
+            String(format: "%.0f %% of the process", outside / whole.median * 100))
+    }
+}
