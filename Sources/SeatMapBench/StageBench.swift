@@ -62,22 +62,31 @@ extension Bench {
             log("(whole-process figure skipped: no seatmap binary beside seatmap-bench)")
             return
         }
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: seatmap)
-            p.arguments = ["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)]
-            p.standardOutput = FileHandle.nullDevice
-            let t0 = Bench.now()
-            let child = try Bench.Child(p)
-            guard try child.wait() == 0 else { throw SeatMapError("seatmap render failed in the stage benchmark") }
-            times.append(Double(Bench.now() - t0) / 1e6)
+        func process(_ args: [String]) throws -> Stat {
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: seatmap)
+                p.arguments = args
+                p.standardOutput = FileHandle.nullDevice
+                let t0 = Bench.now()
+                let child = try Bench.Child(p)
+                guard try child.wait() == 0 else { throw SeatMapError("seatmap \(args.joined(separator: " ")) failed in the stage benchmark") }
+                times.append(Double(Bench.now() - t0) / 1e6)
+            }
+            let sorted = times.sorted()
+            return Stat(median: sorted[sorted.count / 2], min: sorted[0], max: sorted[sorted.count - 1], unit: "ms")
         }
-        let sorted = times.sorted()
-        let whole = Stat(median: sorted[sorted.count / 2], min: sorted[0], max: sorted[sorted.count - 1], unit: "ms")
+        // Start and exit alone: `--version` loads every library (and asks Cairo, Pango and SQLite their versions) and draws nothing.
+        let bare = try process(["--version"])
+        let whole = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)])
         add(name, "whole `seatmap render` process", whole)
         let outside = whole.median - sum
-        add(name, "  of which outside the stages (start-up, exit)", Stat(median: outside, min: outside, max: outside, unit: "ms"),
+        add(name, "  of which outside the stages", Stat(median: outside, min: outside, max: outside, unit: "ms"),
             String(format: "%.0f %% of the process", outside / whole.median * 100))
+        add(name, "  `seatmap --version` (start-up and exit, no drawing)", bare)
+        let fonts = outside - bare.median
+        add(name, "  the rest: first font configuration and first text", Stat(median: fonts, min: fonts, max: fonts, unit: "ms"),
+            "outside the stages less --version's process")
     }
 }
