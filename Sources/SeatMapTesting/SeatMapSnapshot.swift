@@ -66,33 +66,8 @@ public struct SeatMapSnapshot: Sendable {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
         }
         let raster = try Renderer.raster(scene, viewport: transform)
-        let image = RGBAImage(width: raster.width, height: raster.height, pixels: raster.rgbaPixels())
-        let testURL = URL(fileURLWithPath: testFile)
-        let folder = testURL.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-            .appendingPathComponent(testURL.deletingPathExtension().lastPathComponent).path
-        // One folder per user by default (another user's would not be writable).
-        let artifacts = GoldenFile.artifactsFolder(default: FileManager.default.temporaryDirectory
-            .appendingPathComponent("seatmap-snapshot-artifacts-\(getuid())").path)
-        let sidecar = (folder as NSString).appendingPathComponent(name + ".json")
-        let now = SeatMapSnapshot.fingerprint(theme: theme)
-        let then = (try? Data(contentsOf: URL(fileURLWithPath: sidecar)))
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] }
-        let outcome = try GoldenFile.check(image, png: { try raster.pngData(compression: .best) }, name: name, folder: folder,
-                                           artifacts: artifacts, mode: record ?? .fromEnvironment, gates: gates, options: comparison)
-        switch outcome {
-        case .matched:
-            return nil
-        case .recorded(let message):
-            try SeatMapSnapshot.writeSidecar(now, to: sidecar)
-            return message
-        case .mismatch(let message):
-            guard let then, then != now else { return message }
-            let changes = Set(then.keys).union(now.keys).sorted().compactMap { key -> String? in
-                then[key] == now[key] ? nil : "\(key) \(then[key] ?? "-") → \(now[key] ?? "-")"
-            }
-            return "The environment differs from the one the reference was recorded in (\(changes.joined(separator: ", "))); "
-                + "the difference may come from it.\n" + message
-        }
+        return try SnapshotCheck.verify(.image(raster, gates: gates, comparison: comparison, environment: SeatMapSnapshot.fingerprint(theme: theme)),
+                                        pathExtension: "png", named: name, testFile: testFile, mode: record ?? .fromEnvironment)
     }
 
     static func writeSidecar(_ fingerprint: [String: String], to path: String) throws {
