@@ -211,7 +211,9 @@ struct Painter {
         // A ticket without occupancy says nothing of other seats' status,
         // tier or price, and only the buyer's seats take focus.
         let hidden = scene.hidesOccupancy && !yours
-        var classes = hidden ? ["seat", cell.type.rawValue] : ["seat", cell.kind.name, cell.type.rawValue]
+        // A standard seat's type goes without saying (it is most seats).
+        let type = cell.type == .standard ? [] : [cell.type.rawValue]
+        var classes = hidden ? ["seat"] + type : ["seat", cell.kind.name] + type
         if yours { classes.append("yours") }
         if let tier = cell.tier, !hidden { classes.append("tier-\(tier)") }
         if selected { classes.append("selected") }

@@ -289,7 +289,7 @@ enum PickerPage {
         Array.prototype.forEach.call(svg.querySelectorAll('g[id^="seat-"]'), function (g) {
           var id = g.id.slice(5), cls = g.getAttribute("class") || "";
           var st = /\bsold\b/.test(cls) ? "sold" : /\blocked\b/.test(cls) ? "locked" : "available";
-          var t = g.querySelector("title"), title = t ? t.textContent : id, word = W["status." + st];
+          var title = g.getAttribute("aria-label") || id, word = W["status." + st];
           var at = word ? title.lastIndexOf(word) : -1;
           var base = at > 0 ? title.slice(0, at).replace(/[\s,，、·]+$/, "") : title;
           var sep = at > 0 ? title.slice(base.length, at) : ", ";

@@ -3,8 +3,8 @@ import CCairo
 import SeatMapLayout
 
 /// Writes semantic SVG: one `<g>` per seat with `id="seat-1-3-5"`, classes
-/// for status and type, `data-row`, `data-column`, `data-price` and a
-/// `<title>`. User units are content pixels, so at 100 % a browser puts
+/// for status and type (none for a standard seat), `data-row`,
+/// `data-column`, `data-price` and its accessible name in `aria-label`. User units are content pixels, so at 100 % a browser puts
 /// every seat exactly on its layout rect. A shape drawn again is a `<use>`
 /// of its first occurrence, and so is a seat's whole drawing (shape and
 /// marks) when it has two or more parts; text styles are CSS classes.
@@ -272,8 +272,8 @@ final class SVGCanvas: Canvas {
         body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\" "
         body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\" "
         if let e = tag.externalID { body += "data-external-id=\"\(SVGCanvas.escape(e))\" " }
+        // One accessible name, its aria-label (a <title> saying it again was a third of the seat's bytes).
         body += "role=\"img\" aria-label=\"\(title)\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
-        body += "<title>\(title)</title>\n"
         seatOps = []
     }
 

@@ -101,7 +101,8 @@ struct TextTests {
         }
         // A text cut to fit keeps its whole text in a <title> inside <text>.
         let texts = all(#"<text [^>]*>([^<]*)</text>"#) + all(#"<text [^>]*>[^<]*<title>([^<]*)</title></text>"#)
-        return (texts, all(#"<title>([^<]*)</title>"#))
+        // Names: <title>s (texts, areas, the document) and seats' aria-labels.
+        return (texts, all(#"<title>([^<]*)</title>"#) + all(#"<g id="seat-[^"]*"[^>]* aria-label="([^"]*)""#))
     }
 
     @Test("each locale's words reach the image: legend, screen label, seat titles with sections and prices", arguments: SeatMapLocale.codes)
