@@ -93,7 +93,7 @@ let package = Package(
         // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)
         // The C reference the benchmark times SeatMap's render against: plain Cairo, Cairo's PNG writer.
         .target(name: "CairoReference", dependencies: ["CCairo"]),
-        .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapServer", "SeatMapStore",
+        .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapService", "SeatMapServer", "SeatMapStore",
                                                     "CairoReference"]),
         .executableTarget(name: "seatmap-bench", dependencies: ["SeatMapBench"]),
 

@@ -4,6 +4,7 @@ import SeatMapCore
 import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
+import SeatMapService
 
 /// `seatmap-bench`: speed and memory of SeatMap, as medians with min and max
 /// over repeated runs in one process, and comparisons as ratios measured
@@ -49,75 +50,58 @@ public struct Bench {
     var targets: [Target] = []
     let log: (String) -> Void
 
-    public static let usage = """
-    Usage: seatmap-bench [--quick] [--hit-only] [--json FILE] [--hall FILE] [--scene NAME]... [--only PART]... [--theme T] [--no-header] [--no-legend] [--zoom Z] [--scale S]
-
-    Measures layout, hit-testing, rendering (PNG by compression level, SVG, PDF),
-    incremental redraw, image diff and peak memory on generated scenes
-    (cinema-200, imax-600, arena-10k, stadium-100k, and the free venues
-    arena-free-10k and arena-free-100k: turned blocks of curved rows) and prints a table.
-      --quick        tiny scenes, one run each: checks that everything works
-      --hit-only     only layout and hit-testing (no renders, no diff)
-      --json FILE    also write every figure as JSON
-      --hall FILE    add a hall file as a scene
-      --scene NAME   only this scene (repeatable)
-      --only PART    only this part of the run: scenes, diff, batch or picker (repeatable; picker needs
-                     scripts/install-browser-deps.sh and runs from the project folder)
-    Geometry flags, as for seatmap render: every layout is built with --theme's style
-    (default light) and --no-header / --no-legend; --zoom and --scale set the render
-    figures' zoom and scale (layout is timed at z2 s2, hit-testing at z2.37 s2).
-    """
 
     /// Runs the benchmark; returns the exit code.
+    /// The bench's options: its own, then the geometry flags as `render`
+    /// reads them (the one table of them, with their help and checks).
+    static let spec = CommandSpec(
+        name: "seatmap-bench",
+        usage: "seatmap-bench [--quick] [--hit-only] [--json FILE] [--hall FILE]... [--scene NAME]... [--only PART]... [--theme T] [--no-header] [--no-legend] [--zoom Z] [--scale S]",
+        summary: "Measures layout, hit-testing, best available, rendering stage by stage, incremental redraw, image diff, batch scaling and peak memory.",
+        options: [
+            .flag("quick", "Tiny scenes, one run each: checks that everything works."),
+            .flag("hit-only", "Only layout, hit-testing and best available (no renders, no diff)."),
+            .value("json", "FILE", "Also write every figure as JSON."),
+            .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
+            .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
+            .values("only", "PART", "Only this part of the run: \(Bench.parts.joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh)."),
+        ] + GeometryOptions.all.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
+        details: """
+        Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
+        arena-free-100k (turned blocks of curved rows). Every layout is built with --theme's style and
+        --no-header / --no-legend, as render builds it; --zoom and --scale set the render figures' zoom and
+        scale (default zoom 1, scale 2, and scale 1 for stadium-100k); layout is timed at z2 s2, hit-testing
+        at z2.37 s2. Speed is reported as medians with min and max, and as ratios in one run.
+        """)
+
+    /// The help, as `seatmap COMMAND --help` writes it, for this program.
+    public static var usage: String { spec.help.replacingOccurrences(of: "Usage: seatmap seatmap-bench", with: "Usage: seatmap-bench") }
+
     public static func main(_ args: [String], log: @escaping (String) -> Void = { print($0) }) -> Int32 {
-        var quick = false
-        var hitOnly = false
-        var json: String? = nil
-        var halls: [String] = []
-        var only: [String] = []
-        var parts: Set<String> = []
-        var themeName = "light"
-        var header = true, legend = true
-        var zoom: Double? = nil, scale: Double? = nil
-        var i = 0
-        while i < args.count {
-            switch args[i] {
-            case "--quick": quick = true
-            case "--hit-only": hitOnly = true
-            case "--no-header": header = false
-            case "--no-legend": legend = false
-            case "--json", "--hall", "--scene", "--theme", "--zoom", "--scale", "--only":
-                guard i + 1 < args.count else { log("seatmap-bench: \(args[i]) needs a value\n\n\(usage)"); return 2 }
-                let value = args[i + 1]
-                switch args[i] {
-                case "--json": json = value
-                case "--hall": halls.append(value)
-                case "--scene": only.append(value)
-                case "--only":
-                    guard Bench.parts.contains(value) else {
-                        log("seatmap-bench: --only expects one of \(Bench.parts.joined(separator: ", "))\n\n\(usage)")
-                        return 2
-                    }
-                    parts.insert(value)
-                case "--theme": themeName = value
-                default:
-                    let range = args[i] == "--zoom" ? Layout.zoomRange : Layout.scaleRange
-                    guard let v = Double(value), range.contains(v) else {
-                        log("seatmap-bench: \(args[i]) expects a number in \(range.lowerBound)…\(range.upperBound)\n\n\(usage)")
-                        return 2
-                    }
-                    if args[i] == "--zoom" { zoom = v } else { scale = v }
-                }
-                i += 1
-            case "--help", "-h": log(usage); return 0
-            default: log("seatmap-bench: unknown argument \(args[i])\n\n\(usage)"); return 2
-            }
-            i += 1
-        }
+        let a: Arguments, geometry: Geometry
         do {
-            var theme = try Theme.load(themeName)
-            theme.style = theme.style.with(header: header, legend: legend)
-            var bench = Bench(quick: quick, theme: theme, renderZoom: zoom, renderScale: scale, log: log)
+            a = try Arguments(args, spec: spec)
+            if a.wantsHelp {
+                log(usage)
+                return 0
+            }
+            if let extra = a.positionals.first { throw UsageError(message: "unexpected argument \(extra)") }
+            for part in a.values["only"] ?? [] where !Bench.parts.contains(part) {
+                throw UsageError(message: "--only expects one of \(Bench.parts.joined(separator: ", ")), got \(part)")
+            }
+            geometry = try Geometry(a)
+        } catch let e as UsageError {
+            log("seatmap-bench: \(e.message)\n\n\(usage)")
+            return 2
+        } catch {
+            log("seatmap-bench: \(error)")
+            return 2
+        }
+        let quick = a.flag("quick"), hitOnly = a.flag("hit-only"), json = a.value("json")
+        let halls = a.values["hall"] ?? [], only = a.values["scene"] ?? [], parts = Set(a.values["only"] ?? [])
+        let zoom = a.value("zoom") != nil ? geometry.zoom : nil, scale = a.value("scale") != nil ? geometry.scale : nil
+        do {
+            var bench = Bench(quick: quick, theme: geometry.theme, renderZoom: zoom, renderScale: scale, log: log)
             bench.hitOnly = hitOnly
             bench.parts = parts.isEmpty ? Set(Bench.parts) : parts
             var scenes: [(String, Hall)] = []

@@ -77,5 +77,12 @@ struct BenchTests {
         #expect(Bench.main(["--bogus"], log: { _ in }) == 2)
         #expect(Bench.main(["--scene", "nowhere"], log: { _ in }) == 2)
         #expect(Bench.main(["--zoom", "9"], log: { _ in }) == 2)
+        // The geometry flags come from render's own table: the same checks, help and suggestions.
+        var said = ""
+        #expect(Bench.main(["--zom", "2"], log: { said += $0 }) == 2 && said.contains("unknown option --zom (did you mean --zoom?)"), "\(said)")
+        said = ""
+        #expect(Bench.main(["--zoom", "9"], log: { said += $0 }) == 2 && said.contains("--zoom"), "\(said)")
+        said = ""
+        #expect(Bench.main(["-h"], log: { said += $0 }) == 0 && said.hasPrefix("Usage: seatmap-bench") && said.contains("--no-legend"))
     }
 }
