@@ -40,7 +40,9 @@ public struct Bench {
     var parts = Set(Bench.parts)
     /// The geometry flags (`--theme`, `--no-header`, `--no-legend`): the
     /// theme whose style every layout of the run is built with.
-    var theme: Theme
+    var geometry: GeometryOptions
+    /// The run's theme, with the geometry's style.
+    var theme: Theme { geometry.styledTheme }
     /// `--zoom` / `--scale`: the zoom and scale of the render figures
     /// (default zoom 1, scale 2, and scale 1 for stadium-100k).
     var renderZoom: Double?
@@ -65,7 +67,7 @@ public struct Bench {
             .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
             .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
             .values("only", "PART", "Only this part of the run: \(Bench.parts.joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh)."),
-        ] + GeometryOptions.all.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
+        ] + GeometryFlags.all.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
         details: """
         Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
         arena-free-100k (turned blocks of curved rows). Every layout is built with --theme's style and
@@ -78,7 +80,7 @@ public struct Bench {
     public static var usage: String { spec.help.replacingOccurrences(of: "Usage: seatmap seatmap-bench", with: "Usage: seatmap-bench") }
 
     public static func main(_ args: [String], log: @escaping (String) -> Void = { print($0) }) -> Int32 {
-        let a: Arguments, geometry: Geometry
+        let a: Arguments, geometry: GeometryOptions
         do {
             a = try Arguments(args, spec: spec)
             if a.wantsHelp {
@@ -89,7 +91,7 @@ public struct Bench {
             for part in a.values["only"] ?? [] where !Bench.parts.contains(part) {
                 throw UsageError(message: "--only expects one of \(Bench.parts.joined(separator: ", ")), got \(part)")
             }
-            geometry = try Geometry(a)
+            geometry = try GeometryOptions(a)
         } catch let e as UsageError {
             log("seatmap-bench: \(e.message)\n\n\(usage)")
             return 2
@@ -101,7 +103,7 @@ public struct Bench {
         let halls = a.values["hall"] ?? [], only = a.values["scene"] ?? [], parts = Set(a.values["only"] ?? [])
         let zoom = a.value("zoom") != nil ? geometry.zoom : nil, scale = a.value("scale") != nil ? geometry.scale : nil
         do {
-            var bench = Bench(quick: quick, theme: geometry.theme, renderZoom: zoom, renderScale: scale, log: log)
+            var bench = Bench(quick: quick, geometry: geometry, renderZoom: zoom, renderScale: scale, log: log)
             bench.hitOnly = hitOnly
             bench.parts = parts.isEmpty ? Set(Bench.parts) : parts
             var scenes: [(String, Hall)] = []
@@ -194,12 +196,12 @@ public struct Bench {
 
     /// A layout of the run, in the run's style.
     func layout(_ hall: Hall, zoom: Double, scale: Double) throws(SeatMapError) -> Layout {
-        try Layout(hall: hall, style: theme.style, zoom: zoom, scale: scale)
+        try geometry.with(zoom: zoom, scale: scale).layout(for: hall).layout
     }
 
     /// A scene of the run, in the run's theme.
     func scene(_ hall: Hall, zoom: Double, scale: Double) throws(SeatMapError) -> Scene {
-        try Scene(layout: layout(hall, zoom: zoom, scale: scale), theme: theme)
+        try geometry.with(zoom: zoom, scale: scale).scene(for: hall)
     }
 
     mutating func run(_ scenes: [(String, Hall)]) throws {

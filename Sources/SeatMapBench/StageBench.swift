@@ -36,7 +36,8 @@ extension Bench {
         stage("load the theme (built in)", try measure(runs) { theme = try Theme.builtIn("light") })
         theme = self.theme
         var layout: Layout? = nil
-        stage("layout", try measure(runs) { layout = try Layout(hall: read, style: theme.style, zoom: zoom, scale: scale) })
+        let geometry = try self.geometry.with(zoom: zoom, scale: scale)
+        stage("layout", try measure(runs) { layout = try geometry.layout(for: read).layout })
         guard let layout else { return }
         var scene: Scene? = nil
         stage("scene (selection and highlight checked)", try measure(runs) { scene = try Scene(layout: layout, theme: theme) })

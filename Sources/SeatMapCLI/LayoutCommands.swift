@@ -1,6 +1,7 @@
 import Foundation
 import SeatMapCore
 import SeatMapLayout
+import SeatMapRender
 import SeatMapService
 
 extension SeatMapCLI {
@@ -8,13 +9,13 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "layout", usage: "layout FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--json]",
             summary: "Integer pixel rects of every seat, row label and the screen.",
-            options: GeometryOptions.all + ShowFace.options + [.flag("json", "Print the layout as JSON.")],
+            options: GeometryFlags.all + ShowFace.options + [.flag("json", "Print the layout as JSON.")],
             details: "The geometry flags are those of render, hit and apply: the same flags give the same layout."),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
-            let geometry = try Geometry(args)
+            let geometry = try GeometryOptions(args)
             let hall = try ShowFace.hall(file, args).hall
-            let (layout, fitted) = try geometry.layout(hall)
+            let (layout, fitted) = try geometry.layout(for: hall)
             if let fitted, !args.flag("json") {
                 console.out("fit: seats \(Arguments.format(fitted.style.seatWidth)) pt wide, zoom \(Arguments.format(fitted.zoom))")
             }
@@ -37,7 +38,7 @@ extension SeatMapCLI {
             name: "hit",
             usage: "hit FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--offset X,Y] [--viewport W,H] [--slop P] (--point X,Y ... | --points-file F) [--json]",
             summary: "Which seat a tap lands on, for view points at a zoom and pan offset.",
-            options: GeometryOptions.all + Hits.options + ShowFace.options + [
+            options: GeometryFlags.all + Hits.options + ShowFace.options + [
                 .values("point", "X,Y", "A tap in view points; repeat or list several."),
                 .value("points-file", "F", "Read taps as X,Y lines from F (- for stdin)."),
                 .flag("json", "Print a JSON array of results."),

@@ -15,7 +15,7 @@ extension SeatMapCLI {
                 .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
                 .value("format", "FMT", "\(OutputFormat.list()): with --out-dir (default png), or with -o - (required)."),
                 .flag("quiet", "-q: no \"wrote\" lines or progress bar; only problems (on stderr) and the exit status."),
-            ] + GeometryOptions.all + ImageOptions.all + ShowFace.options,
+            ] + GeometryFlags.all + ImageOptions.all + ShowFace.options,
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
             The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:

@@ -20,7 +20,7 @@ extension SeatMapCLI {
                 .value("token", "T", "The buyer's hold token from an earlier select (default: a new one, printed)."),
                 .value("hold-ttl", "SECONDS", "How long the token's holds last without another select (default 600)."),
                 .flag("no-single-seat-rule", "Do not report single empty seats where the hall only warns of them (noOrphans \"warn\")."),
-                GeometryOptions.localeOption,
+                GeometryFlags.localeOption,
                 .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations, breaks} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -63,7 +63,7 @@ extension SeatMapCLI {
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
             let plan = try ShowFace.plan(file)
-            let locale = try GeometryOptions.locale(args, for: plan.hall)
+            let locale = try GeometryFlags.locale(args, for: plan.hall)
             let rule = !args.flag("no-single-seat-rule")
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
@@ -115,7 +115,7 @@ extension SeatMapCLI {
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
                 .value("hold-ttl", "SECONDS", "How long the holds last (default 600)."),
-                GeometryOptions.localeOption,
+                GeometryFlags.localeOption,
                 .flag("json", "Print {seats, fallback, total, currency, totalText, descriptions, cart} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -142,17 +142,12 @@ extension SeatMapCLI {
             }
             let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
             let plan = try ShowFace.plan(file)
-            let locale = try GeometryOptions.locale(args, for: plan.hall)
-            /// The request's words in the flags' names.
-            func flagged(_ message: String) -> String {
-                message.replacingOccurrences(of: "a count of ", with: "--count ")
-                    .replacingOccurrences(of: " accessible seats of ", with: " (--accessible) of ")
-            }
+            let locale = try GeometryFlags.locale(args, for: plan.hall)
             let found: Recommender.Recommendation, hall: Hall, selection: Selection
             var held: (token: String, expiresAt: Date)? = nil
             // A request the hall cannot answer is a usage error, before any show is made.
             do throws(Recommender.Failure) { try Recommender.check(request, in: plan.hall) } catch {
-                throw UsageError(message: flagged(error.message))
+                throw UsageError(message: error.naming(CLIWords.flag))
             }
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
@@ -193,7 +188,7 @@ extension SeatMapCLI {
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
                 .value("store", "DB", "The inventory store (SQLite) holding the show."),
                 .value("show", "SHOW", "The show the batches change (its hall is FILE); its applied batch ids and last sequence are kept there."),
-            ] + GeometryOptions.all + [
+            ] + GeometryFlags.all + [
                 .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped: [{id, token}]}."),
             ],
             details: """
@@ -216,18 +211,18 @@ extension SeatMapCLI {
             if out != nil && args.value("show") != nil {
                 throw UsageError(message: "-o writes a hall file; --show changes the show in the store: give one")
             }
-            let geometry = try Geometry(args)
+            let geometry = try GeometryOptions(args)
             let plan = try ShowFace.plan(p[0])
             let batches = try StatusBatch.decode(Files.read(p[1]))
             // Dirty rects are in the layout the geometry flags give (statuses
             // never move a seat, so it is the layout of every state).
-            let layout = try geometry.layout(plan.hall).layout
+            let layout = try geometry.layout(for: plan.hall).layout
             /// The outputs of a run, staged (written beside their targets, not yet in place).
             func stage(_ run: BatchRun) throws -> Files.StagedOutputs {
                 var outputs: [(bytes: [UInt8], path: String)] = []
                 if let out { outputs.append((Array(HallFormat.encodeText(run.hall).utf8), out)) }
                 if let old = args.value("image"), let imageOut = args.value("image-out") {
-                    outputs.append((try redraw(old, run: run, layout: layout, theme: geometry.theme), imageOut))
+                    outputs.append((try redraw(old, run: run, layout: layout, theme: geometry.styledTheme), imageOut))
                 }
                 return try Files.stage(outputs)
             }

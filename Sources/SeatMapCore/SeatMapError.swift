@@ -12,21 +12,69 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// `naming(_:)` as a face does (the CLI's `--zoom`, a query's `zoom=`).
     public var template: String?
 
-    /// A message naming inputs as `{{name}}` keeps them marked in `template`.
-    public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
+    /// A message naming inputs as `{{name}}` (in its literal text) keeps
+    /// them marked in `template`; the values interpolated into it are
+    /// never read as marks, whatever they hold.
+    public init(path: String, message: Text, line: Int? = nil, column: Int? = nil) {
         self.path = path
-        self.template = message.contains("{{") ? message : nil
-        self.message = template.map { Diagnostic.fill($0) { $0 } } ?? message
+        self.template = message.marksInputs ? message.template : nil
+        self.message = Diagnostic.fill(message.template) { $0 }
         self.line = line
         self.column = column
     }
 
-    /// A template with each `{{name}}` said as `name(name)`.
+    /// A message: its literal text may mark inputs (`"use a lower {{zoom}}"`);
+    /// interpolated values (a key, a file's text) are kept as they are.
+    public struct Text: ExpressibleByStringInterpolation, Sendable, Equatable {
+        /// The message with inputs marked `{{name}}` and each `{` of a value written `{{}}`.
+        public private(set) var template: String
+
+        public init(stringLiteral text: String) { template = text }
+
+        /// Text taken as it is, marking nothing.
+        public init(verbatim text: String) { template = Text.escaped(text) }
+
+        public init(stringInterpolation: StringInterpolation) { template = stringInterpolation.template }
+
+        init(template: String) { self.template = template }
+
+        public struct StringInterpolation: StringInterpolationProtocol {
+            var template = ""
+            public init(literalCapacity: Int, interpolationCount: Int) { template.reserveCapacity(literalCapacity) }
+            public mutating func appendLiteral(_ literal: String) { template += literal }
+            public mutating func appendInterpolation<T>(_ value: T) { template += Text.escaped(String(describing: value)) }
+            /// Another message, its marks kept.
+            public mutating func appendInterpolation(_ text: Text) { template += text.template }
+        }
+
+        /// The text says at least one input by its mark.
+        var marksInputs: Bool {
+            var found = false
+            _ = Diagnostic.fill(template) { found = true; return $0 }
+            return found
+        }
+
+        static func escaped(_ text: String) -> String { text.replacingOccurrences(of: "{", with: "{{}}") }
+
+        public static func + (a: Text, b: Text) -> Text {
+            var t = a
+            t.template += b.template
+            return t
+        }
+    }
+
+    /// A template with each `{{name}}` said as `name(name)` (and each
+    /// escaped `{{}}` as `{`).
     public static func fill(_ template: String, _ name: (String) -> String) -> String {
         var out = "", rest = template[...]
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             let word = rest[open.upperBound..<close.lowerBound]
-            guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+            if word.isEmpty {
+                out += rest[..<open.lowerBound] + "{"
+                rest = rest[close.upperBound...]
+                continue
+            }
+            guard word.allSatisfy({ $0.isLetter || $0 == "-" }) else {
                 out += rest[..<open.upperBound]
                 rest = rest[open.upperBound...]
                 continue
@@ -36,6 +84,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         }
         return out + rest
     }
+
+    /// The message as a text, its marks kept.
+    public var text: Text { template.map { Text(template: $0) } ?? Text(verbatim: message) }
 
     /// The diagnostic with the inputs it names said as `name` says them.
     public func naming(_ name: (String) -> String) -> Diagnostic {
@@ -55,7 +106,10 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         var out: [Diagnostic] = []
         for var d in all where !said.contains(d.message) {
             said.insert(d.message)
-            if let n = counts[d.message], n > 1 { d.message += ", \(n) times; the first here" }
+            if let n = counts[d.message], n > 1 {
+                d.message += ", \(n) times; the first here"
+                d.template? += ", \(n) times; the first here"
+            }
             out.append(d)
         }
         return out
@@ -85,7 +139,7 @@ public struct SeatMapError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A single problem without a JSON location (bad option value, I/O error).
-    public init(file: String? = nil, _ message: String) {
+    public init(file: String? = nil, _ message: Diagnostic.Text) {
         self.init(file: file, diagnostics: [Diagnostic(path: "", message: message)])
     }
 

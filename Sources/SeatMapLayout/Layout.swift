@@ -256,10 +256,10 @@ public struct Layout: Sendable {
         var style = given
         if style.locale == nil { style.locale = hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard }
         guard zoom.isFinite, Layout.zoomRange.contains(zoom) else {
-            throw SeatMapError("zoom \(zoom) is outside 0.25…8")
+            throw SeatMapError("{{zoom}} \(LayoutJSON.format(zoom)) is outside \(LayoutJSON.format(Layout.zoomRange.lowerBound))…\(LayoutJSON.format(Layout.zoomRange.upperBound))")
         }
         guard scale.isFinite, Layout.scaleRange.contains(scale) else {
-            throw SeatMapError("scale \(scale) is outside 1…4")
+            throw SeatMapError("{{scale}} \(LayoutJSON.format(scale)) is outside \(LayoutJSON.format(Layout.scaleRange.lowerBound))…\(LayoutJSON.format(Layout.scaleRange.upperBound))")
         }
         self.zoom = zoom
         self.scale = scale

@@ -62,8 +62,7 @@ public struct Scene: Sendable {
     /// given) and makes its scene.
     public init(hall: Hall, theme: Theme, zoom: Double, scale: Double, header: Bool = true, legend: Bool = true,
                 selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
-        try self.init(layout: Layout(hall: hall, style: theme.style.with(header: header, legend: legend), zoom: zoom, scale: scale),
-                      theme: theme,
-                      selected: selected, highlighted: highlighted)
+        self = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend)
+            .scene(for: hall, selected: selected, highlighted: highlighted)
     }
 }

@@ -223,7 +223,7 @@ struct Controller: Sendable {
         (query.last { $0.0 == name }?.1, query.filter { $0.0 != name })
     }
 
-    static let renderOptions = GeometryOptions.all + ImageOptions.all
+    static let renderOptions = GeometryFlags.all + ImageOptions.all
     static let pickerOptions = renderOptions.filter { $0.name != "page" && $0.name != "png-compression" }
 
     /// An image answer with its ETag; 304 when the client has it.
@@ -328,7 +328,7 @@ struct Controller: Sendable {
     static func hitRequest(_ request: HTTPRequest) throws -> (Arguments, [ViewPoint]) {
         var pairs: [(String, String)] = []
         var points: [ViewPoint]? = nil
-        let names = Set((GeometryOptions.all + Hits.options).map(\.name))
+        let names = Set((GeometryFlags.all + Hits.options).map(\.name))
         for m in try object(request) {
             if m.key == "points" {
                 guard case .array(let items) = m.node.value, !items.isEmpty, items.count <= 10_000 else {
@@ -354,7 +354,7 @@ struct Controller: Sendable {
             }
         }
         guard let points else { throw UsageError(message: "missing \"points\": [[x, y], ...]") }
-        return (try arguments(pairs, GeometryOptions.all + Hits.options), points)
+        return (try arguments(pairs, GeometryFlags.all + Hits.options), points)
     }
 
     static func pair(_ node: JSONNode) -> (Double, Double)? {

@@ -265,8 +265,8 @@ extension Controller {
         attempt {
             let (service, plan) = try showPlan(show)
             let batches = try StatusBatch.decode(SourceText(name: "the body", bytes: request.body))
-            let geometry = try Geometry(try Controller.arguments(request.query, GeometryOptions.all))
-            let layout = try geometry.layout(plan.hall).layout
+            let geometry = try GeometryOptions(try Controller.arguments(request.query, GeometryFlags.all))
+            let layout = try geometry.layout(for: plan.hall).layout
             let run = try service.apply(show: show, plan: plan, batches: batches, layout: layout, updatesFile: "the body")
             changes.bump(show)
             return Controller.compact(.array(run.reports))

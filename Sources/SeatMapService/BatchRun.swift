@@ -30,7 +30,7 @@ public struct BatchRun: Sendable {
                 // Paths name the batch in a file of several.
                 let prefix = batches.count > 1 ? "[\(k)]." : ""
                 throw SeatMapError(file: updatesFile, diagnostics: error.diagnostics.map {
-                    Diagnostic(path: prefix + $0.path, message: $0.message, line: $0.line, column: $0.column)
+                    Diagnostic(path: prefix + $0.path, message: $0.text, line: $0.line, column: $0.column)
                 })
             }
             var report: [(String, JSONNode)] = [("batchId", .string(batch.batchId))]

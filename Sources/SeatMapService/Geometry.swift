@@ -3,18 +3,23 @@ import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
 
-/// The geometry option group: the flags every face that draws, reports
-/// rects or hit-tests takes. The same values give the same layout in
-/// `render`, `layout`, `hit`, `apply` and every HTTP endpoint.
-package enum GeometryOptions {
-    package static let zoomOption = CommandSpec.Option.value("zoom", "Z", "Zoom, 0.25…8 (default 1).")
-    package static let scaleOption = CommandSpec.Option.value("scale", "S", "Device pixels per point, 1…4 (default 2).")
+/// The geometry option group as flags and query parameters: every face
+/// that draws, reports rects or hit-tests takes these, and they fill one
+/// typed `GeometryOptions` (its defaults, ranges and checks are the ones
+/// said here), so the same values give the same layout in `render`,
+/// `layout`, `hit`, `apply`, every HTTP endpoint, the snapshot strategies
+/// and the benchmark.
+package enum GeometryFlags {
+    package static let zoomOption = CommandSpec.Option.value(
+        "zoom", "Z", "Zoom, \(Words.range(GeometryOptions.zoomRange)) (default \(Arguments.format(GeometryOptions.defaultZoom))).")
+    package static let scaleOption = CommandSpec.Option.value(
+        "scale", "S", "Device pixels per point, \(Words.range(GeometryOptions.scaleRange)) (default \(Arguments.format(Layout.defaultScale))).")
 
-    /// The options, read by `Geometry(_:)`.
+    /// The options, read by `GeometryOptions(_:)`.
     package static let all: [CommandSpec.Option] = [
-        .value("theme", "NAME|PATH", "light (default), dark, print, high-contrast, or a theme file (its metrics are part of the geometry)."),
+        .value("theme", "NAME|PATH", "\(Words.list(Theme.shippedNames, default: "light")), or a theme file (its metrics are part of the geometry)."),
         zoomOption,
-        .value("fit", "W,H", "Instead of --zoom: choose the seat width (28…36 pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
+        .value("fit", "W,H", "Instead of --zoom: choose the seat width (\(Words.range(LayoutStyle.seatWidthRange)) pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
         scaleOption,
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
@@ -24,7 +29,7 @@ package enum GeometryOptions {
     ]
 
     package static let localeOption = CommandSpec.Option.value(
-        "locale", "TAG", "Language of words and prices (BCP 47: zh-Hans, zh-Hant, en, de, fr, es, ja, ko, ar, he; default: the hall's, else zh-Hans).")
+        "locale", "TAG", "Language of words and prices (BCP 47: \(SeatMapLocale.codes.joined(separator: ", ")); default: the hall's, else \(SeatMapLocale.standard.code)).")
 
     /// `--locale`, read (nil when not given: the hall's locale applies).
     package static func locale(_ a: Arguments) throws -> SeatMapLocale? {
@@ -36,53 +41,47 @@ package enum GeometryOptions {
     package static func locale(_ a: Arguments, for hall: Hall) throws -> SeatMapLocale {
         try locale(a) ?? hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
     }
-}
-
-/// What the geometry options say: the theme (whose style is the layout's,
-/// with the header and legend switched off as asked), zoom or fit, scale.
-package struct Geometry {
-    package var theme: Theme
-    package var zoom: Double
-    package var scale: Double
-    /// `--fit W,H` in points: the zoom and seat width are chosen per hall.
-    package var fit: (Double, Double)?
-
-    /// The theme's style with `--no-header` / `--no-legend` applied.
-    package var style: LayoutStyle { theme.style }
-
-    /// The one way a face builds a layout. With `--fit`, also returns the
-    /// chosen seat width and zoom.
-    package func layout(_ hall: Hall) throws -> (layout: Layout, fitted: Fit.Result?) {
-        guard let fit else { return (try Layout(hall: hall, style: style, zoom: zoom, scale: scale), nil) }
-        let result = try Fit.fit(hall: hall, viewportWidth: fit.0, viewportHeight: fit.1, style: style, scale: scale)
-        return (try Layout(hall: hall, style: result.style, zoom: result.zoom, scale: scale), result)
-    }
 
     /// Zoom and scale from the options, checked against the layout's ranges.
     package static func zoomAndScale(_ a: Arguments) throws(UsageError) -> (Double, Double) {
-        (try a.double("zoom", default: 1, in: Layout.zoomRange), try a.double("scale", default: Layout.defaultScale, in: Layout.scaleRange))
+        (try a.double("zoom", default: GeometryOptions.defaultZoom, in: GeometryOptions.zoomRange),
+         try a.double("scale", default: Layout.defaultScale, in: GeometryOptions.scaleRange))
     }
+}
 
-    /// Reads the geometry options (see `GeometryOptions.all`).
+extension GeometryOptions {
+    /// Reads the geometry options (see `GeometryFlags.all`); a value the
+    /// typed group refuses is a usage error naming the flag.
     package init(_ a: Arguments) throws {
-        let (zoom, scale) = try Geometry.zoomAndScale(a)
+        let (zoom, scale) = try GeometryFlags.zoomAndScale(a)
         let fit = try a.pair("fit")
-        if let fit {
-            if a.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
-            guard fit.0 > 0, fit.1 > 0 else { throw UsageError(message: "--fit expects a positive width and height") }
+        if fit != nil, a.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
+        let theme = try Theme.load(a.value("theme") ?? "light")
+        let level = try a.int("level", in: GeometryOptions.levelRange)
+        let locale = try GeometryFlags.locale(a)
+        do {
+            try self.init(theme: theme, zoom: zoom, scale: scale, fit: fit.map { FitBox(width: $0.0, height: $0.1) },
+                          header: !a.flag("no-header"), legend: !a.flag("no-legend"), legendAll: a.flag("legend-all"),
+                          level: level, locale: locale)
+        } catch {
+            throw UsageError(message: CLIWords.say(error))
         }
-        var theme = try Theme.load(a.value("theme") ?? "light")
-        theme.style = theme.style.with(header: !a.flag("no-header"), legend: !a.flag("no-legend"))
-        theme.style.legendAll = a.flag("legend-all")
-        if a.value("level") != nil { theme.style.level = try a.int("level", in: 0...99) }
-        theme.style.locale = try GeometryOptions.locale(a)
-        self.init(theme: theme, zoom: zoom, scale: scale, fit: fit)
+    }
+}
+
+/// Lists and ranges as help and errors say them.
+package enum Words {
+    /// "a, b or c".
+    package static func or(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + (items.last ?? "")
     }
 
-    package init(theme: Theme, zoom: Double, scale: Double, fit: (Double, Double)?) {
-        self.theme = theme
-        self.zoom = zoom
-        self.scale = scale
-        self.fit = fit
+    /// "a (default), b, c": the choices with the default marked.
+    package static func list(_ items: [String], default def: String) -> String {
+        items.map { $0 == def ? "\($0) (default)" : $0 }.joined(separator: ", ")
+    }
+
+    package static func range(_ r: ClosedRange<Double>) -> String {
+        "\(Arguments.format(r.lowerBound))…\(Arguments.format(r.upperBound))"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SeatMapCore
 import SeatMapLayout
+import SeatMapRender
 
 /// The hit option group and the hit use case: which seat taps land on, for
 /// view points at a zoom and pan offset, answered from the layout the
@@ -15,7 +16,7 @@ package enum Hits {
 
     /// Each point's result, in the order given, and the layout answered from.
     package static func hit(_ hall: Hall, _ args: Arguments, points: [ViewPoint]) throws -> (layout: Layout, results: [HitResult]) {
-        let geometry = try Geometry(args)
+        let geometry = try GeometryOptions(args)
         let offset = try args.pair("offset") ?? (0, 0)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 {
@@ -23,7 +24,7 @@ package enum Hits {
         }
         let slop = try args.double("slop", default: 0, in: 0...1000)
         if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
-        let layout = try geometry.layout(hall).layout
+        let layout = try geometry.layout(for: hall).layout
         let transform = ViewTransform(layout: layout, viewportWidth: viewport?.0, viewportHeight: viewport?.1,
                                       offsetX: offset.0, offsetY: offset.1)
         let tester = HitTester(layout: layout)

@@ -173,7 +173,16 @@ package struct Arguments {
         return v
     }
 
-    /// A pair option `X,Y`, or nil when absent.
+    /// One of an enumeration's cases by its name, or `def` when not given;
+    /// the error lists every case.
+    package func choice<E: CaseIterable & RawRepresentable>(_ name: String, default def: E) throws(UsageError) -> E where E.RawValue == String {
+        guard let text = value(name) else { return def }
+        guard let v = E(rawValue: text) else {
+            throw UsageError(message: "--\(name) expects \(Words.or(E.allCases.map(\.rawValue))), got \"\(text)\"")
+        }
+        return v
+    }
+
     /// A whole-number option within `range`, or nil when not given.
     package func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
@@ -183,6 +192,7 @@ package struct Arguments {
         return v
     }
 
+    /// A pair option `X,Y`, or nil when absent.
     package func pair(_ name: String) throws(UsageError) -> (Double, Double)? {
         guard let text = value(name) else { return nil }
         return try Arguments.parsePair(text, option: name)

@@ -16,26 +16,22 @@ package enum ImageOptions {
         .value("highlight", "ID,...", "Seats drawn with an outline."),
         .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
         .flag("show-occupancy", "With --ticket: draw the other seats' statuses and prices as usual."),
-        .value("page", "SIZE", "PDF page: a4, a3, letter or fit (default fit)."),
-        .value("png-compression", "LEVEL", "fast, default or best."),
-        .value("svg-text", "MODE", "SVG text: text (default: <text> in the theme's fonts, then sans-serif) or paths (glyph outlines, the same as the PNG without the fonts; each with its text as title)."),
+        .value("page", "SIZE", "PDF page: \(Words.list(PageSize.allCases.map(\.rawValue), default: PageSize.fit.rawValue))."),
+        .value("png-compression", "LEVEL", "PNG compression: \(Words.list(PNGCompression.allCases.map(\.rawValue), default: PNGCompression.default.rawValue))."),
+        .value("svg-text", "MODE", "SVG text: \(Words.list(SVGText.allCases.map(\.rawValue), default: SVGText.text.rawValue)). text: <text> in the theme's fonts, then sans-serif; paths: glyph outlines, the same as the PNG without the fonts, each with its text as title."),
     ]
 
     /// Reads the geometry and image options.
     package static func settings(_ args: Arguments) throws -> RenderSettings {
-        var geometry = try Geometry(args)
+        var geometry = try GeometryOptions(args)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
         let offset = try args.pair("offset") ?? (0, 0)
         if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
         if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
         if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
-        guard let page = PageSize(rawValue: args.value("page") ?? "fit") else {
-            throw UsageError(message: "--page expects a4, a3, letter or fit")
-        }
-        guard let compression = PNGCompression(rawValue: args.value("png-compression") ?? "default") else {
-            throw UsageError(message: "--png-compression expects fast, default or best")
-        }
+        let page = try args.choice("page", default: PageSize.fit)
+        let compression = try args.choice("png-compression", default: PNGCompression.default)
         let ticket = (args.value("ticket") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if args.value("ticket") != nil {
             if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
@@ -44,15 +40,14 @@ package enum ImageOptions {
                 throw UsageError(message: "--ticket draws the buyer's seats itself: it takes no --select or --highlight")
             }
             // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
-            geometry.theme.style.legend = false
+            geometry.legend = false
         }
         if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
-        let svgText = args.value("svg-text") ?? "text"
-        guard svgText == "text" || svgText == "paths" else { throw UsageError(message: "--svg-text expects text or paths") }
+        let svgText = try args.choice("svg-text", default: SVGText.text)
         return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: ImageOptions.idList(args.value("select")),
                               highlighted: ImageOptions.idList(args.value("highlight")), page: page, compression: compression,
-                              svgTextAsPaths: svgText == "paths", ticket: ticket, showOccupancy: args.flag("show-occupancy"),
+                              svgTextAsPaths: svgText == .paths, ticket: ticket, showOccupancy: args.flag("show-occupancy"),
                               pinRowLabels: args.flag("pin-row-labels"))
     }
 
@@ -70,9 +65,14 @@ package enum ImageOptions {
     }
 }
 
+/// How SVG text is written: as `<text>` or as glyph outlines.
+package enum SVGText: String, CaseIterable, Sendable {
+    case text, paths
+}
+
 /// What the render options say.
 package struct RenderSettings {
-    package var geometry: Geometry
+    package var geometry: GeometryOptions
     package var viewport: (Double, Double)?
     package var offset: (Double, Double)
     package var minimap: Bool
@@ -97,8 +97,8 @@ package enum Rendering {
                               picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
         let selected = try ImageOptions.seatIDs(s.selected, option: "--select", in: hall).union(extra)
-        var scene = try Scene(layout: s.geometry.layout(hall).layout, theme: s.geometry.theme,
-                              selected: selected, highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight", in: hall))
+        var scene = try s.geometry.scene(for: hall, selected: selected,
+                                         highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight", in: hall))
         scene.pinRowLabels = s.pinRowLabels
         if !s.ticket.isEmpty {
             let ids = try ImageOptions.seatIDs(Set(s.ticket), option: "--ticket", in: hall)

@@ -57,7 +57,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
     static func seatMapError(_ error: Error, _ location: String) -> SeatMapError {
         switch error {
         case let e as SeatMapError: return e
-        case let e as PGFailure: return SeatMapError(file: location, e.message)
+        case let e as PGFailure: return SeatMapError(file: location, .init(verbatim: e.message))
         default: return SeatMapError(file: location, "the store failed: \(error)")
         }
     }

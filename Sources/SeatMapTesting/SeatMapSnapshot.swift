@@ -59,9 +59,8 @@ public struct SeatMapSnapshot: Sendable {
     /// Renders and compares; nil when it matches, else the failure message
     /// (a recording is a failure too, so nobody records by accident).
     public func verify(_ hall: Hall, theme: Theme, named name: String, testFile: String) throws -> String? {
-        let style = theme.style.with(header: header, legend: legend)
-        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: zoom, scale: scale), theme: theme,
-                              selected: selected, highlighted: highlighted)
+        let scene = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend)
+            .scene(for: hall, selected: selected, highlighted: highlighted)
         let transform = viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.w, viewportHeight: $0.h, offsetX: $0.x, offsetY: $0.y)
         }
@@ -90,6 +89,6 @@ public func assertSeatMapSnapshot(of hall: Hall, theme: Theme, named name: Strin
     #if canImport(XCTest)
     XCTFail(message)
     #else
-    throw SeatMapError(message)
+    throw SeatMapError(.init(verbatim: message))
     #endif
 }

@@ -62,55 +62,65 @@ public struct SnapshotViewport: Sendable, Equatable {
 }
 
 extension Snapshotting where Value == Hall {
-    /// The scene a hall is drawn in for a snapshot.
-    static func scene(_ hall: Hall, theme: Theme?, zoom: Double, scale: Double, locale: SeatMapLocale?, header: Bool, legend: Bool,
-                      selected: Set<SeatID>, highlighted: Set<SeatID>) throws -> (Scene, Theme) {
-        let theme = try theme ?? Theme.builtIn("light")
-        var style = theme.style.with(header: header, legend: legend)
-        if let locale { style.locale = locale }
-        let layout = try Layout(hall: hall, style: style, zoom: zoom, scale: scale)
-        return (try Scene(layout: layout, theme: theme, selected: selected, highlighted: highlighted), theme)
-    }
-
     /// The hall drawn as a PNG (the built-in light theme unless one is
     /// given; zoom 1, scale 2, as `seatmap render` draws by default),
     /// compared pixel by pixel: any differing pixel fails unless `gates`
     /// allow it; `comparison` sets pixelmatch's threshold and ignored regions.
-    public static func png(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
-                           header: Bool = true, legend: Bool = true, viewport: SnapshotViewport? = nil,
+    public static func png(theme: Theme? = nil, zoom: Double = GeometryOptions.defaultZoom, scale: Double = Layout.defaultScale,
+                           locale: SeatMapLocale? = nil, header: Bool = true, legend: Bool = true, viewport: SnapshotViewport? = nil,
                            selected: Set<SeatID> = [], highlighted: Set<SeatID> = [],
                            gates: DiffGates = DiffGates(), comparison: PixelMatch.Options = PixelMatch.Options()) -> Snapshotting {
         Snapshotting(pathExtension: "png") { hall in
-            let (scene, theme) = try scene(hall, theme: theme, zoom: zoom, scale: scale, locale: locale, header: header, legend: legend,
-                                           selected: selected, highlighted: highlighted)
+            let geometry = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend, locale: locale)
+            return try png(geometry, viewport: viewport, selected: selected, highlighted: highlighted, gates: gates, comparison: comparison)
+                .make(hall)
+        }
+    }
+
+    /// The hall drawn as a PNG in a geometry of your own (the typed group
+    /// `seatmap render`'s geometry flags fill: theme, zoom or fit, scale,
+    /// header, legend, level, locale).
+    public static func png(_ geometry: GeometryOptions, viewport: SnapshotViewport? = nil,
+                           selected: Set<SeatID> = [], highlighted: Set<SeatID> = [],
+                           gates: DiffGates = DiffGates(), comparison: PixelMatch.Options = PixelMatch.Options()) -> Snapshotting {
+        Snapshotting(pathExtension: "png") { hall in
+            let scene = try geometry.scene(for: hall, selected: selected, highlighted: highlighted)
             let transform = viewport.map {
                 ViewTransform(layout: scene.layout, viewportWidth: $0.width, viewportHeight: $0.height, offsetX: $0.x, offsetY: $0.y)
             }
             return .image(try Renderer.raster(scene, viewport: transform), gates: gates, comparison: comparison,
-                          environment: SeatMapSnapshot.fingerprint(theme: theme))
+                          environment: SeatMapSnapshot.fingerprint(theme: geometry.theme))
         }
     }
 
     /// The hall as SVG text (one `<g id="seat-…">` per seat), compared exactly.
-    public static func svg(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
-                           header: Bool = true, legend: Bool = true, selected: Set<SeatID> = []) -> Snapshotting {
+    public static func svg(theme: Theme? = nil, zoom: Double = GeometryOptions.defaultZoom, scale: Double = Layout.defaultScale,
+                           locale: SeatMapLocale? = nil, header: Bool = true, legend: Bool = true, selected: Set<SeatID> = []) -> Snapshotting {
         Snapshotting(pathExtension: "svg") { hall in
-            let (scene, _) = try scene(hall, theme: theme, zoom: zoom, scale: scale, locale: locale, header: header, legend: legend,
-                                       selected: selected, highlighted: [])
-            return .text(try Renderer.svg(scene))
+            let geometry = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend, locale: locale)
+            return try svg(geometry, selected: selected).make(hall)
         }
+    }
+
+    /// The hall as SVG text in a geometry of your own.
+    public static func svg(_ geometry: GeometryOptions, selected: Set<SeatID> = []) -> Snapshotting {
+        Snapshotting(pathExtension: "svg") { hall in .text(try Renderer.svg(geometry.scene(for: hall, selected: selected))) }
     }
 
     /// Every rect of the hall's layout as `seatmap layout --json` prints
     /// them (pretty, one member a line), compared exactly: a geometry
     /// snapshot that no font or rasteriser can shift.
-    public static func layoutJSON(theme: Theme? = nil, zoom: Double = 1, scale: Double = Layout.defaultScale, locale: SeatMapLocale? = nil,
-                                  header: Bool = true, legend: Bool = true) -> Snapshotting {
+    public static func layoutJSON(theme: Theme? = nil, zoom: Double = GeometryOptions.defaultZoom, scale: Double = Layout.defaultScale,
+                                  locale: SeatMapLocale? = nil, header: Bool = true, legend: Bool = true) -> Snapshotting {
         Snapshotting(pathExtension: "json") { hall in
-            let (scene, _) = try scene(hall, theme: theme, zoom: zoom, scale: scale, locale: locale, header: header, legend: legend,
-                                       selected: [], highlighted: [])
-            return .text(JSONWriter.write(LayoutJSON.json(scene.layout)))
+            let geometry = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend, locale: locale)
+            return try layoutJSON(geometry).make(hall)
         }
+    }
+
+    /// The layout's rects as JSON in a geometry of your own.
+    public static func layoutJSON(_ geometry: GeometryOptions) -> Snapshotting {
+        Snapshotting(pathExtension: "json") { hall in .text(JSONWriter.write(LayoutJSON.json(try geometry.layout(for: hall).layout))) }
     }
 }
 

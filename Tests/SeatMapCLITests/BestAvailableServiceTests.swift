@@ -42,6 +42,10 @@ struct BestAvailableServiceTests {
         let unknown = try Self.post(http, "/shows/gala/best", #"{"count": 2, "category": "VIP"}"#)
         #expect(unknown.status == 400 && unknown.text.contains("no category \\\"VIP\\\": the hall has no categories"), "\(unknown.text)")
         #expect(try Self.post(http, "/shows/gala/best", #"{"count": 0}"#).status == 400)
+        // The recommender's words name the member, as the service calls it.
+        let accessible = try Self.post(http, "/shows/gala/best", #"{"count": 2, "accessible": 5}"#)
+        #expect(accessible.status == 400 && accessible.text.contains("accessible 5 is outside 0…2 (the count)") && !accessible.text.contains("--"),
+                "\(accessible.text)")
         #expect(try Self.post(http, "/shows/gala/best", #"{"section": "1"}"#).text.contains("count: expected how many seats"))
         #expect(try Self.post(http, "/shows/gala/best", #"{"count": 2, "colour": "red"}"#).text.contains("colour: unknown member"))
         #expect(try Self.post(http, "/shows/gala/best", #"{"count": 2, "priceMax": "cheap"}"#).status == 400)

@@ -445,7 +445,13 @@ struct RulesCLITests {
         let picked = try parseJSON(cheap.out)
         #expect(picked["fallback"] == .string("none"))
         #expect(picked["total"] != nil && picked["descriptions"] != nil)
-        #expect(seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "9").code == 2)
+        // The recommender's words name the request's inputs; the CLI says them as its flags.
+        let tooMany = seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "9")
+        #expect(tooMany.code == 2)
+        #expect(tooMany.err.contains("--count 9 is outside 1…"), "\(tooMany.err)")
+        let accessible = seatmap("recommend", Fixtures.examplePath("seed.json"), "--count", "2", "--accessible", "3")
+        #expect(accessible.code == 2)
+        #expect(accessible.err.contains("--accessible 3 is outside 0…2 (the --count)"), "\(accessible.err)")
     }
 
     @Test("apply writes the new hall and redraws the image; a rejected batch touches nothing")

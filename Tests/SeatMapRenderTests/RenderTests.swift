@@ -329,6 +329,41 @@ struct RenderErrorTests {
         #expect(Diagnostic(path: "", message: "{{level}} 3 and {{not a name}} and {{").message == "level 3 and {{not a name}} and {{")
     }
 
+    @Test("a value that looks like a mark stays as the user wrote it, in the library's words and in a face's")
+    func valuesAreNotMarks() throws {
+        let key = "{{zoom}}", text = "{ {{scale}} }"
+        let error = SeatMapError("unknown key \"\(key)\" beside \(text); use a lower {{zoom}}")
+        #expect(error.message == "unknown key \"{{zoom}}\" beside { {{scale}} }; use a lower zoom")
+        #expect(error.naming { "--" + $0 }.message == "unknown key \"{{zoom}}\" beside { {{scale}} }; use a lower --zoom")
+        // A message without marks keeps no template; a verbatim text marks nothing.
+        #expect(Diagnostic(path: "", message: "key \(key)").template == nil)
+        #expect(Diagnostic(path: "", message: .init(verbatim: "{{zoom}}")).naming { "--" + $0 }.message == "{{zoom}}")
+        // Through the decoder: a hall file's own key is quoted back as written.
+        let json = #"{"rows": [{"row": 1, "price": 1, "seats": [{"column": 1, "status": 0}]}], "{{zoom}}": 1}"#
+        let decoded = try HallFormat.decode(SourceText(name: "hall.json", bytes: Array(json.utf8)))
+        let warning = try #require(decoded.warnings.first)
+        #expect(warning.naming { "--" + $0 }.message.contains("\"{{zoom}}\""), "\(warning.message)")
+    }
+
+    @Test("the geometry group refuses what no layout takes, in the library's words")
+    func geometryChecks() throws {
+        let hall = try Fixtures.example("seed.json")
+        let zoom = try #require(throws: SeatMapError.self) { try GeometryOptions(zoom: 9) }
+        #expect(zoom.message == "zoom 9 is outside 0.25…8")
+        #expect(zoom.naming { "--" + $0 }.message == "--zoom 9 is outside 0.25…8")
+        let scale = try #require(throws: SeatMapError.self) { try GeometryOptions(scale: 0.5) }
+        #expect(scale.message == "scale 0.5 is outside 1…4")
+        let both = try #require(throws: SeatMapError.self) { try GeometryOptions(zoom: 2, fit: .init(width: 390, height: 844)) }
+        #expect(both.message == "use either zoom or fit")
+        // The one layout: the group's equals a layout built by hand with the same style.
+        let g = try GeometryOptions(zoom: 1.5, header: false)
+        let byHand = try Layout(hall: hall, style: try Theme.builtIn("light").style.with(header: false), zoom: 1.5, scale: 2)
+        #expect(LayoutJSON.json(try g.layout(for: hall).layout) == LayoutJSON.json(byHand))
+        let fitted = try GeometryOptions(fit: .init(width: 390, height: 844)).layout(for: hall)
+        #expect(fitted.fitted != nil)
+        #expect(Double(fitted.layout.width) / 2 <= 390)
+    }
+
     @Test("a failed render leaves an existing output untouched and no temp files")
     func atomic() throws {
         let dir = try Fixtures.tempFolder()

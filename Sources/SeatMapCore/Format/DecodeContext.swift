@@ -30,20 +30,20 @@ public struct DecodeContext {
         } catch {
             let loc = location(of: error.offset)
             let prefix = error.message.hasPrefix("not valid UTF-8") ? "" : "malformed JSON: "
-            errors.append(Diagnostic(path: "", message: prefix + error.message, line: loc.line, column: loc.column))
+            errors.append(Diagnostic(path: "", message: .init(verbatim: prefix + error.message), line: loc.line, column: loc.column))
             return nil
         }
     }
 
-    public mutating func error(_ node: JSONNode?, _ path: String, _ message: String) {
+    public mutating func error(_ node: JSONNode?, _ path: String, _ message: Diagnostic.Text) {
         errors.append(diagnostic(node, path, message))
     }
 
-    public mutating func warning(_ node: JSONNode?, _ path: String, _ message: String) {
+    public mutating func warning(_ node: JSONNode?, _ path: String, _ message: Diagnostic.Text) {
         warnings.append(diagnostic(node, path, message))
     }
 
-    private mutating func diagnostic(_ node: JSONNode?, _ path: String, _ message: String) -> Diagnostic {
+    private mutating func diagnostic(_ node: JSONNode?, _ path: String, _ message: Diagnostic.Text) -> Diagnostic {
         guard let node else { return Diagnostic(path: path, message: message) }
         let loc = location(of: node.offset)
         return Diagnostic(path: path, message: message, line: loc.line, column: loc.column)
@@ -151,7 +151,7 @@ public struct DecodeContext {
             return nil
         }
         if let range, !range.contains(v) {
-            error(node, path, HallValidator.rangeMessage(what, v, range))
+            error(node, path, .init(verbatim: HallValidator.rangeMessage(what, v, range)))
             return nil
         }
         return v

@@ -170,7 +170,7 @@ public enum HallFormat {
         if let n = top["rules"] {
             let read = rules.reading(n, path: "rules", allowingMax: false)
             rules = read.rules
-            for d in read.problems { ctx.error(n[String(d.path.dropFirst(6))] ?? n, d.path, d.message) }
+            for d in read.problems { ctx.error(n[String(d.path.dropFirst(6))] ?? n, d.path, d.text) }
         }
         let texts = [("cinemaName", cinemaName), ("hallName", hallName), ("movieStartTime", movieStartTime), ("screenLabel", screenLabel)]
         let problems = HallValidator.problems(texts: texts, maxSelectCount: maxSelectCount, sections: sections, rows: rows,
@@ -199,7 +199,7 @@ public enum HallFormat {
             }
         }
         let readerErrors = ctx.errors.count
-        for p in problems { ctx.error(node(p.place), p.place.path, p.message) }
+        for p in problems { ctx.error(node(p.place), p.place.path, .init(verbatim: p.message)) }
         if !problems.isEmpty && readerErrors > 0 { ctx.sortErrorsByPosition() }
         guard ctx.errors.isEmpty else { return nil }
         var hall = Hall(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,

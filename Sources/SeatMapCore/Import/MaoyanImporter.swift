@@ -165,7 +165,7 @@ public struct MaoyanImporter: HallImporter {
                     if range.contains(v) {
                         number = v
                     } else {
-                        ctx.error(n, "\(p).\(rowNumKey)", HallValidator.rangeMessage("row", v, range))
+                        ctx.error(n, "\(p).\(rowNumKey)", .init(verbatim: HallValidator.rangeMessage("row", v, range)))
                     }
                 } else {
                     number = ctx.int(n, "\(p).\(rowNumKey)", in: range, what: "row")
@@ -280,7 +280,7 @@ public struct MaoyanImporter: HallImporter {
                                               describe: { origin($0).1 })
         for p in problems {
             let (node, path) = origin(p.place)
-            ctx.error(node, path, p.message)
+            ctx.error(node, path, .init(verbatim: p.message))
         }
         guard problems.isEmpty else { return nil }
         return Hall(validatedCinemaName: "", hallName: hallName, movieStartTime: "", maxSelectCount: Hall.defaultMaxSelectCount,

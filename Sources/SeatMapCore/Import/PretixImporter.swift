@@ -284,7 +284,7 @@ public struct PretixImporter: HallImporter {
                                               currency: currency, locale: locale, describe: { origin($0).1 })
         for p in problems {
             let (node, path) = origin(p.place)
-            ctx.error(node, path, p.message)
+            ctx.error(node, path, .init(verbatim: p.message))
         }
         guard ctx.errors.isEmpty else { throw SeatMapError(file: source.name, diagnostics: ctx.errors) }
         var hall = Hall(validatedCinemaName: "", hallName: planName, movieStartTime: "", maxSelectCount: Hall.defaultMaxSelectCount,

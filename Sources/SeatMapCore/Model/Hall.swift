@@ -72,7 +72,7 @@ public struct Hall: Sendable, Equatable {
             maxSelectCount: maxSelectCount, sections: sections, rows: rows, areas: areas, focus: focus, categories: categories, groups: groups,
             currency: currency, locale: locale)
         guard problems.isEmpty else {
-            throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: $0.message) })
+            throw SeatMapError(diagnostics: problems.map { Diagnostic(path: $0.place.path, message: .init(verbatim: $0.message)) })
         }
         self.init(validatedCinemaName: cinemaName, hallName: hallName, movieStartTime: movieStartTime,
                   maxSelectCount: maxSelectCount, screenLabel: screenLabel, sections: sections ?? [], rows: rows,

@@ -91,8 +91,22 @@ public enum Recommender {
             case noSeats
         }
         public var kind: Kind
+        /// What went wrong, naming the request's inputs as the library
+        /// calls them (`count`, `accessible`).
         public var message: String
+        /// The message with those inputs marked (`{{count}}`), for a face
+        /// to say them as it does (`naming(_:)`).
+        public var template: String
         public var description: String { message }
+
+        init(kind: Kind, message: Diagnostic.Text) {
+            self.kind = kind
+            self.template = message.template
+            self.message = Diagnostic.fill(template) { $0 }
+        }
+
+        /// The message with the inputs said as `name` says them.
+        public func naming(_ name: (String) -> String) -> String { Diagnostic.fill(template, name) }
     }
 
     /// Checks a request against a hall without searching: throws the
@@ -134,7 +148,7 @@ public enum Recommender {
         if let first = refused.first {
             throw Failure(kind: .noSeats, message: "every \(request.count) seats found break the hall's enforced sales rules (\(first.summary))")
         }
-        throw Failure(kind: .noSeats, message: search.reason())
+        throw Failure(kind: .noSeats, message: .init(verbatim: search.reason()))
     }
 
     /// The score of the block of seats first...last of row r (lower is better).
@@ -288,10 +302,10 @@ extension Recommender {
 
         static func check(_ request: Request, _ hall: Hall) throws(Failure) -> Checked {
             guard request.count >= 1, request.count <= hall.maxSelectCount else {
-                throw Failure(kind: .invalid, message: "a count of \(request.count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")
+                throw Failure(kind: .invalid, message: "{{count}} \(request.count) is outside 1…\(hall.maxSelectCount) (the hall's maxSelectCount)")
             }
             guard request.accessible >= 0, request.accessible <= request.count else {
-                throw Failure(kind: .invalid, message: "\(request.accessible) accessible seats of \(request.count) is not 0…\(request.count)")
+                throw Failure(kind: .invalid, message: "{{accessible}} \(request.accessible) is outside 0…\(request.count) (the {{count}})")
             }
             var words: [String] = []
             var sectionID: Int? = nil

@@ -71,7 +71,7 @@ public struct SalesRules: Sendable, Equatable {
         var out = self
         var problems: [Diagnostic] = []
         func problem(_ key: String?, _ message: String) {
-            problems.append(Diagnostic(path: key.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path, message: message))
+            problems.append(Diagnostic(path: key.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path, message: .init(verbatim: message)))
         }
         guard case .object(let members) = node.value else {
             problem(nil, "expected an object of rules (\(SalesRules.keys.filter { allowingMax || $0 != "maxSelectCount" }.joined(separator: ", ")))")

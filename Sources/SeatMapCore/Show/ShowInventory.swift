@@ -167,7 +167,10 @@ public struct ShowInventory: Sendable, Equatable {
             case .sold?: status = .sold
             case .held(let t)?: status = t == token ? .available : .locked
             }
-            if status == .available, let reserved = channels[cell.id], reserved != channel, holder(of: cell.id) != token || token == nil {
+            // A seat reserved for another channel is locked, unless this
+            // token already holds it (a hold made before the reservation).
+            let heldByThisToken = token != nil && holder(of: cell.id) == token
+            if status == .available, let reserved = channels[cell.id], reserved != channel, !heldByThisToken {
                 status = .locked
             }
             if cell.seat.status != status { hall.setStatus(status, of: cell.id) }
