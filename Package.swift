@@ -19,10 +19,17 @@ let package = Package(
         // MARK: System libraries (C stays inside the modules that import these)
         .systemLibrary(
             name: "CCairo",
-            // Cairo and Pango (pangocairo's flags include Cairo's).
-            pkgConfig: "pangocairo",
+            // Cairo and Pango in one module. Cairo's flags (its headers,
+            // glib's, freetype's, fontconfig's) and HarfBuzz's come from
+            // pkg-config; Pango's headers through CPangoHeaders: pangocairo's
+            // own flags carry -pthread (from gmodule), which SwiftPM refuses
+            // with a warning in every package that depends on SeatMap.
+            pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        // The include path of Pango's headers (/usr/include/pango-1.0), nothing more.
+        .target(name: "CPangoHeaders"),
 
         .systemLibrary(
             name: "CSQLite",
@@ -63,7 +70,7 @@ let package = Package(
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CPNG", "CPNGStrips"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

@@ -8,7 +8,7 @@
 # apt-get when root, sudo otherwise; a clear message when neither works.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev postgresql nginx fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck curl zsh fish)
+packages=(pkg-config libcairo2-dev libpango1.0-dev libharfbuzz-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev postgresql nginx fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck curl zsh fish)
 
 missing=()
 for p in "${packages[@]}"; do
