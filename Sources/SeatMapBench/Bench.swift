@@ -358,6 +358,21 @@ public struct Bench {
         guard let image else { return }
         let pixels = "\(image.width)×\(image.height) px"
         add(name, "PNG render: drawing (z\(Bench.short(zoom)) s\(Bench.short(scale)))", draw, pixels)
+        // The same drawing with every fill left to Cairo (no stamps), and a
+        // plain memory fill of an image this size: the floor any drawing pays.
+        let unstamped = try Renderer.$stampsFills.withValue(false) {
+            try measure(runs) { _ = try Renderer.raster(scene) }
+        }
+        add(name, "  the same drawing, every fill by Cairo (no stamps)", unstamped,
+            String(format: "stamps save %.0f %%", (1 - draw.median / unstamped.median) * 100))
+        ratios.append(("drawing: Cairo's fills / stamped, \(name)", unstamped.median / draw.median))
+        let bytes = image.width * image.height * 4
+        let fill = measure(runs) { _ = seatmap_reference_memory_fill(bytes, 0x5a) }
+        add(name, "  memory fill of the same image (malloc + memset)", fill, "\(bytes / 1_048_576) MB")
+        ratios.append(("drawing / memory fill, \(name)", draw.median / fill.median))
+        if name == "arena-10k" && zoom == 1 && scale == 2 {
+            target("drawing / memory fill of the same image, arena-10k z1 s2", draw.median / fill.median, "≤ 3×", draw.median / fill.median <= 3)
+        }
         let swift = measure(runs) { _ = Renderer.dryRun(scene) }
         add(name, "  of which Swift-side (painter, no Cairo)", swift,
             String(format: "%.2f µs per seat, %.0f %% of drawing", swift.median * 1000 / Double(max(1, seats)), swift.median / draw.median * 100))

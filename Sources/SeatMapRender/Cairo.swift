@@ -141,10 +141,18 @@ final class CairoCanvas: Canvas {
     /// Whether structure elements become Cairo tags (PDF only).
     private let tagged: Bool
 
-    init(_ context: CairoContext, text: PangoText, tagged: Bool = false) {
+    /// Opaque fills stamped (image surfaces, when asked for).
+    let stamps: Stamps?
+    /// The translation drawing is under, and whether it is only that.
+    private var dx = 0.0, dy = 0.0, scaled = false
+    /// The device rects drawing is clipped to, innermost last.
+    private var clips: [PixelRect] = []
+
+    init(_ context: CairoContext, text: PangoText, tagged: Bool = false, stamping: Bool = false) {
         self.context = context
         pango = text
         self.tagged = tagged
+        stamps = stamping ? Stamps(context.surface) : nil
     }
 
     func beginStructure(_ tag: String) { if tagged { cairo_tag_begin(cr, tag, "") } }
@@ -167,6 +175,7 @@ final class CairoCanvas: Canvas {
     }
 
     func fill(_ path: Path, _ color: Color) {
+        if let stamps, !scaled, stamps.fill(path, color, dx: dx, dy: dy, clip: clips.last) { return }
         addPath(path)
         setColor(color)
         cairo_fill(cr)
@@ -206,16 +215,31 @@ final class CairoCanvas: Canvas {
         cairo_new_path(cr)
         cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.w), Double(rect.h))
         cairo_clip(cr)
+        // A clip at whole device pixels bounds stamps; any other stops them.
+        let x0 = Double(rect.x) + dx, y0 = Double(rect.y) + dy
+        var device = PixelRect(x: Int(x0), y: Int(y0), w: rect.w, h: rect.h)
+        if scaled || x0 != x0.rounded() || y0 != y0.rounded() { device = PixelRect(x: 0, y: 0, w: 0, h: 0) }
+        clips.append(clips.last.map { $0.intersection(device) } ?? device)
     }
 
-    func popClip() { cairo_restore(cr) }
+    func popClip() {
+        cairo_restore(cr)
+        clips.removeLast()
+    }
 
     var wantsSeatTags: Bool { false }
     func beginSeat(_ tag: SeatTag) {}
     func endSeat() {}
 
-    func translate(_ x: Double, _ y: Double) { cairo_translate(cr, x, y) }
-    func scale(_ s: Double) { cairo_scale(cr, s, s) }
+    func translate(_ x: Double, _ y: Double) {
+        cairo_translate(cr, x, y)
+        dx += x
+        dy += y
+    }
+    func scale(_ s: Double) {
+        cairo_scale(cr, s, s)
+        scaled = true
+    }
 }
 
 /// A font family checked to be installed.

@@ -2,7 +2,7 @@ import Foundation
 import SeatMapCore
 
 /// An sRGB colour with alpha, components 0…1.
-public struct Color: Sendable, Equatable, CustomStringConvertible {
+public struct Color: Sendable, Hashable, CustomStringConvertible {
     public var r: Double
     public var g: Double
     public var b: Double

@@ -97,6 +97,22 @@ public final class RasterImage {
         }
     }
 
+    /// How many pixels differ from `other`'s (rows compared as bytes
+    /// first); nil when the sizes differ.
+    package func differingPixels(from other: RasterImage) -> Int? {
+        guard width == other.width, height == other.height else { return nil }
+        cairo_surface_flush(surface.pointer)
+        cairo_surface_flush(other.surface.pointer)
+        guard let a = cairo_image_surface_get_data(surface.pointer), let b = cairo_image_surface_get_data(other.surface.pointer) else { return nil }
+        var n = 0
+        for y in 0..<height {
+            let ra = a.advanced(by: y * stride), rb = b.advanced(by: y * other.stride)
+            if memcmp(ra, rb, width * 4) == 0 { continue }
+            for x in 0..<width where memcmp(ra.advanced(by: x * 4), rb.advanced(by: x * 4), 4) != 0 { n += 1 }
+        }
+        return n
+    }
+
     /// Every pixel as non-premultiplied RGBA bytes packed `r | g << 8 | b << 16 | a << 24`
     /// (what decoding this image's PNG gives), rows packed.
     public func rgbaPixels() -> [UInt32] {
@@ -154,6 +170,11 @@ public enum Renderer {
     /// gives each its share. Neither the pixels nor the bytes depend on it.
     @TaskLocal public static var cores: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Whether opaque fills of raster renders are stamped (`Stamps`): the
+    /// same bytes either way (tests draw both and compare); off only to
+    /// measure or check the difference.
+    @TaskLocal package static var stampsFills = true
+
     /// Images larger than this many pixels are refused.
     public static let maxPixels = ImageLimits.maxPixels
 
@@ -208,7 +229,7 @@ public enum Renderer {
     static func overlay(_ image: RasterImage, _ visible: PixelRect, _ text: PangoText, _ what: String, checkText: Bool = true,
                         _ draw: (CairoCanvas) -> Void) throws(SeatMapError) {
         let context = try CairoContext(image.surface)
-        let canvas = CairoCanvas(context, text: text)
+        let canvas = CairoCanvas(context, text: text, stamping: stampsFills)
         canvas.translate(Double(-visible.x), Double(-visible.y))
         draw(canvas)
         try context.check(what)
@@ -266,7 +287,7 @@ public enum Renderer {
     /// `regionPadding` of it; returns the surface (flushed), whose pixel
     /// (0, 0) is the frame's origin, and that origin. Refused, with the
     /// documented message, when it would pass Cairo's size limit.
-    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText) throws(SeatMapError)
+    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool) throws(SeatMapError)
         -> (surface: CairoSurface, x: Int, y: Int) {
         let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
         let fx = max(tile.x - pad, b.x), fy = max(tile.y - pad, b.y)
@@ -281,7 +302,7 @@ public enum Renderer {
         }
         let surface = try CairoSurface(width: width, height: height)
         let context = try CairoContext(surface)
-        let canvas = CairoCanvas(context, text: text)
+        let canvas = CairoCanvas(context, text: text, stamping: stamping)
         if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
         let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
         Painter(scene: scene, canvas: canvas).draw(region: region == b ? nil : region)
@@ -304,15 +325,17 @@ public enum Renderer {
         let stride = target.stride
         let destination = BandTarget(pointer: data)
         let workers = max(1, min(cores, tiles.count))
+        // Read here: the workers below are not tasks and see no task-local values.
+        let stamping = stampsFills
         if workers == 1 || region.w * region.h < parallelPixels {
-            for (tile, part) in zip(tiles, parts) { try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text), part, destination, stride, originX, originY) }
+            for (tile, part) in zip(tiles, parts) { try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping), part, destination, stride, originX, originY) }
         } else {
             let errors = BandErrors(count: tiles.count)
             DispatchQueue.concurrentPerform(iterations: workers) { k in
                 let own: PangoText
                 do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
                 for i in Swift.stride(from: k, to: tiles.count, by: workers) {
-                    do throws(SeatMapError) { try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own), parts[i], destination, stride, originX, originY) } catch {
+                    do throws(SeatMapError) { try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping), parts[i], destination, stride, originX, originY) } catch {
                         errors.set(i, error)
                     }
                 }

@@ -1,0 +1,16 @@
+#ifndef SEATMAP_STAMP_H
+#define SEATMAP_STAMP_H
+#include <stdint.h>
+
+/* Composites an opaque colour through a coverage mask (8 bits a pixel) onto
+   premultiplied ARGB32 pixels, with the arithmetic Cairo's image backend
+   uses when it fills a path in an opaque colour: full coverage writes the
+   colour, partial coverage blends the colour and the pixel channel by
+   channel, rounded as Cairo rounds. So a mask made once by filling a path
+   into an A8 surface, stamped at a whole-pixel origin, gives the bytes that
+   filling the same path there would. The caller keeps the mask inside the
+   image. */
+void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,
+                          int x, int y, uint32_t colour);
+
+#endif

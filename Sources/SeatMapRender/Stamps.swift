@@ -1,0 +1,158 @@
+import CCairo
+import Foundation
+import CStamp
+import SeatMapCore
+import SeatMapLayout
+
+/// Stamped fills: a seat map is a few shapes drawn thousands of times, so
+/// an opaque fill's coverage is worked out once per distinct shape and
+/// composited at each place it is drawn, with the arithmetic Cairo uses for
+/// such a fill (`seatmap_stamp_opaque`). Shapes are told apart by their
+/// coordinates exactly as Cairo would rasterise them (24.8 fixed point,
+/// after the canvas's translation) relative to their whole-pixel origin:
+/// two fills share a stamp only when Cairo would see the same path
+/// translated by whole pixels, so a stamp gives the bytes `cairo_fill`
+/// would. Fills that are not opaque, that reach past the surface or the
+/// clip, or on a canvas that is scaled, go to Cairo.
+final class Stamps {
+    /// A shape's coverage: 8 bits a pixel, the path filled at (0, 0).
+    private final class Mask {
+        let surface: CairoSurface
+        let data: UnsafePointer<UInt8>
+        let width: Int32, height: Int32, stride: Int32
+
+        init(path relative: [Double], ops: [UInt8], width: Int, height: Int) throws(SeatMapError) {
+            surface = try CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
+                                       what: "a \(width)×\(height) stamp")
+            let context = try CairoContext(surface)
+            Stamps.addPath(context.cr, ops: ops, coordinates: relative)
+            cairo_set_source_rgba(context.cr, 0, 0, 0, 1)
+            cairo_fill(context.cr)
+            try context.check("making a stamp")
+            cairo_surface_flush(surface.pointer)
+            guard let bytes = cairo_image_surface_get_data(surface.pointer) else { throw SeatMapError("a stamp has no pixel data") }
+            data = UnsafePointer(bytes)
+            self.width = Int32(width)
+            self.height = Int32(height)
+            stride = cairo_image_surface_get_stride(surface.pointer)
+        }
+    }
+
+    /// Path operations as stamps key them.
+    static let move: UInt8 = 0, line: UInt8 = 1, curve: UInt8 = 2, close: UInt8 = 3
+
+    private let target: CairoSurface
+    private let pixels: UnsafeMutablePointer<UInt8>
+    private let stride: Int32
+    private let width: Int, height: Int
+    private var masks: [[Int32]: Mask] = [:]
+    private var colours: [Color: UInt32] = [:]
+    /// Fills stamped by every canvas of the process (for tests and the benchmark).
+    package static var totalStamped: Int { counter.withLock { counted } }
+    private static let counter = NSLockBox()
+    nonisolated(unsafe) private static var counted = 0
+    private var stamped = 0
+
+    /// Stamps for an ARGB32 image surface; nil for any other surface.
+    init?(_ surface: CairoSurface) {
+        guard cairo_surface_get_type(surface.pointer) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(surface.pointer) == CAIRO_FORMAT_ARGB32,
+              let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
+        target = surface
+        pixels = data
+        stride = cairo_image_surface_get_stride(surface.pointer)
+        width = Int(cairo_image_surface_get_width(surface.pointer))
+        height = Int(cairo_image_surface_get_height(surface.pointer))
+    }
+
+    var distinct: Int { masks.count }
+
+    deinit {
+        let n = stamped
+        Stamps.counter.withLock { Stamps.counted += n }
+    }
+
+    /// Fills `path` in an opaque `color` by a stamp when it can; false when
+    /// the caller must fill it with Cairo. `dx`, `dy`: the canvas's
+    /// translation; `clip`: the device rect drawing is limited to, if any.
+    func fill(_ path: Path, _ color: Color, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
+        guard color.a == 1, !path.elements.isEmpty else { return false }
+        // Device coordinates as Cairo computes them: (1·x + 0·y) + x0, then
+        // rounded to 1/256 px, ties to even.
+        var ops: [UInt8] = [], fixed: [Int64] = []
+        ops.reserveCapacity(path.elements.count)
+        fixed.reserveCapacity(path.elements.count * 6)
+        var minX = Int64.max, minY = Int64.max, maxX = Int64.min, maxY = Int64.min
+        func point(_ x: Double, _ y: Double) {
+            let fx = ((x + dx) * 256).rounded(.toNearestOrEven), fy = ((y + dy) * 256).rounded(.toNearestOrEven)
+            let ix = Int64(fx), iy = Int64(fy)
+            fixed.append(ix)
+            fixed.append(iy)
+            minX = min(minX, ix); maxX = max(maxX, ix)
+            minY = min(minY, iy); maxY = max(maxY, iy)
+        }
+        for e in path.elements {
+            switch e {
+            case .move(let x, let y): ops.append(Stamps.move); point(x, y)
+            case .line(let x, let y): ops.append(Stamps.line); point(x, y)
+            case .curve(let a, let b, let c, let d, let x, let y): ops.append(Stamps.curve); point(a, b); point(c, d); point(x, y)
+            case .close: ops.append(Stamps.close)
+            }
+        }
+        // Far from anything Cairo's 24.8 numbers hold: leave it to Cairo.
+        let limit = Int64(1) << 30
+        guard minX > -limit, minY > -limit, maxX < limit, maxY < limit else { return false }
+        // The whole-pixel box the coverage can reach, a pixel of slack round it.
+        let ox = Int(minX >> 8) - 1, oy = Int(minY >> 8) - 1
+        let w = Int((maxX + 255) >> 8) + 1 - ox, h = Int((maxY + 255) >> 8) + 1 - oy
+        var bounds = PixelRect(x: 0, y: 0, w: width, h: height)
+        if let clip { bounds = bounds.intersection(clip) }
+        guard ox >= bounds.x, oy >= bounds.y, ox + w <= bounds.maxX, oy + h <= bounds.maxY else { return false }
+        var key: [Int32] = [Int32(w), Int32(h)]
+        key.reserveCapacity(2 + ops.count + fixed.count)
+        for op in ops { key.append(Int32(op)) }
+        for (k, v) in fixed.enumerated() { key.append(Int32(v - Int64(k % 2 == 0 ? ox : oy) * 256)) }
+        let mask: Mask
+        if let known = masks[key] {
+            mask = known
+        } else {
+            let relative = key[(2 + ops.count)...].map { Double($0) / 256 }
+            guard let made = try? Mask(path: relative, ops: ops, width: w, height: h) else { return false }
+            masks[key] = made
+            mask = made
+        }
+        guard let pixel = colour(color) else { return false }
+        cairo_surface_flush(target.pointer)
+        seatmap_stamp_opaque(pixels, stride, mask.data, mask.width, mask.height, mask.stride, Int32(ox), Int32(oy), pixel)
+        cairo_surface_mark_dirty_rectangle(target.pointer, Int32(ox), Int32(oy), Int32(w), Int32(h))
+        stamped += 1
+        return true
+    }
+
+    /// The premultiplied pixel Cairo writes for an opaque colour (read off
+    /// a one-pixel surface Cairo painted, so the conversion is Cairo's own).
+    private func colour(_ c: Color) -> UInt32? {
+        if let known = colours[c] { return known }
+        guard let surface = try? CairoSurface(width: 1, height: 1), let context = try? CairoContext(surface) else { return nil }
+        cairo_set_source_rgba(context.cr, c.r, c.g, c.b, c.a)
+        cairo_paint(context.cr)
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
+        let pixel = UnsafeRawPointer(data).load(as: UInt32.self)
+        colours[c] = pixel
+        return pixel
+    }
+
+    static func addPath(_ cr: OpaquePointer, ops: [UInt8], coordinates c: [Double]) {
+        cairo_new_path(cr)
+        var i = 0
+        for op in ops {
+            switch op {
+            case move: cairo_move_to(cr, c[i], c[i + 1]); i += 2
+            case line: cairo_line_to(cr, c[i], c[i + 1]); i += 2
+            case curve: cairo_curve_to(cr, c[i], c[i + 1], c[i + 2], c[i + 3], c[i + 4], c[i + 5]); i += 6
+            default: cairo_close_path(cr)
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+@testable import SeatMapRender
+import SeatMapTestSupport
+
+/// Stamped fills must give the bytes Cairo's own fills give: every example
+/// in every shipped theme at three zooms and three scales, drawn with and
+/// without stamps, compared pixel for pixel; and with selections,
+/// highlights, viewports, minimaps and tickets, which draw through clips
+/// and overlays.
+@Suite("Stamped seats")
+struct StampTests {
+    /// How many pixels differ between the render with stamps and without.
+    static func differing(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws -> Int {
+        let stamped = try Renderer.raster(scene, viewport: viewport, minimap: minimap)
+        let plain = try Renderer.$stampsFills.withValue(false) { try Renderer.raster(scene, viewport: viewport, minimap: minimap) }
+        return stamped.differingPixels(from: plain) ?? Int.max
+    }
+
+    @Test("every example × theme × zoom 1, 1.37, 2.5 × scale 1, 2, 3: the same pixels stamped and filled", arguments: Fixtures.exampleNames)
+    func sameBytes(example: String) throws {
+        let hall = try Fixtures.example(example)
+        let before = Stamps.totalStamped
+        for theme in Theme.shippedNames {
+            for zoom in [1, 1.37, 2.5] {
+                for scale in [1.0, 2, 3] {
+                    let scene = try GeometryOptions(theme: Theme.builtIn(theme), zoom: zoom, scale: scale).scene(for: hall)
+                    let n = try Self.differing(scene)
+                    #expect(n == 0, "\(example) \(theme) z\(zoom) s\(scale): \(n) pixels differ")
+                }
+            }
+        }
+        // The stamps were used: at least one fill a seat in every render.
+        let seats = hall.cells.filter { $0.seat.isSeat }.count
+        #expect(Stamps.totalStamped - before >= seats * Theme.shippedNames.count * 9, "\(Stamps.totalStamped - before) fills stamped")
+    }
+
+    @Test("selected and highlighted seats, a viewport with a minimap and pinned row labels, a ticket: the same pixels", arguments: ["seed.json", "imax-3-sections.json", "theatre-curved.json"])
+    func overlays(example: String) throws {
+        let hall = try Fixtures.example(example)
+        let ids = hall.cells.filter { $0.seat.isSeat && $0.seat.status == .available }.map(\.id)
+        let selected = Set(ids.prefix(3)), highlighted = Set(ids.dropFirst(3).prefix(2))
+        let geometry = try GeometryOptions(zoom: 1.37, scale: 2)
+        var scene = try geometry.scene(for: hall, selected: selected, highlighted: highlighted)
+        scene.pinRowLabels = !hall.isFree
+        let view = ViewTransform(layout: scene.layout, viewportWidth: 240, viewportHeight: 180, offsetX: 37.5, offsetY: 21.25)
+        #expect(try Self.differing(scene, viewport: view, minimap: true) == 0)
+        var ticket = try geometry.scene(for: hall)
+        try ticket.makeTicket(for: Array(ids.prefix(2)), showOccupancy: false)
+        #expect(try Self.differing(ticket) == 0)
+    }
+}
