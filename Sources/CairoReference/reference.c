@@ -1,8 +1,6 @@
 #include "cairo_reference.h"
 #include <cairo.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 static void set_rgb(cairo_t *cr, unsigned c) {
     cairo_set_source_rgb(cr, ((c >> 16) & 0xFF) / 255.0, ((c >> 8) & 0xFF) / 255.0, (c & 0xFF) / 255.0);
@@ -32,15 +30,4 @@ int seatmap_reference_render(int width, int height, unsigned background, const i
     if (status == 0 && cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS) status = -1;
     cairo_surface_destroy(surface);
     return status;
-}
-
-static void *(*volatile seatmap_fill_bytes)(void *, int, size_t) = memset;
-
-int seatmap_reference_memory_fill(size_t bytes, int value) {
-    unsigned char *memory = malloc(bytes);
-    if (!memory) return -1;
-    seatmap_fill_bytes(memory, value, bytes);
-    int back = memory[bytes / 2];
-    free(memory);
-    return back;
 }

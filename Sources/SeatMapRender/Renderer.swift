@@ -97,6 +97,15 @@ public final class RasterImage {
         }
     }
 
+    /// Writes `byte` into every byte of the pixels (the benchmark's floor:
+    /// an image allocated as a render allocates it, then filled).
+    package func fillBytes(_ byte: UInt8) {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return }
+        memset(data, Int32(byte), stride * height)
+        cairo_surface_mark_dirty(surface.pointer)
+    }
+
     /// How many pixels differ from `other`'s (rows compared as bytes
     /// first); nil when the sizes differ.
     package func differingPixels(from other: RasterImage) -> Int? {

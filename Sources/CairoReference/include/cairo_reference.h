@@ -1,6 +1,5 @@
 #ifndef SEATMAP_CAIRO_REFERENCE_H
 #define SEATMAP_CAIRO_REFERENCE_H
-#include <stddef.h>
 /* The benchmark's reference: what a plain C program does with Cairo to draw
    the same seats (rounded rects in their colours on a background) and write
    them with Cairo's own PNG writer. seatmap-bench times it in the same run as
@@ -11,9 +10,4 @@
    cairo_surface_write_to_png. Returns 0, or -1 when Cairo reports an error. */
 int seatmap_reference_render(int width, int height, unsigned background, const int *rects, const unsigned *colours, int n,
                              double radius, const char *path);
-/* The floor any drawing of an image pays: allocates `bytes`, writes every
-   byte (memset, called through a pointer the compiler cannot see through,
-   so the writes happen) and frees it. Returns a byte read back. */
-int seatmap_reference_memory_fill(size_t bytes, int value);
-
 #endif
