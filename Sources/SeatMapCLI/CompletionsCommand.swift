@@ -20,7 +20,7 @@ extension SeatMapCLI {
         run: { args, console in
             let shell = try positionals(args, ["SHELL"])[0]
             guard let script = Completions.script(for: shell, commands: commands.map(\.spec)) else {
-                throw UsageError(message: "unknown shell \"\(shell)\" (expected bash, zsh or fish)")
+                throw Suggestion.unknown("shell", shell, in: ["bash", "zsh", "fish"])
             }
             console.out(script)
             return 0

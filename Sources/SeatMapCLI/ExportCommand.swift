@@ -22,7 +22,7 @@ extension SeatMapCLI {
         run: { args, console in
             let p = try positionals(args, ["FORMAT", "HALL.json"])
             guard exportFormats.contains(p[0]) else {
-                throw UsageError(message: "unknown export format \"\(p[0])\" (expected \(exportFormats.joined(separator: ", ")))")
+                throw Suggestion.unknown("export format", p[0], in: exportFormats)
             }
             guard let out = try output(args) else { throw UsageError(message: "missing -o OUT.json") }
             let hall = try Files.readHall(p[1])

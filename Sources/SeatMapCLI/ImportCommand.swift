@@ -19,7 +19,7 @@ extension SeatMapCLI {
         run: { args, console in
             let p = try positionals(args, ["FORMAT", "IN.json"])
             guard let importer = HallImporters.named(p[0]) else {
-                throw UsageError(message: "unknown import format \"\(p[0])\" (expected \(HallImporters.all.map(\.name).joined(separator: ", ")))")
+                throw Suggestion.unknown("import format", p[0], in: HallImporters.all.map(\.name))
             }
             guard let out = try output(args) else { throw UsageError(message: "missing -o HALL.json") }
             let own = Set(importer.options.map(\.name))

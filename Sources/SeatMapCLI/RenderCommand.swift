@@ -10,12 +10,8 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "render",
             usage: "render FILE -o OUT.\(OutputFormat.all.map(\.name).joined(separator: "|.")) [options]  |  render FILE... --out-dir DIR [--format \(OutputFormat.all.map(\.name).joined(separator: "|"))] [options]",
-            summary: "Draw seat maps as PNG, SVG (per-seat ids) or PDF.",
-            options: outputOptions("OUT", "Output file; its extension picks the format") + [
-                .value("out-dir", "DIR", "Batch mode: render every FILE into DIR, in parallel."),
-                .value("format", "FMT", "\(OutputFormat.list()): with --out-dir (default png), or with -o - (required)."),
-                .flag("quiet", "-q: no \"wrote\" lines or progress bar; only problems (on stderr) and the exit status."),
-            ] + GeometryFlags.all + ImageOptions.all + ShowFace.options,
+            summary: "Draw seat maps as \(Words.or(OutputFormat.allCases.map { $0.name.uppercased() })).",
+            options: OutputOptions.images + GeometryFlags.all + ImageOptions.all + ShowFace.options,
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
             The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:
@@ -29,12 +25,9 @@ extension SeatMapCLI {
         })
 
     /// Renders one hall file (or, with `--show`, the show's view of it) to one output path.
-    static func renderOne(_ file: String, to out: String, format: OutputFormat?, _ s: RenderSettings, args: Arguments) throws {
-        if s.svgTextAsPaths, let f = format ?? OutputFormat.forPath(out), f != .svg && f != .html {
+    static func renderOne(_ file: String, to out: String, format: OutputFormat, _ s: RenderSettings, args: Arguments) throws {
+        if s.svgTextAsPaths, format != .svg && format != .html {
             throw UsageError(message: "--svg-text goes with SVG or HTML output (\(out) is not .svg or .html)")
-        }
-        guard let format = format ?? OutputFormat.forPath(out) else {
-            throw SeatMapError(file: out, "unknown output format (use \(OutputFormat.list(prefix: ".")))")
         }
         let view = try ShowFace.hall(file, args)
         try Files.writeAtomically(try Rendering.bytes(view.hall, format: format, s, selected: view.selected, output: out), to: out)
@@ -43,28 +36,17 @@ extension SeatMapCLI {
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError(message: "missing FILE") }
-        let outputPath = try output(args)
+        let output = try OutputOptions(args, inputs: files.count)
         let settings = try ImageOptions.settings(args)
-        if let dir = args.value("out-dir") {
-            if outputPath != nil { throw UsageError(message: "use either -o or --out-dir") }
-            guard let format = OutputFormat.named(args.value("format") ?? "png") else {
-                throw UsageError(message: "--format expects \(OutputFormat.list())")
-            }
+        switch output.target {
+        case .folder(let dir, let format):
             return try renderBatch(files, dir: dir, format: format, settings, args: args, console)
+        case .standardOutput(let format):
+            try renderOne(files[0], to: "-", format: format, settings, args: args)
+        case .file(let path, let format):
+            try renderOne(files[0], to: path, format: format, settings, args: args)
+            if !output.quiet { console.out("wrote \(path)") }
         }
-        guard let output = outputPath else { throw UsageError(message: "missing -o OUT (or --out-dir DIR for several files)") }
-        guard files.count == 1 else { throw UsageError(message: "-o takes one FILE; use --out-dir DIR for several") }
-        if output == "-" {
-            // To standard output (for a web server to pipe): the image alone; the format must be named.
-            guard let name = args.value("format") else { throw UsageError(message: "-o - needs --format \(OutputFormat.list())") }
-            guard let format = OutputFormat.named(name) else { throw UsageError(message: "--format expects \(OutputFormat.list())") }
-            try renderOne(files[0], to: output, format: format, settings, args: args)
-            return 0
-        }
-        if args.value("format") != nil { throw UsageError(message: "--format goes with --out-dir or -o -; -o FILE takes the format from its extension") }
-        guard OutputFormat.forPath(output) != nil else { throw UsageError(message: "-o \(output): use a \(OutputFormat.list(prefix: ".")) name") }
-        try renderOne(files[0], to: output, format: nil, settings, args: args)
-        if !args.flag("quiet") { console.out("wrote \(output)") }
         return 0
     }
 
@@ -105,6 +87,7 @@ extension SeatMapCLI {
         // cores, one each (no bands or strips fighting the other renders).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let share = max(1, cores / max(1, min(files.count, cores)))
+        let started = DispatchTime.now()
         DispatchQueue.concurrentPerform(iterations: files.count) { k in
             let i = order[k]
             var failure: String? = nil
@@ -122,16 +105,26 @@ extension SeatMapCLI {
             results.report(i, failure) { done in
                 if progress { console.rawErr("\r\u{1B}[K") }
                 if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
-                if progress {
-                    let width = 30, filled = done * width / files.count
-                    console.rawErr("[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(files.count) \(files[i])")
-                }
+                if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
             }
         }
         if progress { console.rawErr("\n") }
         let failed = results.errors.compactMap { $0 }.count
         if failed > 0 { console.err("\(failed) of \(files.count) failed") }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The batch's progress line: a bar, how many are done, the file just
+    /// finished and, while some are left, the time they should take at the
+    /// pace so far ("ETA 12 s").
+    static func progressBar(done: Int, of count: Int, last file: String, since start: DispatchTime) -> String {
+        let width = 30, filled = done * width / max(1, count)
+        var line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(count) \(file)"
+        if done > 0, done < count {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            line += " ETA \(Int((elapsed / Double(done) * Double(count - done)).rounded(.up))) s"
+        }
+        return line
     }
 
     static let themeCommand = Command(
@@ -171,10 +164,13 @@ extension SeatMapCLI {
                 // A key the theme format does not have (a misspelling) and a font
                 // that is not installed fail the check, as a bad contrast does.
                 var problems = warnings.map(\.description)
-                do throws(SeatMapError) {
-                    _ = try FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage)
-                } catch {
-                    problems.append("fontFamily: \(error.message)")
+                // The first family and every fallback the theme lists.
+                for (k, family) in ([theme.fontFamily] + theme.fontFallbacks).enumerated() {
+                    do throws(SeatMapError) {
+                        _ = try FontResolver.resolve(family: family, package: theme.fontPackage)
+                    } catch {
+                        problems.append("fontFamily\(k == 0 ? "" : " (fallback \(k))"): \(error.message)")
+                    }
                 }
                 for problem in problems { console.err("\(p[1]): \(problem)") }
                 for failure in report.failures { console.err("\(p[1]): \(failure)") }
@@ -192,7 +188,7 @@ extension SeatMapCLI {
                 }
                 return report.failures.isEmpty ? 0 : 1
             default:
-                throw UsageError(message: "unknown theme subcommand \"\(sub)\" (expected check, list or show)")
+                throw Suggestion.unknown("theme subcommand", sub, in: ["check", "list", "show"])
             }
         })
 }

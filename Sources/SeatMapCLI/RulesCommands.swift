@@ -15,12 +15,12 @@ extension SeatMapCLI {
                 .value("toggle", "ID,...", "Seat ids to toggle, in order (table:GROUP toggles a whole table or box)."),
                 .values("area", "AREA=N", "Take N places in a standing area (0 gives them back); repeat for several."),
                 .values("type", "ID=TYPE", "The ticket type of a selected seat (its category's; default the first); repeat for several."),
-                .value("store", "DB", "The inventory store (SQLite): hold the selection in a show, for a token."),
+                StoreFlags.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token from an earlier select (default: a new one, printed)."),
-                .value("hold-ttl", "SECONDS", "How long the token's holds last without another select (default 600)."),
+                StoreFlags.holdTTL("the token's holds"),
                 .flag("no-single-seat-rule", "Do not report single empty seats where the hall only warns of them (noOrphans \"warn\")."),
-                GeometryFlags.localeOption,
+                LocaleOptions.option,
                 .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations, breaks} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -61,9 +61,9 @@ extension SeatMapCLI {
             let toggles = (args.value("toggle") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if args.value("toggle") == nil && areaRequests.isEmpty && types.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
+            let ttl = try StoreFlags.holdSeconds(args)
             let plan = try ShowFace.plan(file)
-            let locale = try GeometryFlags.locale(args, for: plan.hall)
+            let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
             let rule = !args.flag("no-single-seat-rule")
             if let show = args.value("show") {
                 let service = try ShowFace.service(args, console)
@@ -111,11 +111,11 @@ extension SeatMapCLI {
                 .value("accessible", "N", "N of the seats are wheelchair or companion seats (default 0: none are)."),
                 .value("price-max", "P", "Only seats costing at most P each."),
                 .flag("together", "One row only: no split across rows, no seats apart."),
-                .value("store", "DB", "The inventory store (SQLite): recommend from a show and hold the seats for a token."),
+                StoreFlags.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
-                .value("hold-ttl", "SECONDS", "How long the holds last (default 600)."),
-                GeometryFlags.localeOption,
+                StoreFlags.holdTTL("the holds"),
+                LocaleOptions.option,
                 .flag("json", "Print {seats, fallback, total, currency, totalText, descriptions, cart} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -140,9 +140,9 @@ extension SeatMapCLI {
                 guard let p = DecodeContext.exactDecimal(text), p >= 0 else { throw UsageError(message: "--price-max expects a price ≥ 0, got \"\(text)\"") }
                 request.priceMax = p
             }
-            let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
+            let ttl = try StoreFlags.holdSeconds(args)
             let plan = try ShowFace.plan(file)
-            let locale = try GeometryFlags.locale(args, for: plan.hall)
+            let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
             let found: Recommender.Recommendation, hall: Hall, selection: Selection
             var held: (token: String, expiresAt: Date)? = nil
             // A request the hall cannot answer is a usage error, before any show is made.
@@ -186,7 +186,7 @@ extension SeatMapCLI {
             options: outputOptions("NEW.json", "Where to write the updated hall (without --store)") + [
                 .value("image", "OLD.png", "A render of FILE (or of the show) with the same geometry flags, to update incrementally."),
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
-                .value("store", "DB", "The inventory store (SQLite) holding the show."),
+                StoreFlags.store,
                 .value("show", "SHOW", "The show the batches change (its hall is FILE); its applied batch ids and last sequence are kept there."),
             ] + GeometryFlags.all + [
                 .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped: [{id, token}]}."),

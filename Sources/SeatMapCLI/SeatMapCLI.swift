@@ -97,7 +97,7 @@ public enum SeatMapCLI {
         }
         if name == "--help" || name == "-h" || name == "help" {
             // `help COMMAND`: that command's help.
-            if name == "help", args.count > 1 {
+            if name == "help", args.count > 1, args[1] != "-h", args[1] != "--help" {
                 guard let command = commands.first(where: { $0.spec.name == args[1] }) else { return unknownCommand(args[1], console) }
                 console.out(command.spec.help)
                 return 0
@@ -113,10 +113,11 @@ public enum SeatMapCLI {
         return run(command, Array(args.dropFirst()), console: console)
     }
 
-    /// An unknown command: said in one line, with the nearest command when one is close.
+    /// An unknown command: said in one line, with the nearest command when
+    /// one is close, then the commands there are (not the whole usage).
     static func unknownCommand(_ name: String, _ console: Console) -> Int32 {
         let hint = Suggestion.closest(to: name, in: commands.map(\.spec.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
-        console.err("seatmap: unknown command \"\(name)\"\(hint)\nRun `seatmap --help` for the commands.")
+        console.err("seatmap: unknown command \"\(name)\"\(hint)\nCommands: \(commands.map(\.spec.name).joined(separator: ", ")). Run `seatmap COMMAND --help` for one.")
         return 2
     }
 
@@ -179,16 +180,11 @@ public enum SeatMapCLI {
         }
     }
 
-    /// `-o OUT` and its long form `--output OUT`.
-    static func outputOptions(_ valueName: String, _ what: String) -> [CommandSpec.Option] {
-        [.value("o", valueName, "\(what) (alias --output)."), .value("output", valueName, "Same as -o.")]
-    }
+    /// `-o OUT` and its long form `--output OUT` (the output group's).
+    static func outputOptions(_ valueName: String, _ what: String) -> [CommandSpec.Option] { OutputOptions.file(valueName, what) }
 
     /// The `-o` / `--output` value, or nil; both at once is a usage error.
-    static func output(_ a: Arguments) throws(UsageError) -> String? {
-        if a.value("o") != nil && a.value("output") != nil { throw UsageError(message: "-o and --output name the same output; give one") }
-        return a.value("o") ?? a.value("output")
-    }
+    static func output(_ a: Arguments) throws(UsageError) -> String? { try OutputOptions.path(a) }
 
     /// Exactly `count` positional arguments, or a usage error naming them.
     static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {

@@ -10,13 +10,13 @@ extension SeatMapCLI {
             usage: "show create --store DB --show SHOW --hall HALL.json [--rules JSON]  |  show status --store DB --show SHOW [--json]  |  show reserve|release|token --store DB --show SHOW --channel C [--seats ID,...] [--hall HALL.json]",
             summary: "Create a show (one performance of a hall, with its own inventory), report its state, or manage its sales channels.",
             options: [
-                .value("store", "DB", "The inventory store (SQLite file, created on first use)."),
+                StoreFlags.store,
                 .value("show", "SHOW", "The show's id: letters, digits, -, _ and . (not leading)."),
                 .value("hall", "HALL.json", "create: the hall the show is of (its name is the file's base name); else the show's hall when it was created elsewhere."),
                 .value("rules", "JSON", "create: sales rules for this show over the hall's, e.g. '{\"noOrphans\": \"enforce\", \"minPerOrder\": 2}'."),
                 .value("channel", "C", "reserve, release, token: the sales channel (letters, digits, -, _ and .)."),
                 .value("seats", "ID,...", "reserve: the seats to reserve for the channel."),
-                .value("hold-ttl", "SECONDS", "token: how long the channel token's holds last without another select (default 600)."),
+                StoreFlags.holdTTL("token: the channel token's holds"),
                 .flag("json", "status, reserve, release, token: print JSON."),
             ],
             details: """
@@ -54,7 +54,7 @@ extension SeatMapCLI {
                 if args.value("rules") != nil { throw UsageError(message: "--rules goes with create") }
                 if (args.value("seats") != nil) != (sub == "reserve") { throw UsageError(message: sub == "reserve" ? "missing --seats ID,..." : "--seats goes with reserve") }
                 if args.value("hold-ttl") != nil && sub != "token" { throw UsageError(message: "--hold-ttl goes with token") }
-                let ttl = try args.double("hold-ttl", default: SQLiteInventoryStore.defaultHoldSeconds, in: 1...31_536_000)
+                let ttl = try StoreFlags.holdSeconds(args)
                 let service = try ShowFace.service(args, console)
                 let plan = try ShowFace.plan(ofShow: show, service, args)
                 if sub == "token" {
@@ -109,7 +109,7 @@ extension SeatMapCLI {
                 console.out(lines.joined(separator: "\n"))
                 return 0
             default:
-                throw UsageError(message: "unknown show subcommand \"\(sub)\" (expected create, status, reserve, release or token)")
+                throw Suggestion.unknown("show subcommand", sub, in: ["create", "status", "reserve", "release", "token"])
             }
         })
 
@@ -119,7 +119,7 @@ extension SeatMapCLI {
             usage: "order --store DB --show SHOW --token T --order-id ID [--seats ID,...] [--hall HALL.json] [--json]",
             summary: "Sell a token's held seats and places in one transaction, all or nothing.",
             options: [
-                .value("store", "DB", "The inventory store (SQLite)."),
+                StoreFlags.store,
                 .value("show", "SHOW", "The show."),
                 .value("token", "T", "The buyer's hold token (from select)."),
                 .value("order-id", "ID", "The order's id (1–128 visible characters): repeating it answers the first order again and sells nothing more."),

@@ -8,7 +8,7 @@ import SeatMapStore
 /// hall's name, as in the HTTP service's halls folder).
 enum ShowFace {
     static let options: [CommandSpec.Option] = [
-        .value("store", "DB", "The inventory store: a SQLite file (created on first use) or a postgresql:// URL."),
+        StoreFlags.store,
         .value("show", "SHOW", "With --store: the show whose statuses are drawn (its hall is FILE)."),
         .value("token", "T", "With --show: a buyer's hold token; its held seats are drawn selected, others' holds locked."),
     ]

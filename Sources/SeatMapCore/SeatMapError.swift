@@ -38,6 +38,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
         init(template: String) { self.template = template }
 
+        /// An input's mark, for a name known only at run time (`{{selected}}`).
+        public static func input(_ name: String) -> Text { Text(template: "{{" + Text.escaped(name) + "}}") }
+
         public struct StringInterpolation: StringInterpolationProtocol {
             var template = ""
             public init(literalCapacity: Int, interpolationCount: Int) { template.reserveCapacity(literalCapacity) }

@@ -63,20 +63,20 @@ public struct HitTester: Sendable {
     /// outside the grid within `slop` of a seat hits the nearest seat (ties:
     /// nearer centre, then lower column, then lower row). Throws when the
     /// transform's zoom or scale is not the layout's.
-    public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
+    public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
         try t.check(layout)
         let c = t.contentPixel(of: p)
         return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
     }
 
-    /// `hit(_:_:slop:)` with its arguments named: `tester.hit(at: tap, in: view)`.
-    public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
-        try hit(p, t, slop: slop)
+    @available(*, deprecated, renamed: "hit(at:in:slop:)")
+    public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
+        try hit(at: p, in: t, slop: slop)
     }
 
-    /// As `hit`, for a view whose row labels are pinned to its edge
+    /// As `hit(at:in:)`, for a view whose row labels are pinned to its edge
     /// (`Layout.pinnedRowLabels`): a tap on a label's pill answers that row.
-    public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {
+    public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {
         try t.check(layout)
         let c = t.contentPixel(of: p)
         if c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 {

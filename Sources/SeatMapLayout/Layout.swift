@@ -251,9 +251,13 @@ public struct Layout: Sendable {
     }
 
     /// The one way to get a layout: a hall, a style (a theme's, with the
-    /// command's `--no-header` / `--no-legend`), a zoom and a scale.
-    public init(hall: Hall, style given: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = Layout.defaultScale) throws(SeatMapError) {
+    /// command's `--no-header` / `--no-legend`), a zoom and a scale. Its
+    /// words are in `locale` when given, else the style's, else the hall's,
+    /// else zh-Hans.
+    public init(hall: Hall, style given: LayoutStyle = LayoutStyle(), zoom: Double = 1, scale: Double = Layout.defaultScale,
+                locale: SeatMapLocale? = nil) throws(SeatMapError) {
         var style = given
+        if let locale { style.locale = locale }
         if style.locale == nil { style.locale = hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard }
         guard zoom.isFinite, Layout.zoomRange.contains(zoom) else {
             throw SeatMapError("{{zoom}} \(LayoutJSON.format(zoom)) is outside \(LayoutJSON.format(Layout.zoomRange.lowerBound))…\(LayoutJSON.format(Layout.zoomRange.upperBound))")

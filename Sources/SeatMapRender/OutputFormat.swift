@@ -31,7 +31,7 @@ public struct RenderOptions: Sendable {
 /// for `--help`, and how a scene becomes its bytes. `OutputFormat.all` is
 /// the table `render`, `--format` and the help text read, so a new format
 /// is one more entry.
-public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+public struct OutputFormat: Sendable, Equatable, CaseIterable, CustomStringConvertible {
     public let name: String
     public let summary: String
     /// The media type an HTTP response gives it.
@@ -64,6 +64,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// Every format, in the order help lists them.
     public static let all: [OutputFormat] = [png, svg, pdf, html]
+    public static var allCases: [OutputFormat] { all }
 
     public static func named(_ name: String) -> OutputFormat? {
         all.first { $0.name == name.lowercased() }

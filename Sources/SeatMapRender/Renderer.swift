@@ -307,7 +307,7 @@ public enum Renderer {
         // differently, so the surface is part of the frame too.
         let width = min(tile.maxX + pad, b.maxX) - fx, height = min(tile.maxY + pad, b.maxY) - fy
         if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide {
-            throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller --viewport")
+            throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller {{viewport}}")
         }
         let surface = try CairoSurface(width: width, height: height)
         let context = try CairoContext(surface)

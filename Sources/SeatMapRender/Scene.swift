@@ -60,9 +60,10 @@ public struct Scene: Sendable {
 
     /// Lays a hall out with the theme's style (header and legend switched as
     /// given) and makes its scene.
-    public init(hall: Hall, theme: Theme, zoom: Double, scale: Double, header: Bool = true, legend: Bool = true,
+    public init(hall: Hall, theme: Theme, zoom: Double = GeometryOptions.defaultZoom, scale: Double = Layout.defaultScale,
+                header: Bool = true, legend: Bool = true, locale: SeatMapLocale? = nil,
                 selected: Set<SeatID> = [], highlighted: Set<SeatID> = []) throws(SeatMapError) {
-        self = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend)
+        self = try GeometryOptions(theme: theme, zoom: zoom, scale: scale, header: header, legend: legend, locale: locale)
             .scene(for: hall, selected: selected, highlighted: highlighted)
     }
 }

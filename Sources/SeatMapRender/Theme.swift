@@ -254,15 +254,19 @@ extension Theme {
         try decode(try Files.read(path))
     }
 
-    /// Loads a theme by name or path, as `--theme` does: a path, else
-    /// `NAME.json` in `./Themes` or `$SEATMAP_THEMES`, else the shipped
-    /// theme (`builtIn` and `load(contentsOf:)` never search).
-    public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme {
+    /// Finds a theme by name or path, as `--theme` does: a path, else
+    /// `NAME.json` in `$SEATMAP_THEMES` or `./Themes`, else the shipped
+    /// theme. Only this call searches; `builtIn` and `load(contentsOf:)`
+    /// never do.
+    public static func search(_ nameOrPath: String) throws(SeatMapError) -> Theme {
         try decode(source(nameOrPath).0)
     }
 
+    @available(*, deprecated, renamed: "search(_:)", message: "it searches ./Themes and $SEATMAP_THEMES; use builtIn(_:), load(contentsOf:) or search(_:)")
+    public static func load(_ nameOrPath: String) throws(SeatMapError) -> Theme { try search(nameOrPath) }
+
     /// Every theme a name can reach: the shipped ones and those in the
-    /// search folders, each with where `load` would take it from.
+    /// search folders, each with where `search` would take it from.
     public static func available() -> [(name: String, origin: Origin)] {
         var names = Set(shippedNames)
         for folder in searchFolders {

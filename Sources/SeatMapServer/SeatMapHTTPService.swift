@@ -25,7 +25,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     ///   - adminKey: the key back-office requests must send as
     ///     `Authorization: Bearer KEY`; nil runs the open development mode.
     public init(halls folder: String, store: String? = nil, inventory: (any InventoryStore)? = nil, adminKey: String? = nil,
-                holdSeconds: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds, storeConnections: Int? = nil,
+                holdSeconds: TimeInterval = HoldTime.defaultSeconds, storeConnections: Int? = nil,
                 allowedOrigins: [String] = [], allowedHosts: [String] = [], connectionsPerAddress: Int = 128, headerSeconds: Int = 10,
                 maxImagePixels: Int = SeatMapHTTPService.defaultMaxImagePixels,
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
@@ -94,7 +94,7 @@ package struct RequestHandler: Sendable {
     private let controller: Controller
     private let router: Router
 
-    package init(halls folder: String, inventory: (any InventoryStore)?, adminKey: String? = nil, holdSeconds: TimeInterval = 600,
+    package init(halls folder: String, inventory: (any InventoryStore)?, adminKey: String? = nil, holdSeconds: TimeInterval = HoldTime.defaultSeconds,
                  maxImagePixels: Int = SeatMapHTTPService.defaultMaxImagePixels) {
         var c = Controller(halls: HallFolder(folder), shows: inventory.map { ShowService(store: $0, defaultTTL: holdSeconds) },
                            adminKey: adminKey, health: StoreHealth(), changes: ShowChanges())

@@ -128,10 +128,9 @@ extension Controller {
                     }
                 case ("token", .string(let t)): r.token = t
                 case ("holdSeconds", .number(let n)):
-                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
-                    r.ttl = v
+                    r.ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
                 case ("locale", .string(let l)):
-                    do { locale = try SeatMapLocale.named(l) } catch { throw UsageError(message: "locale: \((error as? SeatMapError)?.message ?? "\(error)")") }
+                    locale = try LocaleOptions.named(l, input: "locale")
                 case ("singleSeatRule", .bool(let b)): r.singleSeatRule = b
                 default:
                     throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, types, token, holdSeconds, locale, singleSeatRule, hall)")
@@ -143,7 +142,7 @@ extension Controller {
             }
             let a = try service.select(r, plan: plan)
             if !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty { changes.bump(show) }
-            let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+            let words = LocaleOptions.words(locale, for: plan.hall)
             return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall,
                                                          locale: words, token: a.token, expiresAt: a.expiresAt))
         }
@@ -175,10 +174,9 @@ extension Controller {
                 case ("together", .bool(let b)): r.together = b
                 case ("token", .string(let t)): token = t
                 case ("holdSeconds", .number(let n)):
-                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
-                    ttl = v
+                    ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
                 case ("locale", .string(let l)):
-                    do { locale = try SeatMapLocale.named(l) } catch { throw UsageError(message: "locale: \((error as? SeatMapError)?.message ?? "\(error)")") }
+                    locale = try LocaleOptions.named(l, input: "locale")
                 default:
                     throw UsageError(message: "\(m.key): unknown member or wrong type (known: count, section, category, level, accessible, priceMax, together, token, holdSeconds, locale)")
                 }
@@ -187,7 +185,7 @@ extension Controller {
             r.count = count
             let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl)
             if a.changed { changes.bump(show) }
-            let words = locale ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+            let words = LocaleOptions.words(locale, for: plan.hall)
             return Controller.compact(ShowJSON.best(a.recommendation, selection: a.selection, hall: a.hall, locale: words,
                                                     token: a.token, expiresAt: a.expiresAt))
         }
@@ -237,8 +235,7 @@ extension Controller {
                 case ("release", .bool(let b)): release = b
                 case ("token", .bool(let b)): token = b
                 case ("holdSeconds", .number(let n)):
-                    guard let v = Double(n), v >= 1, v <= 3600 else { throw UsageError(message: "holdSeconds: expected 1 to 3600 seconds, got \(n)") }
-                    ttl = v
+                    ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
                 default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: seats, release, token, holdSeconds)")
                 }
             }
@@ -296,8 +293,8 @@ extension Controller {
             let (_, plan) = try showPlan(show)
             let (_, path) = try halls.plan(plan.name).get()
             let level = query.last(where: { $0.0 == "level" }).flatMap { Int($0.1) }
-            let words = query.last(where: { $0.0 == "locale" }).flatMap { try? SeatMapLocale.named($0.1) }
-                ?? plan.hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+            let words = LocaleOptions.words(try query.last(where: { $0.0 == "locale" }).map { try LocaleOptions.named($0.1, input: "locale") },
+                                            for: plan.hall)
             let endpoint = PickerEndpoint(show: show, select: "/shows/\(show)/select", seats: "/shows/\(show)/seats",
                                           order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted(),
                                           levels: plan.hall.levels.map { ($0, plan.hall.levelName($0, in: words)) }, level: level)

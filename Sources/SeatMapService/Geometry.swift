@@ -25,22 +25,8 @@ package enum GeometryFlags {
         .flag("no-legend", "Leave out the legend."),
         .flag("legend-all", "List every seat type in the legend (default: only the types the hall has; statuses are always listed)."),
         .value("level", "N", "A free venue's level N only (default: every level, stacked, each titled)."),
-        localeOption,
+        LocaleOptions.option,
     ]
-
-    package static let localeOption = CommandSpec.Option.value(
-        "locale", "TAG", "Language of words and prices (BCP 47: \(SeatMapLocale.codes.joined(separator: ", ")); default: the hall's, else \(SeatMapLocale.standard.code)).")
-
-    /// `--locale`, read (nil when not given: the hall's locale applies).
-    package static func locale(_ a: Arguments) throws -> SeatMapLocale? {
-        guard let tag = a.value("locale") else { return nil }
-        do { return try SeatMapLocale.named(tag) } catch { throw UsageError(message: "--locale: \(error.message)") }
-    }
-
-    /// The locale for a hall's words: `--locale`, else the hall's, else zh-Hans.
-    package static func locale(_ a: Arguments, for hall: Hall) throws -> SeatMapLocale {
-        try locale(a) ?? hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
-    }
 
     /// Zoom and scale from the options, checked against the layout's ranges.
     package static func zoomAndScale(_ a: Arguments) throws(UsageError) -> (Double, Double) {
@@ -56,9 +42,9 @@ extension GeometryOptions {
         let (zoom, scale) = try GeometryFlags.zoomAndScale(a)
         let fit = try a.pair("fit")
         if fit != nil, a.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
-        let theme = try Theme.load(a.value("theme") ?? "light")
+        let theme = try Theme.search(a.value("theme") ?? "light")
         let level = try a.int("level", in: GeometryOptions.levelRange)
-        let locale = try GeometryFlags.locale(a)
+        let locale = try LocaleOptions.given(a)
         do {
             try self.init(theme: theme, zoom: zoom, scale: scale, fit: fit.map { FitBox(width: $0.0, height: $0.1) },
                           header: !a.flag("no-header"), legend: !a.flag("no-legend"), legendAll: a.flag("legend-all"),

@@ -34,8 +34,8 @@ package enum Hits {
             let inViewport = viewport.map { p.x >= 0 && p.y >= 0 && p.x < $0.0 && p.y < $0.1 } ?? true
             if inViewport {
                 result = args.flag("pin-row-labels")
-                    ? try tester.hit(p, transform, slop: slop, pinnedIn: transform.visiblePixels)
-                    : try tester.hit(p, transform, slop: slop)
+                    ? try tester.hit(at: p, in: transform, slop: slop, pinnedIn: transform.visiblePixels)
+                    : try tester.hit(at: p, in: transform, slop: slop)
             }
             results.append(result)
         }

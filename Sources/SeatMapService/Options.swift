@@ -226,6 +226,13 @@ package enum InputNames {
 
 /// "Did you mean": the closest of some names to a mistyped one.
 package enum Suggestion {
+    /// A usage error for a word that is not one of `names`: "unknown WHAT
+    /// "x" (did you mean "y"?; expected a, b or c)".
+    package static func unknown(_ what: String, _ word: String, in names: [String]) -> UsageError {
+        let hint = closest(to: word, in: names).map { "did you mean \"\($0)\"?; " } ?? ""
+        return UsageError(message: "unknown \(what) \"\(word)\" (\(hint)expected \(Words.or(names)))")
+    }
+
     /// The name within two edits of `word` (one for short words), nearest
     /// first, ties by order; nil when none is that close.
     package static func closest(to word: String, in names: [String]) -> String? {

@@ -58,9 +58,9 @@ package enum ImageOptions {
     /// Seat ids from the options, each a SeatMap id or a seat's external id
     /// in `hall`; text that is neither is named in the same error as an id
     /// the hall does not have.
-    package static func seatIDs(_ texts: Set<String>, option: String, in hall: Hall) throws -> Set<SeatID> {
+    package static func seatIDs(_ texts: Set<String>, input: String, in hall: Hall) throws -> Set<SeatID> {
         let bad = texts.filter { hall.seatID(named: $0) == nil }.sorted()
-        if !bad.isEmpty { throw SeatMapError("\(option): no such seat \(bad.joined(separator: ", "))") }
+        if !bad.isEmpty { throw SeatMapError("\(Diagnostic.Text.input(input)): no such seat \(bad.joined(separator: ", "))") }
         return Set(texts.compactMap { hall.seatID(named: $0) })
     }
 }
@@ -96,19 +96,19 @@ package enum Rendering {
     package static func bytes(_ hall: Hall, format: OutputFormat, _ s: RenderSettings, selected extra: [SeatID] = [],
                               picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
-        let selected = try ImageOptions.seatIDs(s.selected, option: "--select", in: hall).union(extra)
+        let selected = try ImageOptions.seatIDs(s.selected, input: "selected", in: hall).union(extra)
         var scene = try s.geometry.scene(for: hall, selected: selected,
-                                         highlighted: ImageOptions.seatIDs(s.highlighted, option: "--highlight", in: hall))
+                                         highlighted: ImageOptions.seatIDs(s.highlighted, input: "highlighted", in: hall))
         scene.pinRowLabels = s.pinRowLabels
         if !s.ticket.isEmpty {
-            let ids = try ImageOptions.seatIDs(Set(s.ticket), option: "--ticket", in: hall)
+            let ids = try ImageOptions.seatIDs(Set(s.ticket), input: "ticket", in: hall)
             try scene.makeTicket(for: ids.sorted(), showOccupancy: s.showOccupancy)
         }
         // A buyer can only select available seats: say which are not.
         let taken = selected.sorted().compactMap { id in
             scene.layout.cell(id: id).flatMap { $0.status == .available ? nil : "\(id) is \($0.kind.name)" }
         }
-        if !taken.isEmpty { throw SeatMapError("--select: \(taken.joined(separator: ", ")); only available seats can be selected") }
+        if !taken.isEmpty { throw SeatMapError("{{selected}}: \(taken.joined(separator: ", ")); only available seats can be selected") }
         let viewport = s.viewport.map {
             ViewTransform(layout: scene.layout, viewportWidth: $0.0, viewportHeight: $0.1, offsetX: s.offset.0, offsetY: s.offset.1)
         }

@@ -35,7 +35,7 @@ public final class ShowService: Sendable {
     /// How long holds last without activity unless a request says otherwise.
     public let defaultTTL: TimeInterval
 
-    public init(store: any InventoryStore, defaultTTL: TimeInterval = SQLiteInventoryStore.defaultHoldSeconds) {
+    public init(store: any InventoryStore, defaultTTL: TimeInterval = HoldTime.defaultSeconds) {
         self.store = store
         self.defaultTTL = defaultTTL
     }

@@ -229,8 +229,8 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
     /// The version of the linked SQLite, as linked at run time.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
-    /// How long a hold lasts unless `--hold-ttl` says otherwise.
-    public static let defaultHoldSeconds: Double = 600
+    /// How long a hold lasts unless the user says otherwise.
+    public static let defaultHoldSeconds: Double = HoldTime.defaultSeconds
 }
 
 /// The inventory's rows reach SQLite through this: `$N` arguments as

@@ -20,7 +20,7 @@ import XCTest
 /// import SeatMapTesting
 /// @Test func myTheme() throws {
 ///     let hall = try Files.readHall("Fixtures/hall.json")
-///     let theme = try Theme.load("Fixtures/brand.json")
+///     let theme = try Theme.search("Fixtures/brand.json")
 ///     try assertSeatMapSnapshot(of: hall, theme: theme, named: "brand-z1")
 /// }
 /// ```

@@ -110,7 +110,7 @@ struct GeometryAgreementTests {
     func agree(example: String, themeName: String) throws {
         let file = Fixtures.examplePath(example)
         let hall = try Fixtures.example(example)
-        let theme = try Theme.load(themeName)
+        let theme = try Theme.search(themeName)
         let dir = try Fixtures.tempFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         var random = SeededRandom(seed: UInt64(example.utf8.count * 31 + themeName.utf8.count))
@@ -141,7 +141,7 @@ struct GeometryAgreementTests {
         #expect(custom != light)
         let path = dir.appendingPathComponent("wide.json").path
         try custom.write(toFile: path, atomically: true, encoding: .utf8)
-        let theme = try Theme.load(path)
+        let theme = try Theme.search(path)
         #expect(theme.style.seatWidth == 41 && theme.style.rowLabelsRight)
         let file = Fixtures.examplePath("cinema-12x18.json")
         let hall = try Fixtures.example("cinema-12x18.json")

@@ -106,7 +106,7 @@ struct GoldenTests {
 
     @Test("renderings match their reference images", arguments: goldenCases)
     func matches(_ c: GoldenCase) throws {
-        let theme = try Theme.load(c.theme)
+        let theme = try Theme.search(c.theme)
         var style = theme.style
         style.level = c.level
         style.locale = try c.locale.map(SeatMapLocale.named)

@@ -15,7 +15,7 @@ struct SnapshotAPITests {
         let dir = try Fixtures.tempFolder()
         let testFile = dir.appendingPathComponent("MyThemeTests.swift").path
         let hall = try Fixtures.example("seed.json")
-        var theme = try Theme.load("light")
+        var theme = try Theme.search("light")
         var snapshot = SeatMapSnapshot(zoom: 1, scale: 1)
         snapshot.record = .missing
         let first = try #require(try snapshot.verify(hall, theme: theme, named: "seed", testFile: testFile))

@@ -57,7 +57,7 @@ struct HitTesterTests {
         for id: SeatID in ["1-3-5", "1-12-1", "1-12-2", "1-1-10"] {
             let cell = try #require(l.cell(id: id))
             let v = t.viewRect(of: cell.rect)
-            let result = try tester.hit(ViewPoint(v.x + v.w / 2, v.y + v.h / 2), t)
+            let result = try tester.hit(at: ViewPoint(v.x + v.w / 2, v.y + v.h / 2), in: t)
             switch result {
             case .seat(let s):
                 #expect(s.id == id)
@@ -82,7 +82,7 @@ struct HitTesterTests {
         var kinds = Set<String>()
         for _ in 0..<20_000 {
             let p = ViewPoint(Double.random(in: -20...Double(l.width) / 2, using: &rng), Double.random(in: -20...Double(l.height) / 2, using: &rng))
-            let expected = try tester.hit(p, t)
+            let expected = try tester.hit(at: p, in: t)
             let found = try tester.find(p, t)
             kinds.insert(expected.kind)
             switch (found, expected) {
@@ -122,25 +122,25 @@ struct HitTesterTests {
         let b = try #require(l.cell(id: "1-2-2"))
         // 1 pixel right of seat 1 inside the 8 px gap: nearer to seat 1.
         let nearA = t.viewPoint(ofContentPixel: Double(a.rect.maxX) + 1.5, a.rect.centerY)
-        #expect(try tester.hit(nearA, t) == .gap)
-        #expect(try tester.hit(nearA, t, slop: 4).seatID == "1-2-1")
+        #expect(try tester.hit(at: nearA, in: t) == .gap)
+        #expect(try tester.hit(at: nearA, in: t, slop: 4).seatID == "1-2-1")
         let nearB = t.viewPoint(ofContentPixel: Double(b.rect.x) - 1.5, b.rect.centerY)
-        #expect(try tester.hit(nearB, t, slop: 4).seatID == "1-2-2")
+        #expect(try tester.hit(at: nearB, in: t, slop: 4).seatID == "1-2-2")
         // Left of the grid, within slop of the row's first seat.
         let left = t.viewPoint(ofContentPixel: Double(a.rect.x) - 3, a.rect.centerY)
-        #expect(try tester.hit(left, t) == .outside)
-        #expect(try tester.hit(left, t, slop: 2).seatID == "1-2-1")
-        #expect(try tester.hit(left, t, slop: 1) == .outside)
+        #expect(try tester.hit(at: left, in: t) == .outside)
+        #expect(try tester.hit(at: left, in: t, slop: 2).seatID == "1-2-1")
+        #expect(try tester.hit(at: left, in: t, slop: 1) == .outside)
         // Exactly in the middle of the gap: equal distance, lower column wins.
         let mid = t.viewPoint(ofContentPixel: Double(a.rect.maxX + b.rect.x) / 2, a.rect.centerY)
-        #expect(try tester.hit(mid, t, slop: 4).seatID == "1-2-1")
+        #expect(try tester.hit(at: mid, in: t, slop: 4).seatID == "1-2-1")
     }
 
     @Test("a transform at another zoom than the layout is refused")
     func mismatch() throws {
         let l = try Layout(hall: try Fixtures.example("seed.json"), zoom: 2, scale: 2)
         let t = ViewTransform(viewportWidth: 375, viewportHeight: 667, zoom: 1, scale: 2)
-        #expect(throws: SeatMapError.self) { try HitTester(layout: l).hit(ViewPoint(10, 10), t) }
+        #expect(throws: SeatMapError.self) { try HitTester(layout: l).hit(at: ViewPoint(10, 10), in: t) }
     }
 }
 

@@ -49,7 +49,7 @@ struct ColorsAsWrittenTests {
     @Test("each category's seats and each area are drawn in the colour the plan writes, in every theme, whatever the prices",
           arguments: ["light", "dark", "print", "high-contrast"])
     func drawnAsWritten(theme name: String) throws {
-        let theme = try Theme.load(name)
+        let theme = try Theme.search(name)
         // One price for every category (a single --price), then distinct prices.
         for prices in [["price": "10"], ["prices": "Red=10,Named=20,Green=30,Same=10"]] {
             let scene = try Scene(hall: try Self.hall(prices), theme: theme, zoom: 1, scale: 1)
@@ -68,7 +68,7 @@ struct ColorsAsWrittenTests {
 
     @Test("the legend names each category with its price; categories of one colour are one entry naming both")
     func legend() throws {
-        let scene = try Scene(hall: try Self.hall(["prices": "Red=10,Named=20,Green=30,Same=40"]), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try Self.hall(["prices": "Red=10,Named=20,Green=30,Same=40"]), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let layout = scene.layout
         let tiers = layout.legendItems.compactMap { item -> Int? in if case .tier(let t, _) = item.kind { return t } else { return nil } }
         #expect(tiers.count == 3, "\(layout.legendItems.map(\.kind))")
@@ -77,7 +77,7 @@ struct ColorsAsWrittenTests {
         #expect(texts.contains { $0.contains("Named") && $0.contains("20") }, "\(texts)")
         #expect(texts.contains { $0.contains("Green") && $0.contains("30") }, "\(texts)")
         // A hall without categories keeps one tier per price.
-        let plain = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let plain = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.search("light"), zoom: 1, scale: 1)
         #expect(plain.layout.tiers.categories.allSatisfy { $0 == nil })
         #expect(plain.layout.tiers.prices == plain.layout.tiers.prices.sorted() && Set(plain.layout.tiers.prices).count == plain.layout.tiers.prices.count)
     }
@@ -102,7 +102,7 @@ struct ColorsAsWrittenTests {
                                                             seatSize: (s.seatWidth, s.seatHeight)), pretty: false)
         #expect(exported.contains("\"size\":48") && exported.contains("\"color\":\"#B1B0B0\""), "\(exported)")
         // Drawn: the text's colour, its ink about as tall as 48 px capitals (not a 13 pt label).
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         let image = try Renderer.raster(scene)
         let box = try #require(scene.layout.areas.first).rect
         var rows = Set<Int>()
@@ -124,7 +124,7 @@ struct ColorsAsWrittenTests {
         """
         let source = SourceText(name: "turned.json", bytes: Array(plan.utf8))
         let hall = try PretixImporter().importHall(source, ImportRequest(values: ["price": "5"])).hall
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         let image = try Renderer.raster(scene)
         let stage = try #require(scene.layout.areas.first { $0.id == "stage" }), exit = try #require(scene.layout.areas.first { $0.id == "exit" })
         // The stage's black ink: its right end lower than its left by about tan 12° of its length.
@@ -150,7 +150,7 @@ struct ColorsAsWrittenTests {
         let svg = try Renderer.svg(scene)
         #expect(svg.contains("transform=\"rotate(12 ") && svg.contains("transform=\"rotate(-90 "), "\(svg.prefix(2000))")
         // A viewport over the turned text is the crop of the full render.
-        let big = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1.37, scale: 2)
+        let big = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1.37, scale: 2)
         let full = try Renderer.raster(big)
         let t = ViewTransform(layout: big.layout, viewportWidth: 180, viewportHeight: 140, offsetX: 120, offsetY: 40)
         let view = try Renderer.raster(big, viewport: t)

@@ -41,7 +41,7 @@ struct EncoderTests {
     @Test("libpng (and pngcheck) read back exactly the pixels drawn, opaque and translucent, at every level",
           arguments: PNGCompression.allCases)
     func roundTrip(level: PNGCompression) throws {
-        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("dark"), zoom: 2, scale: 2)
+        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.search("dark"), zoom: 2, scale: 2)
         for image in [try Renderer.raster(scene), try EncoderTests.translucent()] {
             let png = try image.pngData(compression: level)
             // Colour type 2 (RGB) for an opaque image, 6 (RGBA) otherwise.
@@ -56,7 +56,7 @@ struct EncoderTests {
 
     @Test("the bytes do not depend on the number of cores")
     func deterministic() throws {
-        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 3, scale: 2)
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.search("light"), zoom: 3, scale: 2)
         let image = try Renderer.raster(scene)
         #expect(image.width * image.height * 3 > 2 * PNGEncoder.stripBytes, "several strips")
         for level in PNGCompression.allCases {
@@ -69,7 +69,7 @@ struct EncoderTests {
     @Test("the default level is no larger than libpng's defaults (zlib 6, adaptive filtering) for the same pixels",
           arguments: ["cinema-12x18", "imax-3-sections", "arena-blocks"])
     func size(hall: String) throws {
-        let image = try Renderer.raster(try Scene(hall: try Fixtures.example(hall + ".json"), theme: try Theme.load("light"), zoom: 1, scale: 2))
+        let image = try Renderer.raster(try Scene(hall: try Fixtures.example(hall + ".json"), theme: try Theme.search("light"), zoom: 1, scale: 2))
         let ours = try image.pngData(compression: .default).count, libpng = try image.libpngData().count
         #expect(ours <= libpng, "\(ours) > \(libpng)")
         #expect(try image.pngData(compression: .best).count <= ours)
@@ -77,7 +77,7 @@ struct EncoderTests {
 
     @Test("a view reaching the layout's edges and a view at Cairo's size limit render; a larger one is refused")
     func marginsAtEdges() throws {
-        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let l = scene.layout
         // Tiles stop at the layout's edges.
         let tiles = Renderer.tiles(PixelRect(x: -50, y: -50, w: l.width + 100, h: l.height + 100), l)
@@ -90,7 +90,7 @@ struct EncoderTests {
 
     @Test("a large render drawn in tiles on several cores is the same drawn on one core, pixel for pixel")
     func tilesOnCores() throws {
-        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("light"), zoom: 2.37, scale: 2,
+        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.search("light"), zoom: 2.37, scale: 2,
                               selected: ["2-5-8"], highlighted: ["2-4-8"])
         #expect(Renderer.tiles(scene.layout.bounds, scene.layout).count > 1)
         let many = try Renderer.$cores.withValue(4) { try Renderer.raster(scene) }

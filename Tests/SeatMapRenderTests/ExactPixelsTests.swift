@@ -36,7 +36,7 @@ struct ExactPixelsTests {
           arguments: Fixtures.exampleNames, zooms)
     func sweep(name: String, zoom: Double) throws {
         let hall = try Fixtures.example(name)
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         var rng = SeededRandom(seed: UInt64(zoom * 1000) &+ UInt64(name.utf8.count) &* 7919)
         let scene = try Scene(hall: hall, theme: theme, zoom: zoom, scale: 2)
         let full = try Renderer.raster(scene)

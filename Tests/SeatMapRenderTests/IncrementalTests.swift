@@ -12,7 +12,7 @@ struct IncrementalTests {
     @Test("redrawing the changed seats equals a full render of the new state",
           arguments: [1.0, 1.37, 2.5], ["cinema-12x18.json", "imax-3-sections.json", "labels-rtl.json"])
     func matchesFullRender(zoom: Double, name: String) throws {
-        let theme = try Theme.load(name.hasPrefix("imax") ? "print" : "light")
+        let theme = try Theme.search(name.hasPrefix("imax") ? "print" : "light")
         let hall = try Fixtures.example(name)
         var rng = SeededRandom(seed: UInt64(zoom * 100) + UInt64(name.count))
         let seats = hall.cells.filter { $0.seat.isSeat }
@@ -39,7 +39,7 @@ struct IncrementalTests {
 
     @Test("many changes (redrawn whole, as it is cheaper) still equal a full render")
     func manyChanges() throws {
-        let theme = try Theme.load("dark")
+        let theme = try Theme.search("dark")
         let hall = try Fixtures.example("cinema-12x18.json")
         let changes = hall.cells.filter { $0.seat.status == .available }.prefix(100).map { StatusBatch.Change(seat: $0.id, status: .locked) }
         let old = try Scene(hall: hall, theme: theme, zoom: 1.37, scale: 1)
@@ -55,14 +55,14 @@ struct IncrementalTests {
 
     @Test("an image of another size is refused")
     func wrongSize() throws {
-        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let image = try RasterImage(width: 10, height: 10)
         #expect(throws: SeatMapError.self) { try Renderer.redraw(image, scene: scene, dirty: []) }
     }
 
     @Test("a PNG read back redraws like the image it came from")
     func fromPNG() throws {
-        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("dark"), zoom: 1.37, scale: 2)
+        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.search("dark"), zoom: 1.37, scale: 2)
         let image = try Renderer.raster(scene)
         let back = try RasterImage(png: try image.pngData())
         #expect(back.rgbaPixels() == image.rgbaPixels())
@@ -87,7 +87,7 @@ struct PublicCanvasTests {
 
     @Test("Renderer.draw draws the layout's items on any Canvas: every seat, in the layout's order")
     func draw() throws {
-        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.search("light"), zoom: 1, scale: 2)
         let recorder = Recorder()
         Renderer.draw(scene, on: recorder)
         #expect(recorder.seats == scene.layout.seats.map(\.id.description))

@@ -10,7 +10,7 @@ import SeatMapTestSupport
 @Suite("Pinned row labels")
 struct PinnedRowLabelTests {
     static func scene(_ hall: String, theme: String = "light", zoom: Double = 2, pinned: Bool = true) throws -> Scene {
-        var s = try Scene(hall: try Fixtures.example(hall + ".json"), theme: try Theme.load(theme), zoom: zoom, scale: 2)
+        var s = try Scene(hall: try Fixtures.example(hall + ".json"), theme: try Theme.search(theme), zoom: zoom, scale: 2)
         s.pinRowLabels = pinned
         return s
     }
@@ -60,13 +60,13 @@ struct PinnedRowLabelTests {
         #expect(labels.count >= 3)
         for label in labels where t.visiblePixels.contains(Int(label.pill.centerX), Int(label.pill.centerY)) {
             let p = t.viewPoint(ofContentPixel: label.pill.centerX, label.pill.centerY)
-            #expect(try tester.hit(p, t, pinnedIn: t.visiblePixels) == .rowLabel(label))
-            if case .rowLabel = try tester.hit(p, t) { Issue.record("a tap answered a label without the flag") }
+            #expect(try tester.hit(at: p, in: t, pinnedIn: t.visiblePixels) == .rowLabel(label))
+            if case .rowLabel = try tester.hit(at: p, in: t) { Issue.record("a tap answered a label without the flag") }
         }
         // Between labels, the seat under the tap as usual.
         let seat = try #require(s.layout.seats.first { t.visiblePixels.contains(Int($0.rect.centerX), Int($0.rect.centerY)) && $0.rect.x > labels[0].rect.maxX })
         let p = t.viewPoint(ofContentPixel: seat.rect.centerX, seat.rect.centerY)
-        #expect(try tester.hit(p, t, pinnedIn: t.visiblePixels) == .seat(seat))
+        #expect(try tester.hit(at: p, in: t, pinnedIn: t.visiblePixels) == .seat(seat))
     }
 
     @Test("labels on the right (print) are pinned to the right edge; a free venue pins nothing")

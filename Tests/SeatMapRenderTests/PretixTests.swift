@@ -169,7 +169,7 @@ struct PretixTests {
         // The fixture is itself valid against the schema's rules.
         #expect(PretixSchema.problems(try JSONParser.parse(try PretixTests.fixture(name).bytes)).isEmpty)
         // It renders: every seat is drawn where the layout says, in its category's colour.
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         let image = try Renderer.raster(scene)
         #expect(image.width == scene.layout.width && scene.layout.seats.count == seats)
         for cell in scene.layout.seats.prefix(50) {
@@ -382,7 +382,7 @@ struct PretixTests {
         #expect(pts.map { Point(x: $0.x.rounded(), y: $0.y.rounded()) } == [Point(x: 400, y: 0), Point(x: 360, y: 0), Point(x: 380, y: -30)])
         #expect(areas[5].shape == .text(x: 15, y: 205, size: 12) && areas[5].label == "EXIT" && areas[5].fill == "#ff0000")
         // It draws, and exports to a valid plan that reads back to the same hall.
-        _ = try Renderer.raster(try Scene(hall: hall, theme: try Theme.load("dark"), zoom: 1.37, scale: 2))
+        _ = try Renderer.raster(try Scene(hall: hall, theme: try Theme.search("dark"), zoom: 1.37, scale: 2))
         let plan = PretixTests.export(hall)
         #expect(PretixSchema.problems(plan) == [])
         let again = try PretixTests.reimport(plan, ["price": "5", "prices": "A=20"]).hall

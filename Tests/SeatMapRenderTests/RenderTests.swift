@@ -32,7 +32,7 @@ func close(_ a: UInt32?, _ b: UInt32, tolerance: Int = 2) -> Bool {
 struct RenderTests {
     @Test("each seat's centre pixel has its status or tier colour", arguments: Theme.shippedNames)
     func seatColours(themeName: String) throws {
-        let theme = try Theme.load(themeName)
+        let theme = try Theme.search(themeName)
         for name in Fixtures.exampleNames {
             let hall = try Fixtures.example(name)
             // 0.6 × 32 pt = 20 px seats: below the 22 px level of detail, so no
@@ -64,7 +64,7 @@ struct RenderTests {
     /// must be clean background along the seat's middle row.
     @Test("gaps between neighbours are background at non-integer zooms (no seams)", arguments: [1.37, 2.37])
     func noSeams(zoom: Double) throws {
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let bg = argb(theme.background)
         for name in Fixtures.gridExampleNames {
             let scene = try Scene(hall: try Fixtures.example(name), theme: theme, zoom: zoom, scale: 2)
@@ -88,7 +88,7 @@ struct RenderTests {
 
     @Test("couple halves are drawn as one joined piece")
     func couplesJoined() throws {
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 1.37, scale: 2)
         let image = try Renderer.raster(scene)
         let bg = argb(theme.background)
@@ -107,7 +107,7 @@ struct RenderTests {
 
     @Test("a viewport image is exactly the same region of the full render", arguments: [(1.0, 2.0), (1.37, 3.0), (2.5, 1.0)])
     func viewportIsCrop(zoom: Double, scale: Double) throws {
-        let theme = try Theme.load("dark")
+        let theme = try Theme.search("dark")
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: theme, zoom: zoom, scale: scale,
                               selected: ["2-5-10"], highlighted: ["2-5-11"])
         let full = try Renderer.raster(scene).rows()
@@ -130,7 +130,7 @@ struct RenderTests {
 
     @Test("the minimap is drawn in the viewport's corner")
     func minimap() throws {
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 2, scale: 2)
         let t = ViewTransform(layout: scene.layout, viewportWidth: 375, viewportHeight: 300, offsetX: 300, offsetY: 200)
         let plain = try Renderer.raster(scene, viewport: t).rows()
@@ -143,7 +143,7 @@ struct RenderTests {
 
     @Test("CJK text renders as glyphs: different characters give different pixels")
     func cjkGlyphs() throws {
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let seed = try Fixtures.example("seed.json")
         let hallA = try Hall(cinemaName: "银幕中央", rows: seed.rows)
         let hallB = try Hall(cinemaName: "情侣座位", rows: seed.rows)
@@ -157,7 +157,7 @@ struct RenderTests {
 
     @Test("PNG, SVG, PDF and the picker page are the same bytes every time", arguments: OutputFormat.all)
     func deterministic(format: OutputFormat) throws {
-        let theme = try Theme.load("print")
+        let theme = try Theme.search("print")
         let make = {
             let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: theme, zoom: 1, scale: 1, selected: ["1-3-3"])
             return try format.bytes(scene, RenderOptions(page: .a4))
@@ -170,7 +170,7 @@ struct RenderTests {
 
     @Test("PNG compression levels trade size for speed, same pixels")
     func compression() throws {
-        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.search("light"), zoom: 1, scale: 2)
         let image = try Renderer.raster(scene)
         let fast = try image.pngData(compression: .fast)
         let best = try image.pngData(compression: .best)
@@ -183,7 +183,7 @@ struct SVGTests {
     @Test("one element per seat with its id, classes, data and one accessible name", arguments: Fixtures.exampleNames)
     func seatElements(name: String) throws {
         let hall = try Fixtures.example(name)
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1, selected: [])
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1, selected: [])
         let svg = try Renderer.svg(scene)
         let reader = SVGSeatReader()
         let parser = XMLParser(data: Data(svg.utf8))
@@ -226,7 +226,7 @@ struct SVGSizeTests {
     @Test("a seat drawn alike again (shape and mark) is one <use> of the first one's group; a hatch's clip is written once per look")
     func seatFragments() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1, selected: [])
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1, selected: [])
         let svg = try Renderer.svg(scene)
         var defined: Set<String> = [], undefined: [String] = [], unmarked: [String] = []
         for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
@@ -307,7 +307,7 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
 struct RenderErrorTests {
     @Test("a missing font is an error naming the font and its package")
     func missingFont() throws {
-        var theme = try Theme.load("light")
+        var theme = try Theme.search("light")
         theme.fontFamily = "No Such Font Family 42"
         theme.fontPackage = "fonts-nosuch"
         let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: theme, zoom: 1, scale: 1)
@@ -321,7 +321,7 @@ struct RenderErrorTests {
     @Test("an image over Cairo's limit is refused with advice in the library's words, which a face says its own way")
     func oversize() throws {
         let hall = try Hall(rows: [Row(number: 1, price: 1, seats: [Seat(column: 1, status: .available), Seat(column: 1000, status: .available)])])
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 3, scale: 3)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 3, scale: 3)
         let error = try #require(throws: SeatMapError.self) { try Renderer.raster(scene) }
         #expect(error.message.contains("use a lower zoom or scale, or render a viewport"), "\(error.message)")
         #expect(error.naming { "--" + $0 }.message.contains("use a lower --zoom or --scale, or render a --viewport"))
@@ -369,7 +369,7 @@ struct RenderErrorTests {
         let dir = try Fixtures.tempFolder()
         let out = dir.appendingPathComponent("map.png").path
         try Data("previous".utf8).write(to: URL(fileURLWithPath: out))
-        var theme = try Theme.load("light")
+        var theme = try Theme.search("light")
         theme.fontFamily = "No Such Font Family 42"
         let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: theme, zoom: 1, scale: 1)
         #expect(throws: SeatMapError.self) { try Renderer.write(scene, to: out) }
@@ -380,7 +380,7 @@ struct RenderErrorTests {
     @Test("unknown --select ids are refused by name")
     func unknownSelection() throws {
         #expect(throws: SeatMapError.self) {
-            try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("light"), zoom: 1, scale: 1, selected: ["1-9-9"])
+            try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.search("light"), zoom: 1, scale: 1, selected: ["1-9-9"])
         }
     }
 }
@@ -389,7 +389,7 @@ struct RenderErrorTests {
 struct ThemeTests {
     @Test("every shipped theme loads and passes every check of theme check", arguments: Theme.shippedNames)
     func shipped(name: String) throws {
-        let theme = try Theme.load(name)
+        let theme = try Theme.search(name)
         let report = theme.check()
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(theme.tierPalette.count >= 4)
@@ -397,7 +397,7 @@ struct ThemeTests {
 
     @Test("print and high-contrast tell sold from locked by a mark, not only colour", arguments: ["print", "high-contrast"])
     func marks(name: String) throws {
-        let theme = try Theme.load(name)
+        let theme = try Theme.search(name)
         #expect(theme.soldMark != .none && theme.lockedMark != .none && theme.soldMark != theme.lockedMark)
     }
 
@@ -419,7 +419,7 @@ struct PhoneViewTests {
     @Test("the minimap is drawn only when the hall does not fit the viewport, and never larger than half the map")
     func minimapSize() throws {
         let hall = try Fixtures.example("seed.json")
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let scene = try Scene(hall: hall, theme: theme, zoom: 1, scale: 2)
         let l = scene.layout
         // A viewport larger than the whole (small) hall: nothing to find, no minimap.
@@ -445,7 +445,7 @@ struct StatusMarkTests {
     @Test("every shipped theme tells sold and locked from available and from each other by a mark, not only by hue",
           arguments: Theme.shippedNames)
     func marks(themeName: String) throws {
-        let theme = try Theme.load(themeName)
+        let theme = try Theme.search(themeName)
         #expect(theme.soldMark != .none && theme.lockedMark != .none && theme.soldMark != theme.lockedMark)
         // And the marks are drawn: a sold seat's pixels differ from the same seat available, in shape, not only colour.
         let sold = try Hall(rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .sold)])])
@@ -486,7 +486,7 @@ struct LibraryAPITests {
         let view = ViewTransform(layout: layout, viewportWidth: 320, viewportHeight: 240, offsetX: 0, offsetY: 0)
         let tester = HitTester(layout: layout)
         for (x, y) in [(10.0, 10.0), (120, 88), (160, 120), (300, 200)] {
-            #expect(try tester.hit(at: ViewPoint(x, y), in: view) == tester.hit(ViewPoint(x, y), view))
+            #expect(try tester.hit(at: ViewPoint(x, y), in: view) == tester.hit(at: ViewPoint(x, y), in: view))
         }
     }
 }

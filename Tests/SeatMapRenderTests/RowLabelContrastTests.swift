@@ -35,7 +35,7 @@ struct RowLabelContrastTests {
         for floor in ["#ffffff", "#000000", "#eee"] {
             let hall = try PretixImporter().importHall(SourceText(name: "floors.json", bytes: Array(Self.plan(floor: floor).utf8)),
                                                        ImportRequest(values: ["price": "5"])).hall
-            let scene = try Scene(hall: hall, theme: try Theme.load(name), zoom: 2, scale: 1)
+            let scene = try Scene(hall: hall, theme: try Theme.search(name), zoom: 2, scale: 1)
             let image = try Renderer.raster(scene)
             #expect(scene.layout.rowLabels.count == 4, "\(floor): \(scene.layout.rowLabels.count) labels")
             for label in scene.layout.rowLabels {

@@ -11,7 +11,7 @@ import SeatMapTestSupport
 struct SectionTests {
     @Test("each named section's name is drawn above its block, which is outlined", arguments: Theme.shippedNames)
     func drawn(themeName: String) throws {
-        let theme = try Theme.load(themeName)
+        let theme = try Theme.search(themeName)
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: theme, zoom: 1.37, scale: 2)
         let l = scene.layout
         #expect(l.zones.map { $0.name?.text } == ["A区", "B区", "C区"])
@@ -40,7 +40,7 @@ struct SectionTests {
 
     @Test("the legend lists the sections with the outline as swatch")
     func legend() throws {
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: theme, zoom: 1, scale: 2)
         let entries = scene.layout.legendItems.filter { if case .section = $0.kind { return true } else { return false } }
         #expect(entries.count == 3)

@@ -44,10 +44,10 @@ struct TaggedPDFTests {
 
     @Test("a heading, the map as a figure with its summary as alternate text, the legend as text", arguments: ["en", "zh-Hans", "ar"])
     func structure(locale: String) throws {
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         style.locale = try SeatMapLocale.named(locale)
         let scene = try Scene(layout: Layout(hall: try Fixtures.example("imax-3-sections.json"), style: style, zoom: 1, scale: 2),
-                              theme: try Theme.load("light"))
+                              theme: try Theme.search("light"))
         let pdf = try Renderer.pdf(scene, page: .a4)
         #expect(TaggedPDFTests.xrefValid(pdf))
         #expect(try TaggedPDFTests.poppler("pdfinfo", [], pdf).contains("Tagged:          yes"))

@@ -26,7 +26,7 @@ struct TextTests {
     func everyScript(script: String) throws {
         let name = try #require(TextTests.scripts.first { $0.0 == script }?.1)
         for themeName in Theme.shippedNames {
-            let scene = try Scene(hall: try TextTests.hall(named: name), theme: try Theme.load(themeName), zoom: 1, scale: 2)
+            let scene = try Scene(hall: try TextTests.hall(named: name), theme: try Theme.search(themeName), zoom: 1, scale: 2)
             let image = try Renderer.raster(scene)
             // The header is drawn: its box holds pixels of the text colour's side.
             let box = try #require(scene.layout.header)
@@ -42,7 +42,7 @@ struct TextTests {
     @Test("shaping: Arabic letters join, so a word is narrower than its letters drawn apart")
     func joining() throws {
         func inkWidth(_ name: String) throws -> Int {
-            let scene = try Scene(hall: try TextTests.hall(named: name), theme: try Theme.load("light"), zoom: 1, scale: 2)
+            let scene = try Scene(hall: try TextTests.hall(named: name), theme: try Theme.search("light"), zoom: 1, scale: 2)
             let image = try Renderer.raster(scene)
             let box = try #require(scene.layout.header)
             var xs: [Int] = []
@@ -60,7 +60,7 @@ struct TextTests {
     @Test("a character no installed font has is an error naming it, its code point and the text")
     func missingGlyph() throws {
         // U+2FFFD is unassigned: no font has it.
-        let scene = try Scene(hall: try TextTests.hall(named: "Hall \u{2FFFD}"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try TextTests.hall(named: "Hall \u{2FFFD}"), theme: try Theme.search("light"), zoom: 1, scale: 1)
         for render in [{ _ = try Renderer.raster(scene) }, { _ = try Renderer.pdf(scene) }] as [() throws -> Void] {
             #expect {
                 try render()
@@ -86,7 +86,7 @@ struct TextTests {
 
     @Test("the SVG names the theme's families and then a generic family")
     func svgFamilies() throws {
-        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try Fixtures.example("seed.json"), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let svg = try Renderer.svg(scene)
         #expect(svg.contains("font-family=\"'WenQuanYi Micro Hei', 'Noto Sans', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans Thai', 'Noto Sans Devanagari', 'Noto Sans Bengali', sans-serif\""))
     }
@@ -108,10 +108,10 @@ struct TextTests {
     @Test("each locale's words reach the image: legend, screen label, seat titles with sections and prices", arguments: SeatMapLocale.codes)
     func locales(code: String) throws {
         let locale = try SeatMapLocale.named(code)
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         style.locale = locale
         let hall = try Fixtures.example("imax-3-sections.json")
-        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.load("light"))
+        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.search("light"))
         let (texts, titles) = TextTests.svgTexts(try Renderer.svg(scene))
         for key in ["status.locked", "status.sold", "status.selected", "kind.wheelchair"] {
             #expect(texts.contains(SVGEscape.text(locale.text(key))), "\(code): legend has \(key)")
@@ -144,7 +144,7 @@ struct TextTests {
             Row(number: k + 1, price: try #require(DecodeContext.exactDecimal(p)), seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .sold)])
         }
         let hall = try Hall(cinemaName: "Money", rows: rows, currency: c.0, locale: c.1)
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         #expect(scene.layout.locale.code == c.1, "the hall's locale applies without --locale")
         let (texts, _) = TextTests.svgTexts(try Renderer.svg(scene))
         for money in c.2 { #expect(texts.contains(money), "\(c.0): \(texts)") }
@@ -154,7 +154,7 @@ struct TextTests {
     @Test("right-to-left locales lay the legend out from the right; the map is not mirrored")
     func rightToLeft() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         let ltr = try Layout(hall: hall, style: style, zoom: 1, scale: 1)
         style.locale = try SeatMapLocale.named("he")
         let rtl = try Layout(hall: hall, style: style, zoom: 1, scale: 1)
@@ -195,9 +195,9 @@ struct TextFitTests {
         halls.append(("long", try TextFitTests.longHall()))
         for (name, hall) in halls {
             for code in ["zh-Hans", "de", "ar"] {
-                var style = try Theme.load("light").style
+                var style = try Theme.search("light").style
                 style.locale = try SeatMapLocale.named(code)
-                let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: zoom, scale: 2), theme: try Theme.load("light"))
+                let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: zoom, scale: 2), theme: try Theme.search("light"))
                 let drawn = try Renderer.drawnTexts(scene)
                 #expect(!drawn.isEmpty)
                 var outside: [String] = []
@@ -217,7 +217,7 @@ struct TextFitTests {
     @Test("chrome text keeps 9 pt × scale at any zoom; the layout makes room for it")
     func chromeMinimum() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         for scale in [1.0, 2] {
             let small = try Scene(hall: hall, theme: theme, zoom: 0.25, scale: scale)
             let drawn = try Renderer.drawnTexts(small)
@@ -235,13 +235,13 @@ struct TextFitTests {
 
     @Test("found by a hostile review: odd theme sizes cannot grow chrome bands without bound")
     func boundedGrowth() throws {
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         style.screenTextSize = 0.000001
         style.legendTextSize = 0.000001
         style.headerTextSize = 0.000001
         style.chromeMinTextSize = 1000
         let l = try Layout(hall: try Fixtures.example("seed.json"), style: style, zoom: 1, scale: 2)
-        let plain = try Layout(hall: try Fixtures.example("seed.json"), style: try Theme.load("light").style, zoom: 1, scale: 2)
+        let plain = try Layout(hall: try Fixtures.example("seed.json"), style: try Theme.search("light").style, zoom: 1, scale: 2)
         #expect(l.height <= plain.height * Int(Layout.maxChromeGrowth) + 100, "\(l.width)×\(l.height)")
         #expect(l.centerLine.count < 1000)
     }
@@ -250,7 +250,7 @@ struct TextFitTests {
     func hugeText() throws {
         let hall = try Hall(cinemaName: String(repeating: "W", count: 100_000),
                             rows: [Row(number: 1, price: 5, seats: [Seat(column: 1, status: .available)])])
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         let header = try #require(try Renderer.drawnTexts(scene).first { $0.what == "the header" })
         #expect(header.ellipsized && header.shown.count < 200)
         let box = try #require(header.box)
@@ -261,7 +261,7 @@ struct TextFitTests {
 
     @Test("a long text is shrunk, then cut with an ellipsis, and the SVG keeps the whole text in a title")
     func ellipsis() throws {
-        let scene = try Scene(hall: try TextFitTests.longHall(), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try TextFitTests.longHall(), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let drawn = try Renderer.drawnTexts(scene)
         let header = try #require(drawn.first { $0.what == "the header" })
         #expect(header.ellipsized && header.size >= 9 - 1e-9)
@@ -281,10 +281,10 @@ struct TextFitTests {
 
     @Test("no example, in any locale, draws a missing glyph", arguments: SeatMapLocale.codes)
     func allLocales(code: String) throws {
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         style.locale = try SeatMapLocale.named(code)
         for name in Fixtures.exampleNames {
-            let scene = try Scene(layout: Layout(hall: try Fixtures.example(name), style: style, zoom: 0.5, scale: 1), theme: try Theme.load("light"))
+            let scene = try Scene(layout: Layout(hall: try Fixtures.example(name), style: style, zoom: 0.5, scale: 1), theme: try Theme.search("light"))
             _ = try Renderer.drawnTexts(scene)
             _ = try Renderer.raster(scene)
         }
@@ -299,7 +299,7 @@ struct VectorTextTests {
 
     @Test("--svg-text paths: every text becomes the outline of the glyphs the PNG draws, labelled with its text")
     func outlines() throws {
-        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.load("light"), zoom: 1, scale: 2)
+        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.search("light"), zoom: 1, scale: 2)
         let svg = try Renderer.svg(scene, textAsPaths: true)
         #expect(!svg.contains("<text"), "no text elements are left")
         let drawn = try Renderer.drawnTexts(scene)
@@ -327,7 +327,7 @@ struct VectorTextTests {
 
     @Test("PDF text stays extractable: pdftotext reads the shaped header back, fonts subset and embedded")
     func pdfText() throws {
-        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: try VectorTextTests.world(), theme: try Theme.search("light"), zoom: 1, scale: 1)
         let pdf = try Renderer.pdf(scene, page: .a4)
         let text = String(decoding: pdf, as: UTF8.self)
         #expect(text.contains("/FontFile"), "fonts are embedded")
@@ -372,7 +372,7 @@ struct LegendTests {
     func swatches(name: String) throws {
         let hall = try Fixtures.example(name)
         for themeName in Theme.shippedNames {
-            let theme = try Theme.load(themeName)
+            let theme = try Theme.search(themeName)
             let plain = try Layout(hall: hall, style: theme.style, zoom: 1, scale: 2)
             // One available standard seat selected, so "selected" names a drawn seat.
             let chosen = plain.seats.first { $0.status == .available && $0.type == .standard }
@@ -404,7 +404,7 @@ struct LegendTests {
     @Test("the legend lists every status (they change live) and only the seat types the hall has, unless --legend-all")
     func onlyPresent() throws {
         let hall = try Hall(rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .available)])])
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         let kinds = try Layout(hall: hall, style: style, zoom: 1, scale: 1).legendItems.map(\.kind)
         #expect(kinds == [.tier(0, 10), .locked, .sold, .selected])
         style.legendAll = true
@@ -415,7 +415,7 @@ struct LegendTests {
     @Test("one level's legend lists the prices drawn on it, each swatch in the colour that price has in the whole hall")
     func levelLegend() throws {
         let hall = try Fixtures.example("theatre-curved.json")
-        let theme = try Theme.load("light")
+        let theme = try Theme.search("light")
         let whole = try Scene(layout: Layout(hall: hall, style: theme.style, zoom: 1, scale: 2), theme: theme)
         let wholeImage = try Renderer.raster(whole)
         var wholeSwatch: [Int: UInt32] = [:]
@@ -445,9 +445,9 @@ struct LegendTests {
     func companion() throws {
         let seats = (1...4).map { Seat(column: $0, status: .available, type: $0 == 1 ? .wheelchair : $0 == 2 ? .companion : .standard) }
         let hall = try Hall(rows: [Row(number: 1, price: 30, seats: seats), Row(number: 2, price: 50, seats: [Seat(column: 1, status: .available)])])
-        var style = try Theme.load("light").style
+        var style = try Theme.search("light").style
         style.locale = try SeatMapLocale.named("en")
-        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 2), theme: try Theme.load("light"))
+        let scene = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 2), theme: try Theme.search("light"))
         let item = try #require(scene.layout.legendItems.first { if case .companion(0) = $0.kind { return true } else { return false } })
         let image = try Renderer.raster(scene)
         let companion = try #require(scene.layout.cell(id: "1-1-2"))
@@ -456,7 +456,7 @@ struct LegendTests {
         var standardSeats = seats
         standardSeats[1] = Seat(column: 2, status: .available, type: .standard)
         let standardHall = try Hall(rows: [Row(number: 1, price: 30, seats: standardSeats), Row(number: 2, price: 50, seats: [Seat(column: 1, status: .available)])])
-        let standard = try Renderer.raster(try Scene(layout: Layout(hall: standardHall, style: style, zoom: 1, scale: 2), theme: try Theme.load("light")))
+        let standard = try Renderer.raster(try Scene(layout: Layout(hall: standardHall, style: style, zoom: 1, scale: 2), theme: try Theme.search("light")))
         func pixels(_ i: RasterImage, _ r: PixelRect) -> [UInt32] { (r.y..<r.maxY).flatMap { y in (r.x..<r.maxX).compactMap { i.pixel($0, y) } } }
         #expect(pixels(image, companion.seatRect) != pixels(standard, companion.seatRect))
         let svg = try Renderer.svg(scene)
@@ -467,7 +467,7 @@ struct LegendTests {
     @Test("couple seats in two tiers get two entries, each in its tier's colour and named with its price")
     func coupleTiers() throws {
         let hall = try Fixtures.example("cinema-12x18.json")
-        let scene = try Scene(hall: hall, theme: try Theme.load("light"), zoom: 1, scale: 1)
+        let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)
         let couples = scene.layout.legendItems.filter { if case .couple = $0.kind { return true } else { return false } }
         let coupleSeatTiers = Set(scene.layout.seats.filter { $0.type == .coupleLeft }.compactMap(\.tier))
         #expect(couples.count == coupleSeatTiers.count)

@@ -64,7 +64,7 @@ struct ThemeCheckTests {
     func crafted(index: Int) throws {
         let c = Self.bad[index]
         let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/themes/bad-\(c.file).json").path
-        let report = try Theme.load(path).check()
+        let report = try Theme.search(path).check()
         let named = report.failures.filter { $0.rule == c.rule && $0.first == c.first && $0.second == c.second && $0.vision == c.vision }
         #expect(named.count == 1, "\(c.file): \(report.failures)")
         // One failure class: every failure is of the crafted rule (a text colour may fail on several fills).
@@ -83,7 +83,7 @@ struct ThemeCheckTests {
 
     @Test("the light theme of the last release fails where the issue measured it")
     func oldLight() throws {
-        var theme = try Theme.load("light")
+        var theme = try Theme.search("light")
         theme.tierPalette = ["#1F8A70", "#2E6FD1", "#8A4FBF", "#C2185B"].compactMap(Color.init(hex:))
         theme.selected = try #require(Color(hex: "#E8402F"))
         theme.sold = try #require(Color(hex: "#7A7A7A"))
@@ -98,17 +98,17 @@ struct ThemeCheckTests {
 
     @Test("a translucent background and faint section outlines fail")
     func backgroundAndOutlines() throws {
-        var theme = try Theme.load("light")
+        var theme = try Theme.search("light")
         theme.background = try #require(Color(hex: "#FFFFFF00"))
         #expect(theme.check().failures.contains { $0.first == "background #FFFFFF00" })
-        var faint = try Theme.load("light")
+        var faint = try Theme.search("light")
         faint.text = try #require(Color(hex: "#C8C8C8"))
         #expect(faint.check().failures.contains { $0.first.hasPrefix("section outlines") })
     }
 
     @Test("marks and numbers take the theme's text colour where it reads better")
     func markColor() throws {
-        let print = try Theme.load("print")
+        let print = try Theme.search("print")
         #expect(print.markColor(on: print.tierPalette[1]) == print.text)
         #expect(print.markColor(on: print.tierPalette[2]) == print.seatText)
     }

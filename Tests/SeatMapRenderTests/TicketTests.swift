@@ -16,7 +16,7 @@ struct TicketTests {
 
     static func plain(_ hall: String, theme: String = "light", zoom: Double = 1, scale: Double = 1,
                       locale: String? = nil) throws -> Scene {
-        let t = try Theme.load(theme)
+        let t = try Theme.search(theme)
         var style = t.style.with(header: true, legend: false)
         style.locale = try locale.map(SeatMapLocale.named)
         return try Scene(layout: Layout(hall: try Fixtures.example(hall + ".json"), style: style, zoom: zoom, scale: scale), theme: t)
@@ -122,9 +122,9 @@ struct TicketTests {
         let text = try String(contentsOfFile: Fixtures.examplePath("cinema-12x18.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"status\": 1", with: "\"status\": 0").replacingOccurrences(of: "\"status\": 2", with: "\"status\": 0")
         let hall = try HallFormat.decode(SourceText(name: "free.json", bytes: Array(text.utf8))).hall
-        var style = try Theme.load("light").style.with(header: true, legend: false)
+        var style = try Theme.search("light").style.with(header: true, legend: false)
         style.locale = try SeatMapLocale.named(locale)
-        var free = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.load("light"))
+        var free = try Scene(layout: Layout(hall: hall, style: style, zoom: 1, scale: 1), theme: try Theme.search("light"))
         try free.makeTicket(for: ids)
         #expect(try Renderer.svg(free) == svg)
         #expect(try Renderer.pdf(free) == (try Renderer.pdf(scene)))
@@ -205,7 +205,7 @@ struct TicketTests {
         }
         let wide = try TicketTests.plain("cinema-12x18")
         #expect(mediaBox(try Renderer.pdf(wide, page: .a4)) == "0 0 841.89 595.276")
-        let t = try Theme.load("light")
+        let t = try Theme.search("light")
         let tall = try Scene(hall: try Hall(cinemaName: "T", hallName: "1", movieStartTime: "2026-01-01 20:00",
                                             rows: (1...30).map { Row(number: $0, price: 10, seats: [Seat(column: 1, status: .available)]) }),
                              theme: t, zoom: 1, scale: 1)

@@ -247,7 +247,7 @@ public struct MaoyanImporter: HallImporter {
                             warnings.append(Diagnostic(path: cell.path, message: "unknown seat code \"\(cell.code)\", imported as locked",
                                                        line: loc.line, column: loc.column))
                         } else {
-                            ctx.error(cell.node, cell.path, "unknown seat code \"\(cell.code)\" (expected N, LK, L, R or E; --lenient imports unknown codes as locked)")
+                            ctx.error(cell.node, cell.path, "unknown seat code \"\(cell.code)\" (expected N, LK, L, R or E; {{lenient}} imports unknown codes as locked)")
                         }
                     }
                     seats.append(Seat(column: column, status: status, label: cell.label, type: type, externalID: cell.seatNo))

@@ -98,11 +98,14 @@ public struct HallSummary: Sendable, Equatable {
     }
 
     /// The `info --json` document, keys in the documented order.
+    /// A free venue has no grid: `gridRows` and `gridColumns` are left out.
     public var json: JSONNode {
-        .object([
+        let grid: [(String, JSONNode)] = isFree ? [] : [("gridRows", .int(gridRows)), ("gridColumns", .int(gridColumns))]
+        return .object([
             ("cinemaName", .string(cinemaName)), ("hallName", .string(hallName)),
             ("movieStartTime", .string(movieStartTime)), ("maxSelectCount", .int(maxSelectCount)),
-            ("gridRows", .int(gridRows)), ("gridColumns", .int(gridColumns)), ("rows", .int(rows)),
+        ] + grid + [
+            ("rows", .int(rows)),
             ("seats", .int(seats)), ("available", .int(available)), ("locked", .int(locked)), ("sold", .int(sold)),
             ("aisles", .int(aisles)), ("couplePairs", .int(couplePairs)), ("wheelchair", .int(wheelchair)),
             ("sections", .array(sections.map { .object([("id", .int($0.id)), ("name", .string($0.name)), ("seats", .int($0.seats))]) })),

@@ -192,9 +192,10 @@ public struct Selection: Sendable, Equatable {
     /// Each seat's description in a locale ("3排5座", "Row 3, Seat 5"),
     /// sorted by row, then column.
     /// A seat of a category with ticket types names its type too
-    /// ("Row 3, Seat 5 (Child)").
-    public func descriptions(in hall: Hall, locale: SeatMapLocale = .standard) -> [String] {
-        ids.compactMap { id in
+    /// ("Row 3, Seat 5 (Child)"). Without a locale, the hall's (else zh-Hans).
+    public func descriptions(in hall: Hall, locale given: SeatMapLocale? = nil) -> [String] {
+        let locale = given ?? hall.locale.flatMap { try? SeatMapLocale.named($0) } ?? .standard
+        return ids.compactMap { id in
             hall.cell(id: id).map { cell in
                 let words = hall.describe(cell, in: locale)
                 guard let type = ticketType(of: id, in: hall) else { return words }

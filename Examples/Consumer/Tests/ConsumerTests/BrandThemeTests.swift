@@ -12,7 +12,7 @@ struct BrandThemeTests {
     @Test("the seed hall in the brand theme matches its reference")
     func brand() throws {
         let hall = try Files.readHall(BrandThemeTests.folder.appendingPathComponent("hall.json").path)
-        let theme = try Theme.load(BrandThemeTests.folder.appendingPathComponent("brand.json").path)
+        let theme = try Theme.search(BrandThemeTests.folder.appendingPathComponent("brand.json").path)
         try assertSeatMapSnapshot(of: hall, theme: theme, named: "seed-brand-z1")
         var phone = SeatMapSnapshot(zoom: 2, scale: 3)
         phone.viewport = (w: 320, h: 240, x: 10, y: 40)
