@@ -103,14 +103,7 @@ extension SeatMapCLI {
             name: "recommend",
             usage: "recommend FILE --count N [--category C] [--section S] [--level L] [--accessible N] [--price-max P] [--together] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--json]",
             summary: "Best available: the best N seats by the documented score, falling back step by step when no perfect block exists.",
-            options: [
-                .value("count", "N", "How many seats, 1…maxSelectCount."),
-                .value("category", "C", "Only seats of this category."),
-                .value("section", "S", "Only seats of this section (its id or name)."),
-                .value("level", "L", "Only seats on this level."),
-                .value("accessible", "N", "N of the seats are wheelchair or companion seats (default 0: none are)."),
-                .value("price-max", "P", "Only seats costing at most P each."),
-                .flag("together", "One row only: no split across rows, no seats apart."),
+            options: BestAvailableOptions.options + [
                 StoreFlags.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
@@ -132,14 +125,7 @@ extension SeatMapCLI {
             if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
             if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --store and --show") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            guard let count = try args.int("count", in: 1...1_000_000) else { throw UsageError(message: "missing --count N") }
-            var request = Recommender.Request(count: count, category: args.value("category"), section: args.value("section"),
-                                              level: try args.int("level", in: -1_000_000...1_000_000),
-                                              accessible: try args.int("accessible", in: 0...1_000_000) ?? 0, together: args.flag("together"))
-            if let text = args.value("price-max") {
-                guard let p = DecodeContext.exactDecimal(text), p >= 0 else { throw UsageError(message: "--price-max expects a price ≥ 0, got \"\(text)\"") }
-                request.priceMax = p
-            }
+            let request = try BestAvailableOptions.request(value: args.value, flag: args.flag, say: CLIWords.flag)
             let ttl = try StoreFlags.holdSeconds(args)
             let plan = try ShowFace.plan(file)
             let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
@@ -253,7 +239,7 @@ extension SeatMapCLI {
     /// and areas redrawn in their new statuses.
     static func redraw(_ old: String, run: BatchRun, layout: Layout, theme: Theme) throws -> [UInt8] {
         // The same geometry (a --fit resolved once), the new statuses.
-        let scene = try Scene(layout: Layout(hall: run.hall, style: layout.style, zoom: layout.zoom, scale: layout.scale), theme: theme)
+        let scene = try Scene(layout: layout.relaid(run.hall), theme: theme)
         let bytes = try Files.read(old).bytes
         // Checked from the header before Cairo decodes anything.
         guard let size = RGBAImage.pngSize(bytes) else { throw SeatMapError(file: old, "not a readable PNG: no PNG signature and header") }

@@ -33,7 +33,9 @@ extension SeatMapCLI {
             Exit status 0, 1 bad input or store (no such show, another hall, a seat not reservable), 2 usage.
             """),
         run: { args, console in
-            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: create or status") }
+            let subcommands = ["create", "status", "reserve", "release", "token"]
+            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: \(Words.or(subcommands))") }
+            guard subcommands.contains(sub) else { throw Suggestion.unknown("show subcommand", sub, in: subcommands) }
             guard let show = args.value("show") else { throw UsageError(message: "missing --show SHOW") }
             switch sub {
             case "create":
@@ -109,7 +111,7 @@ extension SeatMapCLI {
                 console.out(lines.joined(separator: "\n"))
                 return 0
             default:
-                throw Suggestion.unknown("show subcommand", sub, in: ["create", "status", "reserve", "release", "token"])
+                throw Suggestion.unknown("show subcommand", sub, in: subcommands)
             }
         })
 

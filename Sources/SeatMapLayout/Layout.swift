@@ -1,162 +1,6 @@
 import Foundation
 import SeatMapCore
 
-/// One cell of the hall placed in pixels: a seat, or an explicit aisle.
-public struct LaidOutCell: Sendable, Equatable {
-    public let row: Int
-    public let column: Int
-    public let section: Int
-    public let rowLabel: String
-    public let seatLabel: String
-    /// A seat with its sale status, or an aisle.
-    public let kind: CellKind
-    public let type: SeatType
-    public let price: Decimal?
-    /// Index into the hall's price tiers (ascending), nil for aisles.
-    public let tier: Int?
-    /// Where the cell is drawn and hit. A couple half covers its share of the
-    /// joined pair; every other cell is exactly its seat rect.
-    public let rect: PixelRect
-    /// The seat's own S × SH box, where its number and marks are centred (a
-    /// couple half's `rect` is wider).
-    public let seatRect: PixelRect
-    /// The drawn shape: the box, or (free venues) a turned box or a circle.
-    public var outline: CellShape = .box
-    /// The id the seat came with from another system (a pretix `seat_guid`,
-    /// a Maoyan `seatNo`), or nil.
-    public var externalID: String? = nil
-
-    public var isSeat: Bool { kind.isSeat }
-    /// The sale status of a seat; nil for an aisle.
-    public var status: SeatStatus? { kind.status }
-    public var id: SeatID { SeatID(section: section, row: row, column: column) }
-    /// The other half of a couple seat.
-    public var partnerID: SeatID? {
-        switch type {
-        case .coupleLeft: return SeatID(section: section, row: row, column: column + 1)
-        case .coupleRight: return SeatID(section: section, row: row, column: column - 1)
-        default: return nil
-        }
-    }
-}
-
-/// A row label placed in pixels: its box beside the grid, the pill drawn in
-/// it and where its text goes.
-public struct RowLabelBox: Sendable, Equatable {
-    public let row: Int
-    public let label: String
-    public let rect: PixelRect
-    public let pill: PixelRect
-    public let pillRadius: Double
-    public let text: TextPlacement
-
-    /// The same label moved `dx` pixels sideways.
-    public func shifted(_ dx: Int) -> RowLabelBox {
-        var t = text
-        t.x += Double(dx)
-        t.box = t.box.map { PixelRect(x: $0.x + dx, y: $0.y, w: $0.w, h: $0.h) }
-        return RowLabelBox(row: row, label: label, rect: PixelRect(x: rect.x + dx, y: rect.y, w: rect.w, h: rect.h),
-                           pill: PixelRect(x: pill.x + dx, y: pill.y, w: pill.w, h: pill.h), pillRadius: pillRadius, text: t)
-    }
-}
-
-extension RowLabelBox {
-    /// A label in `rect` drawn as `pill`, its text centred on the pill at
-    /// `textSize`: a pill wider than high has round ends, and the text keeps off them.
-    init(row: Int, label: String, rect: PixelRect, pill: PixelRect, textSize: Double) {
-        let inset = pill.w > pill.h ? pill.h / 4 : 0
-        let box = PixelRect(x: pill.x + inset, y: pill.y, w: max(1, pill.w - 2 * inset), h: pill.h)
-        self.init(row: row, label: label, rect: rect, pill: pill, pillRadius: Double(min(pill.w, pill.h)) / 2,
-                  text: TextPlacement(x: pill.centerX, y: pill.centerY, size: textSize, box: box))
-    }
-}
-
-/// One legend entry placed in pixels.
-public struct LegendItem: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// Available seats of a price tier.
-        case tier(Int, Decimal)
-        case locked, sold, selected
-        /// Wheelchair and couple seats of a price tier: their swatch has that
-        /// tier's fill (one entry per tier such seats are in).
-        case wheelchair(Int), couple(Int), companion(Int)
-
-        /// The seat types with their own legend entries, in legend order.
-        public static let seatTypes: [SeatType] = [.wheelchair, .coupleLeft, .companion]
-
-        /// The entry for seats of `type` in `tier` (nil for a type without one).
-        public static func seats(_ type: SeatType, tier: Int) -> Kind? {
-            switch type {
-            case .wheelchair: return .wheelchair(tier)
-            case .coupleLeft: return .couple(tier)
-            case .companion: return .companion(tier)
-            case .standard, .coupleRight: return nil
-            }
-        }
-
-        /// The seat type a type entry names (nil for tiers and statuses).
-        public var seatType: SeatType? {
-            switch self {
-            case .wheelchair: return .wheelchair
-            case .couple: return .coupleLeft
-            case .companion: return .companion
-            default: return nil
-            }
-        }
-        /// Standing (general admission) areas.
-        case standing
-        /// A named section or zone whose block the map outlines, by id: its
-        /// swatch is that outline.
-        case section(Int)
-    }
-    public let kind: Kind
-    public let rect: PixelRect
-    /// The swatch's shapes (two joined halves for couples), filled alike.
-    public let swatch: [Path]
-    /// The box a mark (cross, check, wheelchair) is drawn in.
-    public let markBox: PixelRect
-    public let text: TextPlacement
-}
-
-/// A section of the hall placed in pixels: the box around its cells.
-public struct SectionBox: Sendable, Equatable {
-    public let id: Int
-    /// The declared name, or "".
-    public let name: String
-    public let rect: PixelRect
-}
-
-/// The minimap's geometry for one visible region: a thumbnail of the whole
-/// layout scaled by `factor` into `box`, with the visible part outlined.
-public struct Minimap: Sendable, Equatable {
-    public let box: PixelRect
-    public let cornerRadius: Double
-    public let factor: Double
-    public let outline: Stroke
-
-    /// Where a layout path (an area's outline) appears in the thumbnail.
-    public func shape(of path: Path) -> Path {
-        let ox = Double(box.x), oy = Double(box.y), f = factor
-        var out = Path()
-        for e in path.elements {
-            switch e {
-            case .move(let x, let y): out.move(ox + x * f, oy + y * f)
-            case .line(let x, let y): out.line(ox + x * f, oy + y * f)
-            case .curve(let a, let b, let c, let d, let x, let y):
-                out.curve(ox + a * f, oy + b * f, ox + c * f, oy + d * f, ox + x * f, oy + y * f)
-            case .close: out.close()
-            }
-        }
-        return out
-    }
-
-    /// Where a layout rect appears in the thumbnail.
-    public func shape(of r: PixelRect) -> Path {
-        .rect(Double(box.x) + Double(r.x) * factor, Double(box.y) + Double(r.y) * factor,
-              max(0.5, Double(r.w) * factor), max(0.5, Double(r.h) * factor))
-    }
-}
-
 /// The whole seat map in integer pixels for one style, zoom and scale: the
 /// only place positions are computed.
 ///
@@ -731,4 +575,11 @@ public struct Layout: Sendable {
 
     /// The locale of every word the layout holds: `style.locale` as resolved.
     public var locale: SeatMapLocale { style.locale ?? .standard }
+
+    /// This layout's geometry (its style, zoom and scale, a fit resolved
+    /// once) for another state of the same hall: statuses changed, places
+    /// not. An incremental redraw draws the new state in the old geometry.
+    public func relaid(_ hall: Hall) throws(SeatMapError) -> Layout {
+        try Layout(hall: hall, style: style, zoom: zoom, scale: scale)
+    }
 }

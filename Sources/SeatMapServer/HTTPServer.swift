@@ -4,47 +4,6 @@ import Foundation
 import SeatMapCore
 import SeatMapRender
 
-/// An HTTP request as `seatmap serve` handles it: everything is copied out
-/// of libmicrohttpd's buffers while its callbacks run.
-struct HTTPRequest: Sendable {
-    var method: String
-    /// The path without the query, percent-decoded by libmicrohttpd.
-    var path: String
-    /// Query parameters in the order given (a key may repeat).
-    var query: [(String, String)]
-    /// Request headers, names in lower case.
-    var headers: [String: String]
-    var body: [UInt8]
-}
-
-/// A response: status, headers and body.
-struct HTTPResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
-
-    init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// JSON text with its content type.
-    static func json(_ status: Int, _ node: JSONNode) -> HTTPResponse {
-        let text = JSONWriter.write(node, pretty: true)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
-                            body: Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
-    }
-
-    /// `{"error": message, "status": code}`; a message is cut at 500
-    /// characters (it may quote what the client sent).
-    static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        let text = message.count > 500 ? String(message.prefix(500)) + "…" : message
-        return json(status, JSONNode(.object([JSONMember("error", JSONNode(.string(text))),
-                                       JSONMember("status", JSONNode(.number(String(status))))])))
-    }
-}
-
 /// The HTTP/1.1 server under `seatmap serve`: libmicrohttpd parses HTTP and
 /// polls the connections on a few I/O threads; every request's work runs
 /// on a bounded pool of workers while its connection is suspended, so a
@@ -318,58 +277,6 @@ private struct ConnectionTicket: @unchecked Sendable {
         var byte: UInt8 = 0
         let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         return n == 0
-    }
-}
-
-/// Threads of its own taking jobs in order (not Dispatch's shared pool,
-/// whose threads blocked renders could all occupy).
-final class WorkerPool: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var stopping = false
-    private var running = 0
-
-    init(threads: Int, name: String) {
-        for i in 0..<threads {
-            let thread = Thread { [self] in self.loop() }
-            thread.name = "\(name)-\(i)"
-            thread.stackSize = 8 << 20
-            running += 1
-            thread.start()
-        }
-    }
-
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func loop() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty && stopping {
-                running -= 1
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            // Each request's render uses one core: the pool is the parallelism.
-            Renderer.$cores.withValue(1) { job() }
-        }
-    }
-
-    /// Finishes the queued jobs, then ends the threads.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        condition.unlock()
     }
 }
 

@@ -153,36 +153,31 @@ extension Controller {
     func best(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var r = Recommender.Request(count: 0)
-            var count: Int? = nil, token: String? = nil, ttl: TimeInterval? = nil
+            var values: [String: String] = [:], flags: Set<String> = []
+            var token: String? = nil, ttl: TimeInterval? = nil
             var locale: SeatMapLocale? = nil
-            func whole(_ key: String, _ n: String, _ range: ClosedRange<Int>) throws -> Int {
-                guard let v = Int(n), range.contains(v) else { throw UsageError(message: "\(key): expected a whole number in \(range.lowerBound)…\(range.upperBound), got \(n)") }
-                return v
-            }
             for m in try Controller.object(request) {
+                // The request's own members are the option group's, camel-cased.
+                if let option = BestAvailableOptions.option(member: m.key) {
+                    switch (option.arity, m.node.value) {
+                    case (.flag, .bool(let b)): if b { flags.insert(option.name) }
+                    case (.value, .number(let text)), (.value, .string(let text)): values[option.name] = text
+                    default: throw UsageError(message: "\(m.key): expected \(option.arity == .flag ? "true or false" : "a number or a string")")
+                    }
+                    continue
+                }
                 switch (m.key, m.node.value) {
-                case ("count", .number(let n)): count = try whole("count", n, 1...1_000_000)
-                case ("section", .string(let s)): r.section = s
-                case ("section", .number(let n)): r.section = n
-                case ("category", .string(let c)): r.category = c
-                case ("level", .number(let n)): r.level = try whole("level", n, -1_000_000...1_000_000)
-                case ("accessible", .number(let n)): r.accessible = try whole("accessible", n, 0...1_000_000)
-                case ("priceMax", .number(let n)), ("priceMax", .string(let n)):
-                    guard let d = DecodeContext.exactDecimal(n), d >= 0 else { throw UsageError(message: "priceMax: expected a price ≥ 0, got \(n)") }
-                    r.priceMax = d
-                case ("together", .bool(let b)): r.together = b
                 case ("token", .string(let t)): token = t
                 case ("holdSeconds", .number(let n)):
                     ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
                 case ("locale", .string(let l)):
                     locale = try LocaleOptions.named(l, input: "locale")
                 default:
-                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: count, section, category, level, accessible, priceMax, together, token, holdSeconds, locale)")
+                    let known = BestAvailableOptions.options.map { InputNames.member($0.name) } + ["token", "holdSeconds", "locale"]
+                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: \(known.joined(separator: ", ")))")
                 }
             }
-            guard let count else { throw UsageError(message: "count: expected how many seats, a whole number ≥ 1") }
-            r.count = count
+            let r = try BestAvailableOptions.request(value: { values[$0] }, flag: { flags.contains($0) }, say: InputNames.member)
             let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl)
             if a.changed { changes.bump(show) }
             let words = LocaleOptions.words(locale, for: plan.hall)

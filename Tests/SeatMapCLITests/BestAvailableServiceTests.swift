@@ -46,7 +46,7 @@ struct BestAvailableServiceTests {
         let accessible = try Self.post(http, "/shows/gala/best", #"{"count": 2, "accessible": 5}"#)
         #expect(accessible.status == 400 && accessible.text.contains("accessible 5 is outside 0…2 (the count)") && !accessible.text.contains("--"),
                 "\(accessible.text)")
-        #expect(try Self.post(http, "/shows/gala/best", #"{"section": "1"}"#).text.contains("count: expected how many seats"))
+        #expect(try Self.post(http, "/shows/gala/best", #"{"section": "1"}"#).text.contains("missing count: how many seats"))
         #expect(try Self.post(http, "/shows/gala/best", #"{"count": 2, "colour": "red"}"#).text.contains("colour: unknown member"))
         #expect(try Self.post(http, "/shows/gala/best", #"{"count": 2, "priceMax": "cheap"}"#).status == 400)
         let none = try Self.post(http, "/shows/gala/best", #"{"count": 2, "priceMax": 1}"#)

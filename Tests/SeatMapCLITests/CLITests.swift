@@ -80,7 +80,7 @@ struct ValidateInfoCLITests {
         let importHelp = seatmap("import", "--help").out
         #expect(HallImporters.all.flatMap(\.options).allSatisfy { importHelp.contains("--\($0.name)") })
         let unknown = seatmap("import", "seatsio", "x.json", "-o", "y.json")
-        #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"seatsio\" (expected maoyan, pretix)"))
+        #expect(unknown.code == 2 && unknown.err.contains("unknown import format \"seatsio\" (expected maoyan or pretix)"))
         let dir = try Fixtures.tempFolder()
         let badFormat = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("x.gif").path)
         #expect(badFormat.code == 2 && badFormat.err.contains("use a .png, .svg, .pdf or .html name"))
@@ -283,6 +283,11 @@ struct RenderCLITests {
         try light.replacingOccurrences(of: "\"WenQuanYi Micro Hei\"", with: "\"No Such Font Family\"").write(toFile: font, atomically: true, encoding: .utf8)
         let f = seatmap("theme", "check", font)
         #expect(f.code == 1 && f.err.contains("\"No Such Font Family\" is not installed"), "\(f.err)")
+        // A fallback the theme lists but the machine lacks is named too, by its place in the list.
+        let fallback = dir.appendingPathComponent("fallback.json").path
+        try light.replacingOccurrences(of: "\"Noto Sans Thai\"", with: "\"No Such Thai Font\"").write(toFile: fallback, atomically: true, encoding: .utf8)
+        let b = seatmap("theme", "check", fallback)
+        #expect(b.code == 1 && b.err.contains("fontFamily (fallback 4): font \"No Such Thai Font\" is not installed"), "\(b.err)")
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SeatMapCLI
+@testable import SeatMapCLI
 import SeatMapCore
 import SeatMapGolden
 import SeatMapTestSupport
@@ -149,7 +149,16 @@ struct ExpectationTests {
         #expect(top.code == 0 && top.out != long.out)
         let typo = seatmap("rendr", "x.json")
         #expect(typo.code == 2 && typo.err.contains("unknown command \"rendr\" (did you mean \"render\"?)"), "\(typo.err)")
-        #expect(typo.err.split(separator: "\n").count == 2, "one line and a pointer to --help: \(typo.err)")
+        #expect(typo.err.split(separator: "\n").count == 2, "one line and the commands: \(typo.err)")
+        #expect(typo.err.contains("Commands: validate, info, layout, hit, render,") && !typo.err.contains("Usage:"), "\(typo.err)")
+        let helpHelp = seatmap("help", "-h")
+        #expect(helpHelp.code == 0 && helpHelp.out == top.out)
+        // Subcommands, shells and formats suggest the nearest name too.
+        let sub = seatmap("theme", "chek", "light")
+        #expect(sub.code == 2 && sub.err.contains("unknown theme subcommand \"chek\" (did you mean \"check\"?; expected check, list or show)"), "\(sub.err)")
+        #expect(seatmap("completions", "bsh").err.contains("(did you mean \"bash\"?; expected bash, zsh or fish)"))
+        let format = seatmap("render", Fixtures.examplePath("seed.json"), "--out-dir", "/tmp", "--format", "svgz")
+        #expect(format.code == 2 && format.err.contains("unknown --format \"svgz\" (did you mean \"svg\"?; expected png, svg, pdf or html)"), "\(format.err)")
         #expect(!seatmap("qqqqqq").err.contains("did you mean"))
         let option = seatmap("render", "x.json", "-o", "x.png", "--zom", "2")
         #expect(option.code == 2 && option.err.contains("unknown option --zom (did you mean --zoom?)"), "\(option.err)")
@@ -277,6 +286,30 @@ struct HostileRunTests {
         let r = seatmap("select", seed, "--toggle", "1-1-1", "--store", dir.path, "--show", "S")
         #expect(r.code == 1 && r.err.contains("is a folder"), "\(r.err)")
         #expect(seatmap("select", seed, "--toggle", "1-1-1", "--hold-ttl", "5").code == 2)
+        // One hold time for every command: a day at most, the same words everywhere.
+        let store = dir.appendingPathComponent("shows.db").path
+        for args in [["select", seed, "--toggle", "1-1-1"], ["recommend", seed, "--count", "1"]] {
+            let long = seatmap(args + ["--store", store, "--show", "S", "--hold-ttl", "86401"])
+            #expect(long.code == 2 && long.err.contains("--hold-ttl 86401 is outside 1…86400"), "\(long.err)")
+        }
+        #expect(seatmap("select", seed, "--toggle", "1-1-1", "--store", store, "--show", "S", "--hold-ttl", "86400").code == 0)
+    }
+
+    @Test("the batch progress line names the file and, while files are left, the time they should take at the pace so far")
+    func progressLine() {
+        let start = DispatchTime(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds - 2_000_000_000)
+        let line = SeatMapCLI.progressBar(done: 2, of: 6, last: "b.json", since: start)
+        #expect(line.hasPrefix("[##########                    ] 2/6 b.json ETA "), "\(line)")
+        #expect(line.hasSuffix("ETA 4 s") || line.hasSuffix("ETA 5 s"), "\(line)")
+        #expect(!SeatMapCLI.progressBar(done: 6, of: 6, last: "f.json", since: start).contains("ETA"))
+    }
+
+    @Test("info --json says a free venue's shape without a grid's size")
+    func freeVenueInfo() throws {
+        let free = try parseJSON(seatmap("info", Fixtures.examplePath("arena-blocks.json"), "--json").out)
+        let grid = try parseJSON(seatmap("info", Fixtures.examplePath("seed.json"), "--json").out)
+        #expect(free["gridRows"] == nil && free["gridColumns"] == nil && free["free"]?.value == .bool(true) && free["areas"] != nil)
+        #expect(grid["gridRows"] != nil && grid["free"]?.value == .bool(false))
     }
 }
 

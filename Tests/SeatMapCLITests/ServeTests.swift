@@ -351,6 +351,10 @@ struct ServeTests {
         #expect(try post("/shows/bad%20id/select", #"{"toggle": ["1-1-1"]}"#).status == 400)
         #expect(try post("/shows/nope/select", #"{"toggle": ["1-1-1"]}"#).status == 404)
         #expect(try post("/shows/evening/select", #"{"toggle": ["1-1-2"], "holdSeconds": 86400}"#).status == 400)
+        // A buyer may shorten the service's hold time (600 s here), never lengthen it.
+        let longer = try post("/shows/evening/select", #"{"toggle": ["1-1-2"], "holdSeconds": 601}"#)
+        #expect(longer.status == 400 && longer.text.contains("holdSeconds: expected 1 to 600 seconds"), "\(longer.text)")
+        #expect(try post("/shows/evening/select", #"{"toggle": ["1-1-2"], "holdSeconds": 30}"#).status == 200)
         let after = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted().map {
             try Data(contentsOf: dir.appendingPathComponent($0))
         }

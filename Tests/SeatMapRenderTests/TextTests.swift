@@ -141,7 +141,8 @@ struct TextTests {
         default: ["12.5", "1250"]
         }
         let rows = try prices.enumerated().map { k, p in
-            Row(number: k + 1, price: try #require(DecodeContext.exactDecimal(p)), seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .sold)])
+            let price: Decimal = try #require(DecodeContext.exactDecimal(p))
+            return Row(number: k + 1, price: price, seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .sold)])
         }
         let hall = try Hall(cinemaName: "Money", rows: rows, currency: c.0, locale: c.1)
         let scene = try Scene(hall: hall, theme: try Theme.search("light"), zoom: 1, scale: 1)

@@ -2,67 +2,6 @@ import Foundation
 import SeatMapCore
 import SeatMapLayout
 
-/// A command's options, for parsing and for `--help`: the one table a
-/// face reads (the CLI from argv, the HTTP service from query parameters
-/// and JSON members, by the same names).
-package struct CommandSpec: Sendable {
-    package struct Option: Sendable {
-        package enum Arity: Sendable { case flag, value, values }
-        package var name: String
-        package var arity: Arity
-        package var valueName: String
-        package var help: String
-
-        package static func flag(_ name: String, _ help: String) -> Option { Option(name: name, arity: .flag, valueName: "", help: help) }
-        package static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
-            Option(name: name, arity: .value, valueName: valueName, help: help)
-        }
-        /// An option that takes one or more values, repeated or listed after it.
-        package static func values(_ name: String, _ valueName: String, _ help: String) -> Option {
-            Option(name: name, arity: .values, valueName: valueName, help: help)
-        }
-    }
-
-    package var name: String
-    package var usage: String
-    package var summary: String
-    package var options: [Option]
-    package var details: String = ""
-
-    package init(name: String, usage: String, summary: String, options: [Option], details: String = "") {
-        self.name = name
-        self.usage = usage
-        self.summary = summary
-        self.options = options
-        self.details = details
-    }
-
-    package var help: String {
-        var lines = ["Usage: seatmap \(usage)", "", summary]
-        if !options.isEmpty {
-            lines.append("")
-            lines.append("Options:")
-            for o in options {
-                let dashes = o.name.count == 1 ? "-" : "--"
-                let left = o.arity == .flag ? "\(dashes)\(o.name)" : "\(dashes)\(o.name) \(o.valueName)"
-                lines.append("  " + left.padding(toLength: max(24, left.count + 2), withPad: " ", startingAt: 0) + o.help)
-            }
-            lines.append("  --help                  Show this help.")
-        }
-        if !details.isEmpty {
-            lines.append("")
-            lines.append(details)
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// A usage mistake: the command exits 2 (HTTP: 400) and says what to fix.
-package struct UsageError: Error {
-    package var message: String
-    package init(message: String) { self.message = message }
-}
-
 /// Parsed options: positionals, options with values, flags.
 package struct Arguments {
     package var positionals: [String] = []
@@ -214,50 +153,4 @@ package struct Arguments {
 
     /// A number as short text: whole numbers without ".0".
     package static func format(_ v: Double) -> String { LayoutJSON.format(v) }
-}
-
-/// What the faces call the inputs a library error names (`{{selected}}`):
-/// the CLI's flag and the service's query parameter, without the dashes.
-package enum InputNames {
-    package static func option(_ input: String) -> String {
-        ["selected": "select", "highlighted": "highlight"][input] ?? input
-    }
-}
-
-/// "Did you mean": the closest of some names to a mistyped one.
-package enum Suggestion {
-    /// A usage error for a word that is not one of `names`: "unknown WHAT
-    /// "x" (did you mean "y"?; expected a, b or c)".
-    package static func unknown(_ what: String, _ word: String, in names: [String]) -> UsageError {
-        let hint = closest(to: word, in: names).map { "did you mean \"\($0)\"?; " } ?? ""
-        return UsageError(message: "unknown \(what) \"\(word)\" (\(hint)expected \(Words.or(names)))")
-    }
-
-    /// The name within two edits of `word` (one for short words), nearest
-    /// first, ties by order; nil when none is that close.
-    package static func closest(to word: String, in names: [String]) -> String? {
-        let limit = word.count <= 3 ? 1 : 2
-        var best: (name: String, d: Int)? = nil
-        for n in names {
-            let d = distance(Array(word.lowercased()), Array(n.lowercased()))
-            if d <= limit, d < (best?.d ?? .max) { best = (n, d) }
-        }
-        return best?.name
-    }
-
-    /// Edits (insert, delete, replace, swap two neighbours) from a to b.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
-    }
 }

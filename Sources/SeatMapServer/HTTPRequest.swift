@@ -1,0 +1,18 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import SeatMapCore
+import SeatMapRender
+
+/// An HTTP request as `seatmap serve` handles it: everything is copied out
+/// of libmicrohttpd's buffers while its callbacks run.
+struct HTTPRequest: Sendable {
+    var method: String
+    /// The path without the query, percent-decoded by libmicrohttpd.
+    var path: String
+    /// Query parameters in the order given (a key may repeat).
+    var query: [(String, String)]
+    /// Request headers, names in lower case.
+    var headers: [String: String]
+    var body: [UInt8]
+}
