@@ -66,7 +66,7 @@ extension SeatMapCLI {
             do {
                 bytes = try files.map { try Files.read($0).bytes }
             } catch {
-                console.err("seatmap diff: \((error as? SeatMapError)?.message ?? "\(error)")")
+                console.err("seatmap diff: \(CLIWords.say(error))")
                 return 2
             }
             var sizes: [(width: Int, height: Int)] = []
@@ -108,7 +108,7 @@ extension SeatMapCLI {
                     }
                     try Files.writeAll(outputs)
                 } catch {
-                    console.err("seatmap diff: \((error as? SeatMapError)?.message ?? "\(error)")")
+                    console.err("seatmap diff: \(CLIWords.say(error))")
                     return 2
                 }
             }

@@ -164,13 +164,15 @@ extension SeatMapCLI {
                 // A key the theme format does not have (a misspelling) and a font
                 // that is not installed fail the check, as a bad contrast does.
                 var problems = warnings.map(\.description)
-                // The first family and every fallback the theme lists.
-                for (k, family) in ([theme.fontFamily] + theme.fontFallbacks).enumerated() {
-                    do throws(SeatMapError) {
-                        _ = try FontResolver.resolve(family: family, package: theme.fontPackage)
-                    } catch {
-                        problems.append("fontFamily\(k == 0 ? "" : " (fallback \(k))"): \(error.message)")
-                    }
+                do throws(SeatMapError) {
+                    _ = try FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage)
+                } catch {
+                    problems.append("fontFamily: \(error.message)")
+                }
+                // A fallback is not needed to render (text it would cover falls
+                // back further): one that is missing is named, not failed.
+                for (k, family) in theme.fontFallbacks.enumerated() where (try? FontResolver.resolve(family: family, package: "")) == nil {
+                    console.err("\(p[1]): warning: fontFamily (fallback \(k + 1)): font \"\(family)\" is not installed; text it covers falls back to fontconfig's choice")
                 }
                 for problem in problems { console.err("\(p[1]): \(problem)") }
                 for failure in report.failures { console.err("\(p[1]): \(failure)") }

@@ -70,6 +70,11 @@ public struct HitTester: Sendable {
     }
 
     @available(*, deprecated, renamed: "hit(at:in:slop:)")
+    public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {
+        try hit(at: p, in: t, slop: slop, pinnedIn: visible)
+    }
+
+    @available(*, deprecated, renamed: "hit(at:in:slop:)")
     public func hit(_ p: ViewPoint, _ t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
         try hit(at: p, in: t, slop: slop)
     }

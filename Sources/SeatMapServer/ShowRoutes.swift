@@ -230,7 +230,8 @@ extension Controller {
                 case ("release", .bool(let b)): release = b
                 case ("token", .bool(let b)): token = b
                 case ("holdSeconds", .number(let n)):
-                    ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
+                    // The back office (admin key) sets a channel token's hold time within the whole range.
+                    ttl = try StoreFlags.holdSeconds(request: n, limit: HoldTime.range.upperBound)
                 default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: seats, release, token, holdSeconds)")
                 }
             }

@@ -480,13 +480,14 @@ struct LibraryAPITests {
         }
     }
 
-    @Test("hit(at:in:) answers as hit(_:_:)")
+    @Test("hit(at:in:) answers the seat whose rect holds the tap's device pixel")
     func labelledHit() throws {
         let layout = try Layout(hall: try Fixtures.example("seed.json"), zoom: 1, scale: 2)
         let view = ViewTransform(layout: layout, viewportWidth: 320, viewportHeight: 240, offsetX: 0, offsetY: 0)
         let tester = HitTester(layout: layout)
         for (x, y) in [(10.0, 10.0), (120, 88), (160, 120), (300, 200)] {
-            #expect(try tester.hit(at: ViewPoint(x, y), in: view) == tester.hit(at: ViewPoint(x, y), in: view))
+            let c = view.contentPixel(of: ViewPoint(x, y))
+            #expect(try tester.hit(at: ViewPoint(x, y), in: view) == tester.hit(pixelX: c.x, pixelY: c.y))
         }
     }
 }

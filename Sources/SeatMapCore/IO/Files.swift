@@ -86,7 +86,7 @@ public enum Files {
             }
             if n == 0 { break }
             guard bytes.count + n <= limit else {
-                throw SeatMapError(file: name, "the input is larger than the limit of \(limit) bytes; raise it with {{max-input-bytes}}")
+                throw SeatMapError(file: name, "the input is larger than the limit of \(limit) bytes; raise it with {{max-input-bytes}} N")
             }
             bytes.append(contentsOf: chunk[0..<n])
         }
