@@ -293,7 +293,9 @@ enum PickerPage {
           var at = word ? title.lastIndexOf(word) : -1;
           var base = at > 0 ? title.slice(0, at).replace(/[\s,，、·]+$/, "") : title;
           var sep = at > 0 ? title.slice(base.length, at) : ", ";
-          seats.set(id, { g: g, base: base, sep: sep || " ", tier: ((/\btier-(\d+)\b/.exec(cls) || [])[1]) });
+          // A seat's tier is its run group's class (neighbours of one tier, price and row share one).
+          var run = g.parentNode && g.parentNode.getAttribute ? g.parentNode.getAttribute("class") || "" : "";
+          seats.set(id, { g: g, base: base, sep: sep || " ", tier: ((/\btier-(\d+)\b/.exec(cls + " " + run) || [])[1]) });
           planStatus.set(id, st);
           var ext = g.getAttribute("data-external-id");
           if (ext && !external.has(ext)) external.set(ext, id);

@@ -2,12 +2,18 @@ import Foundation
 import CCairo
 import SeatMapLayout
 
-/// Writes semantic SVG: one `<g>` per seat with `id="seat-1-3-5"`, classes
-/// for status and type (none for a standard seat), `data-row`,
-/// `data-column`, `data-price` and its accessible name in `aria-label`. User units are content pixels, so at 100 % a browser puts
-/// every seat exactly on its layout rect. A shape drawn again is a `<use>`
-/// of its first occurrence, and so is a seat's whole drawing (shape and
-/// marks) when it has two or more parts; text styles are CSS classes.
+/// Writes semantic SVG: one `<g>` per seat with `id="seat-1-3-5"` (its
+/// section, row and column), classes for a status other than available
+/// and a type other than standard (and `selected`, `highlighted`, `yours`),
+/// its accessible name in `aria-label`, and `tabindex` when it can be
+/// bought. Neighbouring seats of one tier, price and height share a run
+/// group, `<g class="tier-1" data-price="45" transform="translate(0 Y)">`,
+/// so a seat's tier and price are its group's and its coordinates are
+/// relative to the run's height. User units are content pixels, so at
+/// 100 % a browser puts every seat exactly on its layout rect. A shape drawn
+/// again is a `<use>` of its first occurrence, and so is a seat's whole
+/// drawing (shape and marks) when it has two or more parts; text styles are
+/// CSS classes, the most used one none at all.
 final class SVGCanvas: Canvas {
     private var body = ""
     /// Shapes drawn more than once are written once and then placed with
@@ -24,6 +30,16 @@ final class SVGCanvas: Canvas {
     /// one `<use>`. Keyed by the drawing moved to its first point.
     private var seatOps: [Op]? = nil
     private var fragments: [String: (id: Int, x: Double, y: Double)] = [:]
+    /// The seat whose drawing is held back (written at `endSeat`).
+    private var pendingSeat: SeatTag? = nil
+    /// The open run group of neighbouring seats (its tier, price and top
+    /// edge), and the y every coordinate inside it is written relative to.
+    private var run: (tier: String, price: String, y: Double)? = nil
+    private var frameY: Double = 0
+    /// Whether a seat's held-back drawing is being written (inside its run).
+    private var writingSeat = false
+    /// How many texts use each style: the most used is written without a class.
+    private var textStyleUses: [Int] = []
 
     private enum Op {
         case fill(Path, Color)
@@ -58,6 +74,9 @@ final class SVGCanvas: Canvas {
     /// `title` and described by `description` (its `<title>` and `<desc>`,
     /// which the root's `aria-labelledby` / `aria-describedby` point at).
     func document(viewBox: PixelRect, title: String = "", description: String = "") -> String {
+        closeRun()
+        // The most used text style (the seat numbers) needs no class.
+        let common = textStyleUses.indices.max { textStyleUses[$0] < textStyleUses[$1] || (textStyleUses[$0] == textStyleUses[$1] && $0 > $1) }
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(viewBox.w)\" height=\"\(viewBox.h)\" "
         s += "viewBox=\"\(viewBox.x) \(viewBox.y) \(viewBox.w) \(viewBox.h)\" font-family=\"\(SVGCanvas.escape(fontFamily))\" "
@@ -68,10 +87,10 @@ final class SVGCanvas: Canvas {
             // A seat's number is never what a tap hits (it may reach past a round seat's
             // edge): only the seat's shape is, as `hit` answers.
             s += "<style>text{dominant-baseline:central}g[id^=\"seat-\"] text{pointer-events:none}"
-            for (style, n) in textStyles.sorted(by: { $0.value < $1.value }) { s += ".t\(n){\(style)}" }
+            for (style, n) in textStyles.sorted(by: { $0.value < $1.value }) { s += (n == common ? "text:not([class])" : ".t\(n)") + "{\(style)}" }
             s += "</style>\n"
         }
-        s += body
+        s += common.map { body.replacingOccurrences(of: "<text class=\"t\($0)\" ", with: "<text ") } ?? body
         s += "</svg>\n"
         return s
     }
@@ -129,33 +148,51 @@ final class SVGCanvas: Canvas {
     /// between their first points. Seats are whole pixels, so the shapes
     /// of a hall's seats and marks are a handful.
     private func shape(_ path: Path, paint: String) {
+        let nl = writingSeat ? "" : "\n"
         guard case .move(let x0, let y0)? = path.elements.first, abs(x0) < 1e9, abs(y0) < 1e9 else {
-            body += "<path d=\"\(pathData(path))\" \(paint)/>\n"
+            body += "<path d=\"\(pathData(path, dy: -frameY))\" \(paint)/>\(nl)"
             return
         }
         let d = pathData(path, dx: -x0, dy: -y0)
         // A short element (a dash, a plain rect) costs no more written out.
         guard d.utf8.count + paint.utf8.count >= 64 else {
-            body += "<path d=\"\(pathData(path))\" \(paint)/>\n"
+            body += "<path d=\"\(pathData(path, dy: -frameY))\" \(paint)/>\(nl)"
             return
         }
         let key = d + "|" + paint
+        // Where it is written: its place in the open run's frame.
+        let y = y0 - frameY
         if let first = shapes[key] {
-            body += "<use href=\"#s\(first.id)\" x=\"\(SVGCanvas.num(x0 - first.x))\" y=\"\(SVGCanvas.num(y0 - first.y))\"/>\n"
+            body += "<use href=\"#s\(first.id)\"\(SVGCanvas.offset(x0 - first.x, y - first.y))/>\(nl)"
         } else {
             let id = shapes.count
-            shapes[key] = (id, x0, y0)
-            body += "<path id=\"s\(id)\" d=\"\(pathData(path))\" \(paint)/>\n"
+            shapes[key] = (id, x0, y)
+            body += "<path id=\"s\(id)\" d=\"\(pathData(path, dy: -frameY))\" \(paint)/>\(nl)"
         }
+    }
+
+    /// A `<use>`'s `x` and `y`, each left out when 0.
+    static func offset(_ dx: Double, _ dy: Double) -> String {
+        (dx == 0 ? "" : " x=\"\(num(dx))\"") + (dy == 0 ? "" : " y=\"\(num(dy))\"")
+    }
+
+    /// Ends the open run group: what follows is not a seat of it.
+    private func closeRun() {
+        guard run != nil else { return }
+        run = nil
+        frameY = 0
+        body += "</g>\n"
     }
 
     func fill(_ path: Path, _ c: Color) {
         if seatOps != nil { seatOps?.append(.fill(path, c)); return }
+        if !writingSeat { closeRun() }
         shape(path, paint: color("fill", c))
     }
 
     func stroke(_ path: Path, _ c: Color, width: Double, dash: [Double]) {
         if seatOps != nil { seatOps?.append(.stroke(path, c, width, dash)); return }
+        if !writingSeat { closeRun() }
         var s = "fill=\"none\" \(color("stroke", c)) stroke-width=\"\(SVGCanvas.num(width))\" stroke-linejoin=\"round\""
         if !dash.isEmpty { s += " stroke-dasharray=\"\(dash.map(SVGCanvas.num).joined(separator: " "))\"" }
         shape(path, paint: s)
@@ -164,6 +201,8 @@ final class SVGCanvas: Canvas {
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty else { return }
         if seatOps != nil { seatOps?.append(.text(string, x, y, align, style)); return }
+        if !writingSeat { closeRun() }
+        let y = y - frameY
         // Fitted as the raster draws it: the size it was shrunk to, and the
         // text as cut, with the whole text in its <title>.
         var size = style.size, shown = string, full: String? = nil
@@ -196,18 +235,19 @@ final class SVGCanvas: Canvas {
         var css = "font-size:\(SVGCanvas.num(size))px;text-anchor:\(anchor);fill:\(rgb)"
         if style.color.a < 1 { css += ";fill-opacity:\(SVGCanvas.num(style.color.a))" }
         let cls: Int
-        if let known = textStyles[css] { cls = known } else { cls = textStyles.count; textStyles[css] = cls }
+        if let known = textStyles[css] { cls = known } else { cls = textStyles.count; textStyles[css] = cls; textStyleUses.append(0) }
+        textStyleUses[cls] += 1
         let turn = style.rotation != 0 ? " transform=\"rotate(\(SVGCanvas.num(style.rotation)) \(SVGCanvas.num(x)) \(SVGCanvas.num(y)))\"" : ""
         body += "<text class=\"t\(cls)\" x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\"\(turn)>\(SVGCanvas.escape(shown))"
         if let full { body += "<title>\(SVGCanvas.escape(full))</title>" }
-        body += "</text>\n"
+        body += writingSeat ? "</text>" : "</text>\n"
     }
 
     /// The text's glyphs as one path, placed as the Cairo canvas places them.
     private func outline(_ f: PangoText.Fitted, _ text: String, x: Double, y: Double, align: TextAlign, color c: Color,
                          pango: PangoText, on context: CairoContext) {
         let cr = context.cr
-        let origin = pango.origin(of: f, x: x, y: y, align: align)
+        let origin = pango.origin(of: f, x: x, y: y + frameY, align: align)
         cairo_new_path(cr)
         cairo_move_to(cr, origin.x, origin.y)
         pango_cairo_layout_path(cr, f.layout)
@@ -222,7 +262,7 @@ final class SVGCanvas: Canvas {
                     let length = max(1, Int(header.length))
                     func point(_ k: Int) -> String {
                         guard i + k < n else { return "0 0" }
-                        return "\(SVGCanvas.num(data[i + k].point.x)) \(SVGCanvas.num(data[i + k].point.y))"
+                        return "\(SVGCanvas.num(data[i + k].point.x)) \(SVGCanvas.num(data[i + k].point.y - frameY))"
                     }
                     switch header.type {
                     case CAIRO_PATH_MOVE_TO:
@@ -252,36 +292,64 @@ final class SVGCanvas: Canvas {
 
     func pushClip(_ rect: PixelRect) {
         if seatOps != nil { seatOps?.append(.push(rect)); return }
+        if !writingSeat { closeRun() }
         clipCount += 1
         openClips += 1
-        body += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(rect.x)\" y=\"\(rect.y)\" width=\"\(rect.w)\" height=\"\(rect.h)\"/></clipPath>\n"
-        body += "<g clip-path=\"url(#clip\(clipCount))\">\n"
+        body += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(rect.x)\" y=\"\(SVGCanvas.num(Double(rect.y) - frameY))\" width=\"\(rect.w)\" height=\"\(rect.h)\"/></clipPath>"
+        body += "<g clip-path=\"url(#clip\(clipCount))\">"
+        if !writingSeat { body += "\n" }
     }
 
     func popClip() {
         if seatOps != nil { seatOps?.append(.pop); return }
+        if !writingSeat { closeRun() }
         guard openClips > 0 else { return }
         openClips -= 1
-        body += "</g>\n"
+        body += writingSeat ? "</g>" : "</g>\n"
     }
 
     var wantsSeatTags: Bool { true }
 
     func beginSeat(_ tag: SeatTag) {
-        let title = SVGCanvas.escape(tag.title)
-        body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\" "
-        body += "data-row=\"\(tag.row)\" data-column=\"\(tag.column)\" data-price=\"\(SVGCanvas.escape(tag.price))\" "
-        if let e = tag.externalID { body += "data-external-id=\"\(SVGCanvas.escape(e))\" " }
-        // One accessible name, its aria-label (a <title> saying it again was a third of the seat's bytes).
-        body += "role=\"img\" aria-label=\"\(title)\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
+        pendingSeat = tag
         seatOps = []
     }
 
+    /// Writes the held-back seat in its run group: neighbours of one tier,
+    /// price and top edge share one (a new one opens when any differs).
     func endSeat() {
-        if let ops = seatOps {
-            seatOps = nil
-            writeSeat(ops)
+        // An area (begun by `beginArea`, drawn as it went) just closes.
+        guard let tag = pendingSeat, let ops = seatOps else { body += "</g>\n"; return }
+        seatOps = nil
+        pendingSeat = nil
+        let tier = tag.classes.filter { $0.hasPrefix("tier-") }.joined(separator: " ")
+        let top = ops.lazy.compactMap { op -> Double? in
+            switch op {
+            case .fill(let p, _), .stroke(let p, _, _, _):
+                if case .move(_, let y)? = p.elements.first, abs(y) < 1e9 { return y }
+                return nil
+            default: return nil
+            }
+        }.first ?? frameY
+        if run.map({ $0.tier != tier || $0.price != tag.price || $0.y != top }) ?? true {
+            closeRun()
+            run = (tier, tag.price, top)
+            frameY = top
+            body += "<g"
+            if !tier.isEmpty { body += " class=\"\(SVGCanvas.escape(tier))\"" }
+            if !tag.price.isEmpty { body += " data-price=\"\(SVGCanvas.escape(tag.price))\"" }
+            body += top == 0 ? ">\n" : " transform=\"translate(0 \(SVGCanvas.num(top)))\">\n"
         }
+        // The seat's own classes: status (but available), type, selected, highlighted, yours.
+        let own = tag.classes.filter { $0 != "seat" && $0 != "available" && !$0.hasPrefix("tier-") }
+        body += "<g id=\"seat-\(SVGCanvas.escape(tag.id))\""
+        if !own.isEmpty { body += " class=\"\(SVGCanvas.escape(own.joined(separator: " ")))\"" }
+        if let e = tag.externalID { body += " data-external-id=\"\(SVGCanvas.escape(e))\"" }
+        // One accessible name, its aria-label (a <title> saying it again was a third of the seat's bytes).
+        body += " role=\"img\" aria-label=\"\(SVGCanvas.escape(tag.title))\"\(tag.focusable ? " tabindex=\"0\"" : "")>"
+        writingSeat = true
+        writeSeat(ops)
+        writingSeat = false
         body += "</g>\n"
     }
 
@@ -294,16 +362,17 @@ final class SVGCanvas: Canvas {
         let rest = ops.dropFirst(shapes.count)
         let textOnly = rest.allSatisfy { if case .text = $0 { return true } else { return false } }
         if shapes.count >= 2, textOnly, let key = fragmentKey(shapes) {
+            let y = key.y - frameY
             if let first = fragments[key.text] {
-                body += "<use href=\"#f\(first.id)\" x=\"\(SVGCanvas.num(key.x - first.x))\" y=\"\(SVGCanvas.num(key.y - first.y))\"/>\n"
+                body += "<use href=\"#f\(first.id)\"\(SVGCanvas.offset(key.x - first.x, y - first.y))/>"
             } else {
                 // Defined in <defs> (drawn by the <use> after it), so a script
                 // that changes this seat's elements changes no other seat.
                 let id = fragments.count
-                fragments[key.text] = (id, key.x, key.y)
-                body += "<defs><g id=\"f\(id)\">\n"
+                fragments[key.text] = (id, key.x, y)
+                body += "<defs><g id=\"f\(id)\">"
                 replayMarked(shapes)
-                body += "</g></defs><use href=\"#f\(id)\" x=\"0\" y=\"0\"/>\n"
+                body += "</g></defs><use href=\"#f\(id)\"/>"
             }
             for op in rest { replay(op) }
             return
@@ -330,9 +399,9 @@ final class SVGCanvas: Canvas {
             if case .pop = op { depth -= 1; if depth < 0 { balanced = false } }
         }
         if !marks.isEmpty && balanced && depth == 0 {
-            body += "<g pointer-events=\"none\">\n"
+            body += "<g pointer-events=\"none\">"
             for op in marks { replay(op) }
-            body += "</g>\n"
+            body += "</g>"
             for op in after.dropFirst(marks.count) { replay(op) }
         } else {
             for op in after { replay(op) }
@@ -374,6 +443,7 @@ final class SVGCanvas: Canvas {
     }
 
     func beginArea(_ tag: SeatTag) {
+        closeRun()
         body += "<g id=\"area-\(SVGCanvas.escape(tag.id))\" class=\"\(SVGCanvas.escape(tag.classes.joined(separator: " ")))\""
         if !tag.price.isEmpty { body += " data-price=\"\(SVGCanvas.escape(tag.price))\"" }
         if !tag.title.isEmpty { body += " role=\"img\" aria-label=\"\(SVGCanvas.escape(tag.title))\"" }

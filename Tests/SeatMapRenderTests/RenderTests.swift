@@ -200,9 +200,12 @@ struct SVGTests {
             let locale = scene.layout.locale
             let title = locale.list([scene.layout.describe(cell), locale.type(cell.type) ?? "", cell.price.map(scene.layout.money) ?? "",
                                      cell.status.map(locale.status) ?? ""])
-            // Its name said once (aria-label, no <title> again); a standard seat's type is not a class.
-            if !seat.title.isEmpty || !seat.classes.contains(cell.kind.name) || seat.classes.contains(cell.type.rawValue) != (cell.type != .standard)
-                || seat.row != String(cell.row) || seat.column != String(cell.column) || seat.price != cell.price?.plainText {
+            // Its name said once (aria-label, no <title> again); an available seat's status and a standard
+            // seat's type go without a class; its tier and price are its run group's.
+            if !seat.title.isEmpty || seat.classes.contains(cell.kind.name) == (cell.status == .available)
+                || seat.classes.contains(cell.type.rawValue) != (cell.type != .standard) || seat.classes.contains("seat")
+                || seat.price != cell.price?.plainText || seat.runClasses != (cell.tier.map { ["tier-\($0)"] } ?? [])
+                || seat.row != nil || seat.column != nil {
                 wrong.append(seat.id)
             }
             // Accessible: named by its words, reachable by keyboard when it can be bought.
@@ -259,6 +262,8 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
         var row: String?
         var column: String?
         var price: String?
+        /// The classes of the run group around the seat (its tier).
+        var runClasses: [String] = []
         var title = ""
         var role: String?
         var label: String?
@@ -270,6 +275,8 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
     /// The document's own <title> and <desc>.
     var documentTitle = "", documentDescription = ""
     private var inTitle = false, inDesc = false, inSeat = false, depth = 0, seatDepth = 0
+    /// The open groups' `data-price` and classes, innermost last.
+    private var groups: [(price: String?, classes: [String])] = []
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
@@ -280,13 +287,15 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
         }
         if name == "g", let id = attributes["id"], id.hasPrefix("seat-") {
             seats.append(SeatElement(id: id, classes: (attributes["class"] ?? "").split(separator: " ").map(String.init),
-                                     row: attributes["data-row"], column: attributes["data-column"], price: attributes["data-price"],
+                                     row: attributes["data-row"], column: attributes["data-column"],
+                                     price: attributes["data-price"] ?? groups.last?.price, runClasses: groups.last?.classes ?? [],
                                      role: attributes["role"], label: attributes["aria-label"], tabindex: attributes["tabindex"]))
             inSeat = true
             seatDepth = depth
         }
         if name == "title" { inTitle = true }
         if name == "desc" { inDesc = true }
+        if name == "g" { groups.append((attributes["data-price"], (attributes["class"] ?? "").split(separator: " ").map(String.init))) }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -299,6 +308,7 @@ final class SVGSeatReader: NSObject, XMLParserDelegate {
         if name == "title" { inTitle = false }
         if name == "desc" { inDesc = false }
         if name == "g", inSeat, depth == seatDepth { inSeat = false }
+        if name == "g" { groups.removeLast() }
         depth -= 1
     }
 }
