@@ -7,7 +7,7 @@ SEATMAP := .build/debug/seatmap
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test test-browser test-load test-cluster golden bench fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -84,10 +84,15 @@ golden: deps
 	SEATMAP_RECORD=1 $(SWIFT) test --filter GoldenTests || true
 	@echo "Golden/ re-recorded: open the images and look at them before committing."
 
-# Speed and memory, as ratios measured in one run (release build).
+# Speed and memory, as ratios measured in one run (release build); with the
+# peers (skia-python, resvg, Chromium) when scripts/install-bench-peers.sh has
+# set them up (make bench-peers).
 bench: deps
 	@mkdir -p out
 	$(SWIFT) run -c release seatmap-bench --json out/bench.json
+
+bench-peers:
+	bash scripts/install-bench-peers.sh
 
 # Fuzzing (libFuzzer + AddressSanitizer): every reader of outside input.
 # fuzz: 1,000,000 executions per target; fuzz-smoke: 10,000 (a check that it works).

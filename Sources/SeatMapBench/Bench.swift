@@ -390,7 +390,7 @@ public struct Bench {
             // and both are judged against the C reference below.
             ratios.append(("PNG encode default / fast, \(name)", def / fast))
         }
-        if name == "arena-10k" || (quick && name == "imax-600") { try reference(name, scene, image) }
+        if name == "arena-10k" || (quick && name == "imax-600") { try reference(name, hall, scene, image) }
         let raw = Double(image.width * image.height * 4) / 1_048_576
         add(name, "peak RSS during one render", Stat(median: renderPeak, min: before, max: renderPeak, unit: "MB"),
             String(format: "raw image %.0f MB; min = resident before it", raw))
@@ -414,7 +414,7 @@ public struct Bench {
     /// rounds: the ratio is the median of the rounds' ratios. Also the file
     /// size against libpng's defaults for the same pixels, and resvg
     /// rasterising SeatMap's SVG when a `resvg` binary is on PATH.
-    mutating func reference(_ name: String, _ scene: Scene, _ image: RasterImage) throws {
+    mutating func reference(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage) throws {
         let l = scene.layout, theme = scene.theme
         func rgb(_ c: Color) -> UInt32 { UInt32((c.r * 255).rounded()) << 16 | UInt32((c.g * 255).rounded()) << 8 | UInt32((c.b * 255).rounded()) }
         let seats = l.seats
@@ -470,7 +470,7 @@ public struct Bench {
             max: Double(libpng) / 1024, unit: "KiB"), "max = libpng's size")
         target("PNG size vs libpng's defaults at \(name)", Double(ours) / Double(libpng), "≤ 1", ours <= libpng)
         // resvg on SeatMap's own SVG of the hall, when installed.
-        if let resvg = Bench.which("resvg") {
+        if let resvg = Bench.peerVenv("resvg") ?? Bench.which("resvg") {
             let svgPath = dir.appendingPathComponent("hall.svg").path
             try Files.writeAtomically(Array(try Renderer.svg(scene).utf8), to: svgPath)
             func resvgRun() throws -> Double {
@@ -488,8 +488,14 @@ public struct Bench {
             ratios.append(("resvg on SeatMap's SVG / SeatMap's PNG render, \(name)", v))
             target("resvg vs SeatMap PNG render at \(name)", v, "≥ 3×", v >= 3)
         } else {
-            log("(resvg not on PATH: its comparison is skipped; pip install resvg-cli)")
+            log("(resvg not on PATH or in .build/bench-venv: its comparison is skipped; make bench-peers)")
         }
+        let spec = JSONNode.object([
+            ("width", .int(l.width)), ("height", .int(l.height)), ("background", .int(Int(rgb(theme.background)))),
+            ("radius", .number(Bench.short(theme.style.cornerRadius * l.pixelsPerPoint))),
+            ("rects", .array(rects.map { .int(Int($0)) })), ("colours", .array(colours.map { .int(Int($0)) })),
+        ])
+        try peers(name, hall, spec: spec, dir: dir, quick: quick) { try ourRun(.default) }
     }
 
     /// The full path of an executable on PATH, or nil.
