@@ -44,8 +44,9 @@ struct GeometryAgreementTests {
                     guard let r = use.range(of: " \(name)=\"") else { return nil }
                     return use[r.upperBound...].prefix { $0 != "\"" }
                 }
-                guard let href = attr("href"), let target = byID[String(href.dropFirst())],
-                      let x = attr("x").flatMap({ Double($0) }), let y = attr("y").flatMap({ Double($0) }) else { return nil }
+                // A zero offset is left out.
+                guard let href = attr("href"), let target = byID[String(href.dropFirst())] else { return nil }
+                let x = attr("x").flatMap { Double($0) } ?? 0, y = attr("y").flatMap { Double($0) } ?? 0
                 return (target.0, target.1 + x, target.2 + y)
             }
             guard let p = pathAt, let d = text[p...].range(of: " d=\"") else { return nil }
@@ -69,10 +70,18 @@ struct GeometryAgreementTests {
                 if let shape = firstShape(svg[idEnd...], byID) { byID[id] = shape }
             }
         }
-        for chunk in svg.components(separatedBy: "<g id=\"seat-").dropFirst() {
+        // Seats are written relative to their run group (`<g class="tier-N" data-price="P"
+        // transform="translate(0 Y)">`, a line of its own): the last one opened before a seat holds it.
+        let chunks = svg.components(separatedBy: "<g id=\"seat-")
+        var runY = 0.0
+        for (k, chunk) in chunks.enumerated().dropFirst() {
+            for line in chunks[k - 1].split(separator: "\n") where line.hasPrefix("<g") && !line.hasPrefix("<g id=") {
+                runY = line.range(of: "translate(0 ").flatMap { r in Double(line[r.upperBound...].prefix { $0 != ")" }) } ?? 0
+            }
             guard let idEnd = chunk.firstIndex(of: "\"") else { continue }
             let id = String(chunk[..<idEnd])
-            guard let (data, dx, dy) = firstShape(chunk[idEnd...], byID) else { continue }
+            guard let (data, dx, useY) = firstShape(chunk[idEnd...], byID) else { continue }
+            let dy = useY + runY
             let rest = data
             let close = data.endIndex
             var numbers: [Double] = []
