@@ -89,6 +89,8 @@ golden: deps
 # set them up (make bench-peers).
 bench: deps
 	@mkdir -p out
+	$(SWIFT) build -c release --product seatmap
+	$(SWIFT) build -c release --product seatmap-cairo-reference
 	$(SWIFT) run -c release seatmap-bench --json out/bench.json
 
 bench-peers:

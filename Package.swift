@@ -105,6 +105,8 @@ let package = Package(
         .target(name: "SeatMapBench", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapService", "SeatMapServer", "SeatMapStore",
                                                     "CairoReference"]),
         .executableTarget(name: "seatmap-bench", dependencies: ["SeatMapBench"]),
+        // The same reference as a whole process (seats read from a text file), timed against the whole `seatmap render`.
+        .executableTarget(name: "seatmap-cairo-reference", dependencies: ["CairoReference"]),
 
         // MARK: Test helpers
         .target(name: "SeatMapTestSupport", dependencies: ["SeatMapCore"], path: "Tests/SeatMapTestSupport"),

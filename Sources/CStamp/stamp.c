@@ -22,24 +22,44 @@ static inline uint32_t blend(uint32_t colour, uint32_t coverage, uint32_t pixel)
     return blue_red | (green_alpha << 8);
 }
 
+/* Pixels [from, to) of a row through their coverage, one by one. */
+static inline void edge(uint32_t *out, const uint8_t *m, int from, int to, uint32_t colour) {
+    for (int i = from; i < to; i++) {
+        uint32_t c = m[i];
+        if (c == 0) continue;
+        out[i] = c == 255 ? colour : blend(colour, c, out[i]);
+    }
+}
+
+void seatmap_stamp_spans(const uint8_t *mask, int mask_width, int mask_height, int mask_stride, int32_t *spans) {
+    for (int row = 0; row < mask_height; row++) {
+        const uint8_t *m = mask + (size_t)row * (size_t)mask_stride;
+        int32_t *s = spans + 4 * row;
+        int lo = 0, hi = mask_width;
+        while (lo < hi && m[lo] == 0) lo++;
+        while (hi > lo && m[hi - 1] == 0) hi--;
+        /* The longest run of full coverage. */
+        int best = lo, bestEnd = lo, i = lo;
+        while (i < hi) {
+            if (m[i] != 255) { i++; continue; }
+            int end = i + 1;
+            while (end < hi && m[end] == 255) end++;
+            if (end - i > bestEnd - best) { best = i; bestEnd = end; }
+            i = end;
+        }
+        s[0] = lo; s[1] = best; s[2] = bestEnd; s[3] = hi;
+    }
+}
+
 void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,
-                          int x, int y, uint32_t colour) {
+                          const int32_t *spans, int x, int y, uint32_t colour) {
+    (void)mask_width;
     for (int row = 0; row < mask_height; row++) {
         uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
         const uint8_t *m = mask + (size_t)row * (size_t)mask_stride;
-        int i = 0;
-        while (i < mask_width) {
-            uint32_t c = m[i];
-            if (c == 0) { i++; continue; }
-            if (c == 255) {
-                int end = i + 1;
-                while (end < mask_width && m[end] == 255) end++;
-                for (int k = i; k < end; k++) out[k] = colour;
-                i = end;
-                continue;
-            }
-            out[i] = blend(colour, c, out[i]);
-            i++;
-        }
+        const int32_t *s = spans + 4 * row;
+        edge(out, m, s[0], s[1], colour);
+        for (int i = s[1]; i < s[2]; i++) out[i] = colour;
+        edge(out, m, s[2], s[3], colour);
     }
 }

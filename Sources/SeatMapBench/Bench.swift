@@ -414,26 +414,52 @@ public struct Bench {
     /// rounds: the ratio is the median of the rounds' ratios. Also the file
     /// size against libpng's defaults for the same pixels, and resvg
     /// rasterising SeatMap's SVG when a `resvg` binary is on PATH.
-    mutating func reference(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage) throws {
-        let l = scene.layout, theme = scene.theme
-        func rgb(_ c: Color) -> UInt32 { UInt32((c.r * 255).rounded()) << 16 | UInt32((c.g * 255).rounded()) << 8 | UInt32((c.b * 255).rounded()) }
-        let seats = l.seats
-        let rects = seats.flatMap { [Int32($0.rect.x), Int32($0.rect.y), Int32($0.rect.w), Int32($0.rect.h)] }
-        let colours: [UInt32] = seats.map { c in
-            switch c.status {
-            case .sold: return rgb(theme.sold)
-            case .locked: return rgb(theme.locked)
-            default: return rgb(theme.tierColor(c.tier))
+    /// The C reference's input for a scene: every seat's rect (x, y, w, h)
+    /// and colour (0xRRGGBB, by status and tier), the background and the
+    /// corner radius in pixels.
+    struct ReferenceSeats {
+        let rects: [Int32]
+        let colours: [UInt32]
+        let background: UInt32
+        let radius: Double
+
+        init(_ scene: Scene) {
+            let l = scene.layout, theme = scene.theme
+            func rgb(_ c: Color) -> UInt32 { UInt32((c.r * 255).rounded()) << 16 | UInt32((c.g * 255).rounded()) << 8 | UInt32((c.b * 255).rounded()) }
+            rects = l.seats.flatMap { [Int32($0.rect.x), Int32($0.rect.y), Int32($0.rect.w), Int32($0.rect.h)] }
+            colours = l.seats.map { c in
+                switch c.status {
+                case .sold: return rgb(theme.sold)
+                case .locked: return rgb(theme.locked)
+                default: return rgb(theme.tierColor(c.tier))
+                }
             }
+            background = rgb(theme.background)
+            radius = theme.style.cornerRadius * l.pixelsPerPoint
         }
+
+        /// The text file `seatmap-cairo-reference` reads.
+        func text(width: Int, height: Int) -> String {
+            var out = "\(width) \(height) \(String(background, radix: 16)) \(radius)\n"
+            for i in colours.indices {
+                out += "\(rects[4 * i]) \(rects[4 * i + 1]) \(rects[4 * i + 2]) \(rects[4 * i + 3]) \(String(colours[i], radix: 16))\n"
+            }
+            return out
+        }
+    }
+
+    mutating func reference(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage) throws {
+        let l = scene.layout
+        let reference = ReferenceSeats(scene)
+        let rects = reference.rects, colours = reference.colours
         let dir = try Bench.scratchFolder("seatmap-bench")
         defer { try? FileManager.default.removeItem(at: dir) }
         let refPath = dir.appendingPathComponent("reference.png").path, ourPath = dir.appendingPathComponent("seatmap.png").path
         func referenceRun() throws -> Double {
             let t0 = Bench.now()
             let status = rects.withUnsafeBufferPointer { r in colours.withUnsafeBufferPointer { c in
-                seatmap_reference_render(Int32(l.width), Int32(l.height), rgb(theme.background), r.baseAddress, c.baseAddress,
-                                         Int32(seats.count), theme.style.cornerRadius * l.pixelsPerPoint, refPath)
+                seatmap_reference_render(Int32(l.width), Int32(l.height), reference.background, r.baseAddress, c.baseAddress,
+                                         Int32(colours.count), reference.radius, refPath)
             } }
             guard status == 0 else { throw SeatMapError("the C Cairo reference failed to draw or write \(refPath)") }
             return Double(Bench.now() - t0) / 1e9
@@ -491,8 +517,8 @@ public struct Bench {
             log("(resvg not on PATH or in .build/bench-venv: its comparison is skipped; make bench-peers)")
         }
         let spec = JSONNode.object([
-            ("width", .int(l.width)), ("height", .int(l.height)), ("background", .int(Int(rgb(theme.background)))),
-            ("radius", .number(Bench.short(theme.style.cornerRadius * l.pixelsPerPoint))),
+            ("width", .int(l.width)), ("height", .int(l.height)), ("background", .int(Int(reference.background))),
+            ("radius", .number(Bench.short(reference.radius))),
             ("rects", .array(rects.map { .int(Int($0)) })), ("colours", .array(colours.map { .int(Int($0)) })),
         ])
         try peers(name, hall, spec: spec, dir: dir, quick: quick) { try ourRun(.default) }

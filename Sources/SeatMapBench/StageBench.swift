@@ -53,7 +53,14 @@ extension Bench {
         stage("PNG encode (default)", try measure(runs) { png = try image.pngData(compression: .default) }, "\(png.count / 1024) KiB")
         let drawing = figures.last(where: { $0.scene == name && $0.name == "stage: drawing" })?.stat.median ?? 0
         let encode = figures.last(where: { $0.scene == name && $0.name == "stage: PNG encode (default)" })?.stat.median ?? 0
-        if drawing > 0 { ratios.append(("PNG encode default / drawing, \(name)", encode / drawing)) }
+        if drawing > 0 {
+            ratios.append(("PNG encode default / drawing, \(name)", encode / drawing))
+            if name == "cinema-200" { target("PNG encode default / drawing at cinema-200", encode / drawing, "≤ 1.5×", encode / drawing <= 1.5) }
+        }
+        if name != "arena-10k" {  // arena-10k's is judged with the C reference
+            let libpng = try image.libpngData().count
+            target("PNG size vs libpng's defaults at \(name)", Double(png.count) / Double(libpng), "≤ 1", png.count <= libpng)
+        }
         stage("write the file (temporary, then renamed)", try measure(runs) { try Files.writeAtomically(png, to: out) })
         add(name, "stages, summed", Stat(median: sum, min: sum, max: sum, unit: "ms"))
         // The whole process on the same file.
@@ -63,16 +70,16 @@ extension Bench {
             log("(whole-process figure skipped: no seatmap binary beside seatmap-bench)")
             return
         }
-        func process(_ args: [String]) throws -> Stat {
+        func process(_ args: [String], binary: String = seatmap) throws -> Stat {
             var times: [Double] = []
             for _ in 0..<runs {
                 let p = Process()
-                p.executableURL = URL(fileURLWithPath: seatmap)
+                p.executableURL = URL(fileURLWithPath: binary)
                 p.arguments = args
                 p.standardOutput = FileHandle.nullDevice
                 let t0 = Bench.now()
                 let child = try Bench.Child(p)
-                guard try child.wait() == 0 else { throw SeatMapError("seatmap \(args.joined(separator: " ")) failed in the stage benchmark") }
+                guard try child.wait() == 0 else { throw SeatMapError("\(binary) \(args.joined(separator: " ")) failed in the stage benchmark") }
                 times.append(Double(Bench.now() - t0) / 1e6)
             }
             let sorted = times.sorted()
@@ -89,5 +96,33 @@ extension Bench {
         let fonts = outside - bare.median
         add(name, "  the rest: first font configuration and first text", Stat(median: fonts, min: fonts, max: fonts, unit: "ms"),
             "outside the stages less --version's process")
+        // The C reference as a whole process on the same seats: a plain C
+        // program reading them, drawing them with Cairo and writing them
+        // with cairo_surface_write_to_png.
+        let cReference = here.appendingPathComponent("seatmap-cairo-reference").path
+        guard FileManager.default.isExecutableFile(atPath: cReference) else {
+            log("(whole-process C reference skipped: build it with swift build -c release --product seatmap-cairo-reference)")
+            return
+        }
+        let seats = dir.appendingPathComponent("\(name)-seats.txt").path
+        try Files.writeAtomically(Array(ReferenceSeats(scene).text(width: layout.width, height: layout.height).utf8), to: seats)
+        let cOut = dir.appendingPathComponent("\(name)-reference.png").path
+        // Interleaved rounds, so the shared machine's load weighs on both alike.
+        var ours: [Double] = [], theirs: [Double] = [], rounds: [Double] = []
+        for _ in 0..<max(1, runs / 3) {
+            let c = try process([seats, cOut], binary: cReference).median
+            let o = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)]).median
+            theirs.append(c); ours.append(o); rounds.append(o / c)
+        }
+        func stat(_ t: [Double]) -> Stat {
+            let s = t.sorted()
+            return Stat(median: s[s.count / 2], min: s[0], max: s[s.count - 1], unit: "ms")
+        }
+        add(name, "C reference as a whole process (read the seats, Cairo, cairo_surface_write_to_png)", stat(theirs))
+        let ratio = rounds.sorted()[rounds.count / 2]
+        ratios.append(("whole `seatmap render` process / whole C reference process, \(name)", ratio))
+        if name == "cinema-200" {
+            target("whole render process vs whole C Cairo process at cinema-200", ratio, "≤ 0.5×", ratio <= 0.5)
+        }
     }
 }

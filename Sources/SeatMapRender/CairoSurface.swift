@@ -52,3 +52,45 @@ final class CairoSurface {
         }
     }
 }
+
+/// The pixels of tile frames drawn one after another by one worker: one
+/// allocation, reused. A fresh surface per tile cost a page fault (and the
+/// kernel's zeroing) for every page of every tile: at 10,000 seats, about
+/// as many pages again as the image itself. A frame's region is filled
+/// with the background before anything is drawn on it, and every pixel is
+/// composited on its own, so what the previous tile left outside the
+/// region is never copied out; under a background that is not opaque the
+/// frame is cleared first, as a fresh surface is.
+final class FrameMemory {
+    private var bytes: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    init() {}
+
+    deinit { free(bytes) }
+
+    /// An ARGB32 surface over this memory (valid until the next call), or
+    /// nil when the memory cannot be had (the caller makes a fresh one).
+    func surface(width: Int, height: Int, clear: Bool) throws(SeatMapError) -> CairoSurface? {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        guard stride > 0 else { return nil }
+        let size = stride * height
+        if size > capacity {
+            free(bytes)
+            bytes = nil
+            capacity = 0
+            var made: UnsafeMutableRawPointer? = nil
+            guard posix_memalign(&made, 2 << 20, size) == 0, let made else { return nil }
+            #if os(Linux)
+            _ = madvise(made, size, MADV_HUGEPAGE)
+            #endif
+            bytes = made
+            capacity = size
+        }
+        guard let bytes else { return nil }
+        if clear { memset(bytes, 0, size) }
+        return try CairoSurface(adopting: cairo_image_surface_create_for_data(bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                              Int32(width), Int32(height), Int32(stride)),
+                                what: "a \(width)×\(height) tile")
+    }
+}

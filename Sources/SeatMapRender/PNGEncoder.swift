@@ -6,13 +6,18 @@ import SeatMapCore
 /// SeatMap's PNG encoder: 8-bit RGB when every pixel is opaque (RGBA,
 /// un-premultiplied, otherwise), rows filtered by a cheap per-row choice
 /// (a row equal to the one above takes Up and becomes zeros), and the zlib
-/// stream built from horizontal strips of about `stripBytes` compressed on
+/// stream built from horizontal strips of about `stripBytes` each, compressed on
 /// every core and joined (each strip ends with a sync flush, the last with
 /// the final block; the Adler-32s are combined). The strips depend only on
 /// the image, so the bytes are the same whatever the number of cores.
 enum PNGEncoder {
-    /// Filtered bytes per strip (a few rows at least).
-    static let stripBytes = 1 << 22
+    /// Filtered bytes per strip (a few rows at least): a sixteenth of the
+    /// image, at least 256 KiB and at most 4 MiB. A small image (a hall a
+    /// web back end renders per request) is still shared out over the
+    /// cores; a strip restarts zlib's window, which at 256 KiB costs about
+    /// 0.5 % of the file. Fixed by the image alone, so the bytes never
+    /// depend on the core count.
+    static func stripBytes(filtered: Int) -> Int { min(1 << 22, max(1 << 18, filtered / 16)) }
 
     /// zlib level and filter effort (see `seatmap_strips_filter`).
     static func settings(_ c: PNGCompression) -> (level: Int32, effort: Int32) {
@@ -39,7 +44,7 @@ enum PNGEncoder {
         let opaque = seatmap_strips_opaque(pixels, Int32(width), Int32(height), Int32(stride)) == 1
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels + 1
-        let rowsPerStrip = max(1, stripBytes / rowBytes)
+        let rowsPerStrip = max(1, stripBytes(filtered: rowBytes * height) / rowBytes)
         let count = (height + rowsPerStrip - 1) / rowsPerStrip
         let (level, effort) = settings(compression)
         let box = StripBox(count: count)

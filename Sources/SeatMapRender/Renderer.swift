@@ -130,8 +130,10 @@ public enum Renderer {
     /// `regionPadding` of it; returns the surface (flushed), whose pixel
     /// (0, 0) is the frame's origin, and that origin. Refused, with the
     /// documented message, when it would pass Cairo's size limit.
-    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool) throws(SeatMapError)
-        -> (surface: CairoSurface, x: Int, y: Int) {
+    /// `memory`: where the frame's pixels go (one worker's, reused tile
+    /// after tile), or nil for a fresh surface.
+    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
+                            memory: FrameMemory? = nil) throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
         let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
         let fx = max(tile.x - pad, b.x), fy = max(tile.y - pad, b.y)
         let x0 = max(part.x - pad, b.x), y0 = max(part.y - pad, b.y)
@@ -143,7 +145,12 @@ public enum Renderer {
         if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide {
             throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller {{viewport}}")
         }
-        let surface = try CairoSurface(width: width, height: height)
+        let surface: CairoSurface
+        if let reused = try memory?.surface(width: width, height: height, clear: scene.theme.background.a < 1) {
+            surface = reused
+        } else {
+            surface = try CairoSurface(width: width, height: height)
+        }
         let context = try CairoContext(surface)
         let canvas = CairoCanvas(context, text: text, stamping: stamping)
         if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
@@ -171,14 +178,20 @@ public enum Renderer {
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = stampsFills
         if workers == 1 || region.w * region.h < parallelPixels {
-            for (tile, part) in zip(tiles, parts) { try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping), part, destination, stride, originX, originY) }
+            let frames = FrameMemory()
+            for (tile, part) in zip(tiles, parts) {
+                try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, memory: frames), part, destination, stride, originX, originY)
+            }
         } else {
             let errors = BandErrors(count: tiles.count)
             DispatchQueue.concurrentPerform(iterations: workers) { k in
                 let own: PangoText
-                do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
+                do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
+                let frames = FrameMemory()
                 for i in Swift.stride(from: k, to: tiles.count, by: workers) {
-                    do throws(SeatMapError) { try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping), parts[i], destination, stride, originX, originY) } catch {
+                    do throws(SeatMapError) {
+                        try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping, memory: frames), parts[i], destination, stride, originX, originY)
+                    } catch {
                         errors.set(i, error)
                     }
                 }

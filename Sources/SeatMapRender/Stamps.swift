@@ -20,6 +20,8 @@ final class Stamps {
         let surface: CairoSurface
         let data: UnsafePointer<UInt8>
         let width: Int32, height: Int32, stride: Int32
+        /// Each row's covered pixels and its longest fully covered run.
+        let spans: [Int32]
 
         init(path relative: [Double], ops: [UInt8], width: Int, height: Int) throws(SeatMapError) {
             surface = try CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
@@ -34,7 +36,12 @@ final class Stamps {
             data = UnsafePointer(bytes)
             self.width = Int32(width)
             self.height = Int32(height)
-            stride = cairo_image_surface_get_stride(surface.pointer)
+            let stride = cairo_image_surface_get_stride(surface.pointer)
+            self.stride = stride
+            spans = [Int32](unsafeUninitializedCapacity: 4 * height) { buffer, count in
+                seatmap_stamp_spans(bytes, Int32(width), Int32(height), stride, buffer.baseAddress)
+                count = 4 * height
+            }
         }
     }
 
@@ -123,7 +130,9 @@ final class Stamps {
         }
         guard let pixel = colour(color) else { return false }
         cairo_surface_flush(target.pointer)
-        seatmap_stamp_opaque(pixels, stride, mask.data, mask.width, mask.height, mask.stride, Int32(ox), Int32(oy), pixel)
+        mask.spans.withUnsafeBufferPointer { spans in
+            seatmap_stamp_opaque(pixels, stride, mask.data, mask.width, mask.height, mask.stride, spans.baseAddress, Int32(ox), Int32(oy), pixel)
+        }
         cairo_surface_mark_dirty_rectangle(target.pointer, Int32(ox), Int32(oy), Int32(w), Int32(h))
         stamped += 1
         return true

@@ -9,8 +9,13 @@
    channel, rounded as Cairo rounds. So a mask made once by filling a path
    into an A8 surface, stamped at a whole-pixel origin, gives the bytes that
    filling the same path there would. The caller keeps the mask inside the
-   image. */
+   image. `spans` comes from `seatmap_stamp_spans` for the same mask. */
 void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,
-                          int x, int y, uint32_t colour);
+                          const int32_t *spans, int x, int y, uint32_t colour);
+
+/* A mask's rows as spans, four numbers a row: the first and past-the-last
+   pixel with any coverage, and within them the longest run of full
+   coverage, which a stamp writes without reading the mask. */
+void seatmap_stamp_spans(const uint8_t *mask, int mask_width, int mask_height, int mask_stride, int32_t *spans);
 
 #endif
