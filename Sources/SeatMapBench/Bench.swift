@@ -156,6 +156,12 @@ public struct Bench {
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// Median, min and max of times in milliseconds.
+    static func stat(_ ms: [Double]) -> Stat {
+        let s = ms.sorted()
+        return Stat(median: s[s.count / 2], min: s[0], max: s[s.count - 1], unit: "ms")
+    }
+
     /// Runs `body` `runs` times (after one warm-up when not quick) and
     /// returns the median, min and max in `unit`s (seconds scaled).
     func measure(_ runs: Int, unit: String = "ms", per: Double = 1, _ body: () throws -> Void) rethrows -> Stat {

@@ -82,8 +82,7 @@ extension Bench {
                 guard try child.wait() == 0 else { throw SeatMapError("\(binary) \(args.joined(separator: " ")) failed in the stage benchmark") }
                 times.append(Double(Bench.now() - t0) / 1e6)
             }
-            let sorted = times.sorted()
-            return Stat(median: sorted[sorted.count / 2], min: sorted[0], max: sorted[sorted.count - 1], unit: "ms")
+            return Bench.stat(times)
         }
         // Start and exit alone: `--version` loads every library (and asks Cairo, Pango and SQLite their versions) and draws nothing.
         let bare = try process(["--version"])
@@ -108,17 +107,13 @@ extension Bench {
         try Files.writeAtomically(Array(ReferenceSeats(scene).text(width: layout.width, height: layout.height).utf8), to: seats)
         let cOut = dir.appendingPathComponent("\(name)-reference.png").path
         // Interleaved rounds, so the shared machine's load weighs on both alike.
-        var ours: [Double] = [], theirs: [Double] = [], rounds: [Double] = []
+        var theirs: [Double] = [], rounds: [Double] = []
         for _ in 0..<max(1, runs / 3) {
             let c = try process([seats, cOut], binary: cReference).median
             let o = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)]).median
-            theirs.append(c); ours.append(o); rounds.append(o / c)
+            theirs.append(c); rounds.append(o / c)
         }
-        func stat(_ t: [Double]) -> Stat {
-            let s = t.sorted()
-            return Stat(median: s[s.count / 2], min: s[0], max: s[s.count - 1], unit: "ms")
-        }
-        add(name, "C reference as a whole process (read the seats, Cairo, cairo_surface_write_to_png)", stat(theirs))
+        add(name, "C reference as a whole process (read the seats, Cairo, cairo_surface_write_to_png)", Bench.stat(theirs))
         let ratio = rounds.sorted()[rounds.count / 2]
         ratios.append(("whole `seatmap render` process / whole C reference process, \(name)", ratio))
         if name == "cinema-200" {

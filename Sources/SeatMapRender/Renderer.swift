@@ -134,21 +134,7 @@ public enum Renderer {
     /// after tile), or nil for a fresh surface.
     static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
                             memory: FrameMemory? = nil) throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
-        let f = try frame(scene.layout, tile: tile, part: part)
-        let surface: CairoSurface
-        if let reused = try memory?.surface(width: f.rect.w, height: f.rect.h, clear: scene.theme.background.a < 1) {
-            surface = reused
-        } else {
-            surface = try CairoSurface(width: f.rect.w, height: f.rect.h)
-        }
-        try paint(scene, on: surface, frame: f, text: text, stamping: stamping)
-        return (surface, f.rect.x, f.rect.y)
-    }
-
-    /// A tile's frame: the padded tile within the layout (the surface it is
-    /// drawn on), and the region drawn there (`part` and a seat's margin).
-    static func frame(_ layout: Layout, tile: PixelRect, part: PixelRect) throws(SeatMapError) -> (rect: PixelRect, region: PixelRect) {
-        let pad = layout.regionPadding, b = layout.bounds
+        let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
         let fx = max(tile.x - pad, b.x), fy = max(tile.y - pad, b.y)
         let x0 = max(part.x - pad, b.x), y0 = max(part.y - pad, b.y)
         let x1 = min(part.maxX + pad, b.maxX), y1 = min(part.maxY + pad, b.maxY)
@@ -159,84 +145,21 @@ public enum Renderer {
         if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide {
             throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller {{viewport}}")
         }
-        return (PixelRect(x: fx, y: fy, w: width, h: height), PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0))
-    }
-
-    /// Draws a frame's region on its surface (whose pixel (0, 0) is the
-    /// frame's origin) and flushes it.
-    static func paint(_ scene: Scene, on surface: CairoSurface, frame f: (rect: PixelRect, region: PixelRect), text: PangoText,
-                      stamping: Bool) throws(SeatMapError) {
+        let surface: CairoSurface
+        if let reused = try memory?.surface(width: width, height: height, clear: scene.theme.background.a < 1) {
+            surface = reused
+        } else {
+            surface = try CairoSurface(width: width, height: height)
+        }
         let context = try CairoContext(surface)
         let canvas = CairoCanvas(context, text: text, stamping: stamping)
-        if f.rect.x != 0 || f.rect.y != 0 { canvas.translate(Double(-f.rect.x), Double(-f.rect.y)) }
-        Painter(scene: scene, canvas: canvas).draw(region: f.region == scene.layout.bounds ? nil : f.region)
+        if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
+        let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
+        Painter(scene: scene, canvas: canvas).draw(region: region == b ? nil : region)
         try context.check("drawing the seat map")
         try text.check()
         cairo_surface_flush(surface.pointer)
-    }
-
-    /// Draws `part` in its tile's frame straight on the target's pixels: the
-    /// frame's surface is the target's memory where the frame lies (its
-    /// size, origin and so its arithmetic those of `drawInFrame`), and every
-    /// pixel of the frame outside `part` is put back as it was afterwards,
-    /// so nothing but `part` changes. Each pixel is composited on its own,
-    /// so what lies under the frame outside `part` never reaches `part`.
-    /// The caller keeps frames drawn at the same time apart.
-    static func drawInPlace(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
-                            target: BandTarget, stride: Int, originX: Int, originY: Int, saved: inout [UInt8]) throws(SeatMapError) {
-        let f = try frame(scene.layout, tile: tile, part: part)
-        let r = f.rect
-        let base = target.pointer + (r.y - originY) * stride + (r.x - originX) * 4
-        // The frame's rows above and below `part` whole, and beside it the left and right pieces.
-        var pieces: [(row: Int, x: Int, w: Int)] = []
-        for row in 0..<r.h {
-            let y = r.y + row
-            if y < part.y || y >= part.maxY {
-                pieces.append((row, 0, r.w))
-            } else {
-                if part.x > r.x { pieces.append((row, 0, part.x - r.x)) }
-                if part.maxX < r.maxX { pieces.append((row, part.maxX - r.x, r.maxX - part.maxX)) }
-            }
-        }
-        let total = pieces.reduce(0) { $0 + $1.w * 4 }
-        if saved.count < total { saved = [UInt8](repeating: 0, count: total) }
-        saved.withUnsafeMutableBufferPointer { buffer in
-            var at = 0
-            for p in pieces {
-                (buffer.baseAddress! + at).update(from: base + p.row * stride + p.x * 4, count: p.w * 4)
-                at += p.w * 4
-            }
-        }
-        if scene.theme.background.a < 1 {
-            // A fresh frame is transparent under `part`, and the background is composited over it.
-            for row in (part.y - r.y)..<(part.maxY - r.y) { (base + row * stride + (part.x - r.x) * 4).update(repeating: 0, count: part.w * 4) }
-        }
-        let surface = try CairoSurface(adopting: cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(r.w), Int32(r.h), Int32(stride)),
-                                       what: "a \(r.w)×\(r.h) frame")
-        var failure: SeatMapError? = nil
-        do throws(SeatMapError) { try paint(scene, on: surface, frame: f, text: text, stamping: stamping) } catch { failure = error }
-        saved.withUnsafeBufferPointer { buffer in
-            var at = 0
-            for p in pieces {
-                (base + p.row * stride + p.x * 4).update(from: buffer.baseAddress! + at, count: p.w * 4)
-                at += p.w * 4
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// Whether `drawRegion` may draw these tiles in place: every frame lies
-    /// inside the target, and frames of tiles two apart (drawn at the same
-    /// time) never meet.
-    static func inPlace(_ tiles: [PixelRect], _ parts: [PixelRect], _ layout: Layout, _ target: RasterImage, originX: Int, originY: Int) -> Bool {
-        let pad = layout.regionPadding
-        guard 2 * pad <= min(tileWidth, tileHeight) else { return false }
-        for (tile, part) in zip(tiles, parts) {
-            guard let f = try? frame(layout, tile: tile, part: part) else { return false }
-            let r = f.rect
-            if r.x < originX || r.y < originY || r.maxX > originX + target.width || r.maxY > originY + target.height { return false }
-        }
-        return true
+        return (surface, fx, fy)
     }
 
     /// Draws `region` of the scene exactly as the full render draws those
@@ -254,43 +177,7 @@ public enum Renderer {
         let workers = max(1, min(cores, tiles.count))
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = stampsFills
-        if inPlace(tiles, parts, scene.layout, target, originX: originX, originY: originY) {
-            // Four rounds, a tile's row and column even or odd: the tiles of
-            // one round are two apart, so their frames never meet and they
-            // are drawn at once, each straight on the target.
-            let b = scene.layout.bounds
-            let rounds = (0..<4).map { round in
-                tiles.indices.filter { i in ((tiles[i].y - b.y) / tileHeight) % 2 * 2 + ((tiles[i].x - b.x) / tileWidth) % 2 == round }
-            }
-            let parallel = workers > 1 && region.w * region.h >= parallelPixels
-            if !parallel {
-                var saved: [UInt8] = []
-                for i in rounds.joined() {
-                    try drawInPlace(scene, tile: tiles[i], part: parts[i], text: text, stamping: stamping, target: destination, stride: stride,
-                                    originX: originX, originY: originY, saved: &saved)
-                }
-            } else {
-                let errors = BandErrors(count: tiles.count)
-                for round in rounds where !round.isEmpty {
-                    let n = min(workers, round.count)
-                    DispatchQueue.concurrentPerform(iterations: n) { k in
-                        let own: PangoText
-                        do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
-                        var saved: [UInt8] = []
-                        for j in Swift.stride(from: k, to: round.count, by: n) {
-                            let i = round[j]
-                            do throws(SeatMapError) {
-                                try drawInPlace(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping, target: destination, stride: stride,
-                                                originX: originX, originY: originY, saved: &saved)
-                            } catch {
-                                errors.set(i, error)
-                            }
-                        }
-                    }
-                    if let error = errors.first { throw error }
-                }
-            }
-        } else if workers == 1 || region.w * region.h < parallelPixels {
+        if workers == 1 || region.w * region.h < parallelPixels {
             let frames = FrameMemory()
             for (tile, part) in zip(tiles, parts) {
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, memory: frames), part, destination, stride, originX, originY)
