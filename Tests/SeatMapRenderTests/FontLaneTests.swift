@@ -1,0 +1,50 @@
+import CCairo
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+@testable import SeatMapRender
+import SeatMapTestSupport
+
+/// Threads drawing at once each draw with fonts of their own lane (another
+/// subpixel order, so Cairo gives each its own scaled fonts and their locks):
+/// that must change nothing drawn, since text is grey-antialiased.
+@Suite("Font lanes")
+struct FontLaneTests {
+    /// The bytes of a whole scene drawn in one frame with one lane's text engine.
+    static func pixels(_ scene: Scene, lane: Int) throws -> [UInt8] {
+        let b = scene.layout.bounds
+        let text = try PangoText(scene.theme, locale: scene.layout.locale, lane: lane)
+        let drawn = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: true)
+        let surface = drawn.surface.pointer
+        let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: stride * height))
+    }
+
+    @Test("every lane draws the same pixels: labels in Latin, Arabic and Hebrew, at two zooms and two scales",
+          arguments: ["seed.json", "labels-rtl.json", "gala.json"])
+    func sameText(example: String) throws {
+        let hall = try Fixtures.example(example)
+        for (zoom, scale) in [(1.0, 1.0), (2.5, 2.0)] {
+            let scene = try GeometryOptions(zoom: zoom, scale: scale).scene(for: hall)
+            let first = try Self.pixels(scene, lane: 0)
+            #expect(!first.isEmpty && Set(first).count > 2, "something is drawn")
+            for lane in 1...5 {
+                let other = try Self.pixels(scene, lane: lane)
+                let differing = other.count == first.count ? zip(other, first).filter { $0 != $1 }.count : max(other.count, first.count)
+                #expect(differing == 0, "\(example) z\(zoom) s\(scale): lane \(lane) draws \(differing) bytes other than lane 0")
+            }
+        }
+    }
+
+    @Test("a large render drawn by two threads, each in its own lane, equals the same render on one thread")
+    func threadsAgree() throws {
+        let scene = try GeometryOptions(zoom: 4, scale: 2).scene(for: try Fixtures.example("theatre-curved.json"))
+        #expect(Renderer.tiles(scene.layout.bounds, scene.layout).count > 2, "several tiles")
+        #expect(scene.layout.width * scene.layout.height >= Renderer.parallelPixels, "drawn on every core")
+        let two = try Renderer.$cores.withValue(2) { try Renderer.raster(scene) }
+        let one = try Renderer.$cores.withValue(1) { try Renderer.raster(scene) }
+        #expect(two.differingPixels(from: one) == 0)
+    }
+}
