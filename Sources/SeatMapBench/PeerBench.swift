@@ -44,14 +44,14 @@ extension Bench {
            (try? Bench.timedRun(python, ["-c", "import skia"])) != nil {
             let specPath = dir.appendingPathComponent("peer-spec.json").path
             try Files.writeAtomically(JSONWriter.write(spec), to: specPath)
-            var skia: [Double] = [], own: [Double] = [], roundRatios: [Double] = []
+            var skia: [Double] = [], roundRatios: [Double] = []
             for _ in 0..<rounds {
                 let answer = try JSONParser.parse(Array(try Bench.timedRun(python, [script, specPath, dir.appendingPathComponent("skia.png").path, "1"]).output.utf8))
                 guard case .array(let runs)? = answer["seconds"]?.value, case .number(let text)? = runs.first?.value, let s = Double(text) else {
                     throw SeatMapError("the Skia peer answered no time")
                 }
                 let o = try ours()
-                skia.append(s); own.append(o); roundRatios.append(s / o)
+                skia.append(s); roundRatios.append(s / o)
             }
             add(name, "Skia peer (skia-python, warm): AA rounded rects + Skia's PNG encoder", Stat(median: Bench.median(skia) * 1e3,
                 min: (skia.min() ?? 0) * 1e3, max: (skia.max() ?? 0) * 1e3, unit: "ms"))

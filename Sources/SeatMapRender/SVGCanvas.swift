@@ -38,6 +38,14 @@ final class SVGCanvas: Canvas {
     private var frameY: Double = 0
     /// Whether a seat's held-back drawing is being written (inside its run).
     private var writingSeat = false
+
+    /// A seat is written on one line; everything else ends its own.
+    private var lineEnd: String { writingSeat ? "" : "\n" }
+
+    /// Drawing that is not part of a seat ends the run of seats before it.
+    private func endRunOutsideSeat() {
+        if !writingSeat { closeRun() }
+    }
     /// How many texts use each style: the most used is written without a class.
     private var textStyleUses: [Int] = []
 
@@ -148,7 +156,7 @@ final class SVGCanvas: Canvas {
     /// between their first points. Seats are whole pixels, so the shapes
     /// of a hall's seats and marks are a handful.
     private func shape(_ path: Path, paint: String) {
-        let nl = writingSeat ? "" : "\n"
+        let nl = lineEnd
         guard case .move(let x0, let y0)? = path.elements.first, abs(x0) < 1e9, abs(y0) < 1e9 else {
             body += "<path d=\"\(pathData(path, dy: -frameY))\" \(paint)/>\(nl)"
             return
@@ -186,13 +194,13 @@ final class SVGCanvas: Canvas {
 
     func fill(_ path: Path, _ c: Color) {
         if seatOps != nil { seatOps?.append(.fill(path, c)); return }
-        if !writingSeat { closeRun() }
+        endRunOutsideSeat()
         shape(path, paint: color("fill", c))
     }
 
     func stroke(_ path: Path, _ c: Color, width: Double, dash: [Double]) {
         if seatOps != nil { seatOps?.append(.stroke(path, c, width, dash)); return }
-        if !writingSeat { closeRun() }
+        endRunOutsideSeat()
         var s = "fill=\"none\" \(color("stroke", c)) stroke-width=\"\(SVGCanvas.num(width))\" stroke-linejoin=\"round\""
         if !dash.isEmpty { s += " stroke-dasharray=\"\(dash.map(SVGCanvas.num).joined(separator: " "))\"" }
         shape(path, paint: s)
@@ -201,7 +209,7 @@ final class SVGCanvas: Canvas {
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty else { return }
         if seatOps != nil { seatOps?.append(.text(string, x, y, align, style)); return }
-        if !writingSeat { closeRun() }
+        endRunOutsideSeat()
         let y = y - frameY
         // Fitted as the raster draws it: the size it was shrunk to, and the
         // text as cut, with the whole text in its <title>.
@@ -240,7 +248,7 @@ final class SVGCanvas: Canvas {
         let turn = style.rotation != 0 ? " transform=\"rotate(\(SVGCanvas.num(style.rotation)) \(SVGCanvas.num(x)) \(SVGCanvas.num(y)))\"" : ""
         body += "<text class=\"t\(cls)\" x=\"\(SVGCanvas.num(x))\" y=\"\(SVGCanvas.num(y))\"\(turn)>\(SVGCanvas.escape(shown))"
         if let full { body += "<title>\(SVGCanvas.escape(full))</title>" }
-        body += writingSeat ? "</text>" : "</text>\n"
+        body += "</text>" + lineEnd
     }
 
     /// The text's glyphs as one path, placed as the Cairo canvas places them.
@@ -292,20 +300,20 @@ final class SVGCanvas: Canvas {
 
     func pushClip(_ rect: PixelRect) {
         if seatOps != nil { seatOps?.append(.push(rect)); return }
-        if !writingSeat { closeRun() }
+        endRunOutsideSeat()
         clipCount += 1
         openClips += 1
         body += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(rect.x)\" y=\"\(SVGCanvas.num(Double(rect.y) - frameY))\" width=\"\(rect.w)\" height=\"\(rect.h)\"/></clipPath>"
         body += "<g clip-path=\"url(#clip\(clipCount))\">"
-        if !writingSeat { body += "\n" }
+        body += lineEnd
     }
 
     func popClip() {
         if seatOps != nil { seatOps?.append(.pop); return }
-        if !writingSeat { closeRun() }
+        endRunOutsideSeat()
         guard openClips > 0 else { return }
         openClips -= 1
-        body += writingSeat ? "</g>" : "</g>\n"
+        body += "</g>" + lineEnd
     }
 
     var wantsSeatTags: Bool { true }

@@ -6,7 +6,7 @@ import SeatMapRender
 /// and the formats come from `OutputFormat`'s one table.
 package struct OutputOptions {
     /// Where the result goes.
-    package enum Target: Equatable {
+    package enum Target {
         /// One file; its extension names the format.
         case file(String, OutputFormat)
         /// Standard output (`-o -`), in the format `--format` names.
