@@ -396,7 +396,7 @@ public struct Bench {
             // and both are judged against the C reference below.
             ratios.append(("PNG encode default / fast, \(name)", def / fast))
         }
-        if name == "arena-10k" || (quick && name == "imax-600") { try reference(name, hall, scene, image) }
+        if Bench.judgesReference(name, quick: quick) { try reference(name, hall, scene, image) }
         let raw = Double(image.width * image.height * 4) / 1_048_576
         add(name, "peak RSS during one render", Stat(median: renderPeak, min: before, max: renderPeak, unit: "MB"),
             String(format: "raw image %.0f MB; min = resident before it", raw))
@@ -414,12 +414,9 @@ public struct Bench {
         try incremental(name, hall, scene, image, full: draw.median)
     }
 
-    /// SeatMap's full PNG render (drawing, encoding, writing the file)
-    /// against the C reference (the same seats as rounded rects drawn with
-    /// Cairo, written with `cairo_surface_write_to_png`), in interleaved
-    /// rounds: the ratio is the median of the rounds' ratios. Also the file
-    /// size against libpng's defaults for the same pixels, and resvg
-    /// rasterising SeatMap's SVG when a `resvg` binary is on PATH.
+    /// Whether `reference` runs for this scene (arena-10k; imax-600 in a quick run).
+    static func judgesReference(_ name: String, quick: Bool) -> Bool { name == "arena-10k" || (quick && name == "imax-600") }
+
     /// The C reference's input for a scene: every seat's rect (x, y, w, h)
     /// and colour (0xRRGGBB, by status and tier), the background and the
     /// corner radius in pixels.
@@ -454,6 +451,12 @@ public struct Bench {
         }
     }
 
+    /// SeatMap's full PNG render (drawing, encoding, writing the file)
+    /// against the C reference (the same seats as rounded rects drawn with
+    /// Cairo, written with `cairo_surface_write_to_png`), in interleaved
+    /// rounds: the ratio is the median of the rounds' ratios. Also the file
+    /// size against libpng's defaults for the same pixels, and resvg
+    /// rasterising SeatMap's SVG when a `resvg` binary is on PATH.
     mutating func reference(_ name: String, _ hall: Hall, _ scene: Scene, _ image: RasterImage) throws {
         let l = scene.layout
         let reference = ReferenceSeats(scene)

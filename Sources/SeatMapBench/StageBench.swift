@@ -57,7 +57,7 @@ extension Bench {
             ratios.append(("PNG encode default / drawing, \(name)", encode / drawing))
             if name == "cinema-200" { target("PNG encode default / drawing at cinema-200", encode / drawing, "≤ 1.5×", encode / drawing <= 1.5) }
         }
-        if name != "arena-10k" {  // arena-10k's is judged with the C reference
+        if !Bench.judgesReference(name, quick: quick) {  // otherwise judged with the C reference
             let libpng = try image.libpngData().count
             target("PNG size vs libpng's defaults at \(name)", Double(png.count) / Double(libpng), "≤ 1", png.count <= libpng)
         }
@@ -70,7 +70,7 @@ extension Bench {
             log("(whole-process figure skipped: no seatmap binary beside seatmap-bench)")
             return
         }
-        func process(_ args: [String], binary: String = seatmap) throws -> Stat {
+        func process(_ args: [String], binary: String = seatmap, runs: Int = runs) throws -> Stat {
             var times: [Double] = []
             for _ in 0..<runs {
                 let p = Process()
@@ -106,11 +106,11 @@ extension Bench {
         let seats = dir.appendingPathComponent("\(name)-seats.txt").path
         try Files.writeAtomically(Array(ReferenceSeats(scene).text(width: layout.width, height: layout.height).utf8), to: seats)
         let cOut = dir.appendingPathComponent("\(name)-reference.png").path
-        // Interleaved rounds, so the shared machine's load weighs on both alike.
+        // Rounds of one process each, so the shared machine's load weighs on both alike.
         var theirs: [Double] = [], rounds: [Double] = []
-        for _ in 0..<max(1, runs / 3) {
-            let c = try process([seats, cOut], binary: cReference).median
-            let o = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)]).median
+        for _ in 0..<runs {
+            let c = try process([seats, cOut], binary: cReference, runs: 1).median
+            let o = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)], runs: 1).median
             theirs.append(c); rounds.append(o / c)
         }
         add(name, "C reference as a whole process (read the seats, Cairo, cairo_surface_write_to_png)", Bench.stat(theirs))

@@ -35,6 +35,8 @@ final class CairoContext {
     /// time waiting). Each lane gets another subpixel order, which makes
     /// its scaled fonts its own and changes nothing drawn: Cairo reads the
     /// subpixel order only for subpixel antialiasing, and text here is grey.
+    /// There are five orders, so on more than five cores lanes k and k + 5
+    /// share fonts again.
     static func withFixedFontOptions(lane: Int = 0, _ body: (OpaquePointer) -> Void) {
         guard let options = cairo_font_options_create() else { return }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)

@@ -82,7 +82,7 @@ final class FrameMemory {
             var made: UnsafeMutableRawPointer? = nil
             guard posix_memalign(&made, 2 << 20, size) == 0, let made else { return nil }
             #if os(Linux)
-            _ = madvise(made, size, MADV_HUGEPAGE)
+            if size >= 4 << 20 { _ = madvise(made, size, MADV_HUGEPAGE) }  // as `CairoSurface` does
             #endif
             bytes = made
             capacity = size

@@ -178,7 +178,9 @@ public enum Renderer {
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = stampsFills
         if workers == 1 || region.w * region.h < parallelPixels {
+            // The frames' memory outlives every surface over it (each is copied from before the next is made).
             let frames = FrameMemory()
+            defer { withExtendedLifetime(frames) {} }
             for (tile, part) in zip(tiles, parts) {
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, memory: frames), part, destination, stride, originX, originY)
             }
@@ -188,6 +190,7 @@ public enum Renderer {
                 let own: PangoText
                 do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
                 let frames = FrameMemory()
+                defer { withExtendedLifetime(frames) {} }
                 for i in Swift.stride(from: k, to: tiles.count, by: workers) {
                     do throws(SeatMapError) {
                         try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping, memory: frames), parts[i], destination, stride, originX, originY)
