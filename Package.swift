@@ -38,18 +38,16 @@ let package = Package(
         ),
 
         // libmicrohttpd: the HTTP/1.1 server under `seatmap serve`.
-        .systemLibrary(
-            name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
-        ),
+        // Headers only (Debian libmicrohttpd-dev): no pkgConfig, whose libs
+        // would link it into every process; CLazyLibs opens it when used.
+        .systemLibrary(name: "CMicroHTTPD"),
 
         // libpq: the PostgreSQL client under `--store postgresql://...`.
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // Headers only (Debian libpq-dev), opened when used like CMicroHTTPD.
+        .systemLibrary(name: "CLibPQ"),
+        // libpq and libmicrohttpd opened at their first use (dlopen): a render's
+        // process loads neither, nor their TLS, Kerberos and LDAP libraries.
+        .target(name: "CLazyLibs", dependencies: ["CLibPQ", "CMicroHTTPD"]),
 
         .systemLibrary(
             name: "CZlib",
@@ -78,13 +76,13 @@ let package = Package(
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
         // MARK: Inventory stores: the protocol, SQLite (embedded default), PostgreSQL (several instances), in memory (unit tests)
-        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite", "CLibPQ"]),
+        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite", "CLibPQ", "CLazyLibs"]),
 
         // MARK: Use cases shared by every face: option groups, renders, hits, shows, result JSON
         .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore"]),
 
         // MARK: The HTTP service (libmicrohttpd): route table → service → JSON
-        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD", "CZlib"]),
+        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD", "CLazyLibs", "CZlib"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),
@@ -116,7 +114,7 @@ let package = Package(
         // No unsafe flags anywhere (so other packages can depend on SeatMap by
         // version): the every-pixel sweeps run unoptimised in about 100 s.
         .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport", "CPNGStrips", "CZlib"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTesting",
                                                               "SeatMapTestSupport"],
                     exclude: ["Fixtures", "__Snapshots__"]),

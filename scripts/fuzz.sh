@@ -47,6 +47,10 @@ build() {
   ar rcs "$OUT/libCStamp.a" "$OUT/stamp.o"
   mkdir -p "$OUT/CStamp"
   printf 'module CStamp {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStamp/include/stamp.h" > "$OUT/CStamp/module.modulemap"
+  # libpq and libmicrohttpd opened at their first use, as SwiftPM builds the CLazyLibs target.
+  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/libpq.c -o "$OUT/lazy_libpq.o"
+  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/microhttpd.c -o "$OUT/lazy_microhttpd.o"
+  ar rcs "$OUT/libCLazyLibs.a" "$OUT/lazy_libpq.o" "$OUT/lazy_microhttpd.o"
   module SeatMapCore "$OUT/EmbeddedLocales.swift"
   module SeatMapLayout
   module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
@@ -69,8 +73,9 @@ build() {
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
     case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a") ;; esac
+    case " ${imports[*]} " in *" SeatMapStore "*) libs+=("$OUT/libCLazyLibs.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
-      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -lpq -lmicrohttpd -o "$OUT/fuzz-$t"
+      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -o "$OUT/fuzz-$t"
     echo "built $OUT/fuzz-$t"
   done
 }

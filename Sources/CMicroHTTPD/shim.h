@@ -12,6 +12,11 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
+/* The module links no libmicrohttpd: CLazyLibs opens it at its first use,
+   so only `seatmap serve` (and --version) loads it. NULL once open; else
+   why it cannot be. */
+const char *seatmap_libmicrohttpd_load(void);
+
 /* Percent-decoding for the path and query (MHD_OPTION_UNESCAPE_CALLBACK):
    a %XX escape becomes its byte; a '%' not followed by two hex digits
    becomes byte 1, a control character the service refuses with the

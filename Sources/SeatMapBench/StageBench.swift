@@ -84,17 +84,17 @@ extension Bench {
             }
             return Bench.stat(times)
         }
-        // Start and exit alone: `--version` loads every library (and asks Cairo, Pango and SQLite their versions) and draws nothing.
-        let bare = try process(["--version"])
+        // Start and exit alone: `help` loads the libraries a render loads (libpq and libmicrohttpd are opened only when used) and draws nothing.
+        let bare = try process(["help"])
         let whole = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)])
         add(name, "whole `seatmap render` process", whole)
         let outside = whole.median - sum
         add(name, "  of which outside the stages", Stat(median: outside, min: outside, max: outside, unit: "ms"),
             String(format: "%.0f %% of the process", outside / whole.median * 100))
-        add(name, "  `seatmap --version` (start-up and exit, no drawing)", bare)
+        add(name, "  `seatmap help` (start-up and exit, no drawing)", bare)
         let fonts = outside - bare.median
         add(name, "  the rest: first font configuration and first text", Stat(median: fonts, min: fonts, max: fonts, unit: "ms"),
-            "outside the stages less --version's process")
+            "outside the stages less help's process")
         // The C reference as a whole process on the same seats: a plain C
         // program reading them, drawing them with Cairo and writing them
         // with cairo_surface_write_to_png.

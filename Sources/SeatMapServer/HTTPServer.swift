@@ -70,6 +70,9 @@ final class HTTPServer: @unchecked Sendable {
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
         HTTPServer.raiseFileLimit(to: Int(limits.connections) + 256)
+        if let why = seatmap_libmicrohttpd_load() {
+            throw SeatMapError("cannot serve: libmicrohttpd (Debian libmicrohttpd12) cannot be loaded: \(String(cString: why))")
+        }
         let daemon = seatmap_mhd_start(host, port, 2, min(limits.headerTimeout, limits.timeout), limits.connections, limits.perAddress, limits.headerMemory,
                                        HTTPServer.access, me, HTTPServer.completed, me)
         guard let daemon else {

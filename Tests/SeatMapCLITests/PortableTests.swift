@@ -77,4 +77,34 @@ struct PortableTests {
         #expect(r.code == 1 && r.err.contains("shipped: dark, high-contrast, light, print"))
         #expect(seatmap("theme", "frobnicate").code == 2)
     }
+
+    /// The shared libraries the dynamic loader opened for `seatmap ARGS`
+    /// (glibc's LD_DEBUG=files report, one "file=NAME" line per library).
+    static func librariesLoaded(_ args: [String]) throws -> (code: Int32, libraries: Set<String>) {
+        let r = try SeatmapProcess.run(args, environment: ["LD_DEBUG": "files"])
+        var names = Set<String>()
+        for line in r.stderr.split(separator: "\n") {
+            guard let at = line.range(of: "file=") else { continue }
+            let name = line[at.upperBound...].prefix { $0 != " " && $0 != "[" && $0 != ";" }
+            if let so = name.range(of: ".so") { names.insert(String(name[..<so.lowerBound])) }
+        }
+        return (r.code, names)
+    }
+
+    @Test("a render's process loads neither libpq nor libmicrohttpd; --version and a PostgreSQL store open them when used")
+    func lazyLibraries() throws {
+        let dir = try Fixtures.tempFolder()
+        let render = try PortableTests.librariesLoaded(["render", Fixtures.examplePath("cinema-12x18.json"), "-o", dir.appendingPathComponent("c.png").path])
+        #expect(render.code == 0)
+        #expect(render.libraries.contains("libcairo"), "the loader's report was read: \(render.libraries.sorted())")
+        for late in ["libpq", "libmicrohttpd", "libssl", "libgnutls", "libldap-2.5", "libgssapi_krb5"] {
+            #expect(!render.libraries.contains(late), "a render loaded \(late)")
+        }
+        let version = try SeatmapProcess.run(["--version"])
+        #expect(String(decoding: version.stdout, as: UTF8.self).contains("libmicrohttpd 0."), "--version opens libmicrohttpd to name its version")
+        // A PostgreSQL store opens libpq (the server need not be there: the connection fails after libpq is loaded).
+        let store = try PortableTests.librariesLoaded(["show", "status", "--show", "a", "--store", "postgresql://seatmap@127.0.0.1:1/none?connect_timeout=1"])
+        #expect(store.code != 0)
+        #expect(store.libraries.contains("libpq"))
+    }
 }

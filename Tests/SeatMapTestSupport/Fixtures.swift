@@ -95,12 +95,14 @@ public enum SeatmapProcess {
         public var stderr: String
     }
 
-    /// Runs `seatmap ARGS` with `stdin` (a file to read it from, or nothing).
-    public static func run(_ args: [String], stdin: String? = nil) throws -> Result {
+    /// Runs `seatmap ARGS` with `stdin` (a file to read it from, or nothing)
+    /// and `environment` added to the test's own.
+    public static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
         guard let exe = executable else { throw CocoaError(.fileNoSuchFile) }
         let p = Process()
         p.executableURL = exe
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let stdin { p.standardInput = FileHandle(forReadingAtPath: stdin) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

@@ -33,6 +33,11 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
    in *out_size and a malloc'd buffer in *out (free it), or -1. */
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
 
+/* The same by SeatMap's own deflate for filtered rows (run_deflate.c):
+   zero runs counted eight bytes at a time, never hashed. `level` 1-3: the
+   first match found among 2 links; 4-9: lazy matching over 8 links. */
+int seatmap_strips_run_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
+
 /* zlib's checksums, for the stream trailer and the chunks. */
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len);
 uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b);

@@ -1,0 +1,101 @@
+/* libmicrohttpd, opened at its first use (see ../CMicroHTTPD/shim.h): each
+   function SeatMap calls is defined here with the library's prototype and
+   forwards to the library's own; the process links no libmicrohttpd. */
+#include <stdarg.h>
+#include "../CMicroHTTPD/shim.h"
+#include "include/lazy.h"
+
+#define SEATMAP_MHD_FUNCTIONS(X) \
+    X(const char *, MHD_get_version, (void), ()) \
+    X(int, MHD_get_connection_values_n, (struct MHD_Connection *connection, enum MHD_ValueKind kind, \
+                                         MHD_KeyValueIteratorN iterator, void *iterator_cls), \
+      (connection, kind, iterator, iterator_cls)) \
+    X(MHD_socket, MHD_quiesce_daemon, (struct MHD_Daemon *daemon), (daemon)) \
+    X(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connection, unsigned int status_code, \
+                                            struct MHD_Response *response), \
+      (connection, status_code, response)) \
+    X(struct MHD_Response *, MHD_create_response_from_buffer, (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), \
+      (size, buffer, mode)) \
+    X(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *response, const char *header, const char *content), \
+      (response, header, content))
+
+#define SEATMAP_MHD_PROCEDURES(X) \
+    X(MHD_destroy_response, (struct MHD_Response *response), (response)) \
+    X(MHD_suspend_connection, (struct MHD_Connection *connection), (connection)) \
+    X(MHD_resume_connection, (struct MHD_Connection *connection), (connection)) \
+    X(MHD_stop_daemon, (struct MHD_Daemon *daemon), (daemon))
+
+static struct seatmap_lazy libmhd = { .soname = "libmicrohttpd.so.12" };
+static pthread_once_t libmhd_once = PTHREAD_ONCE_INIT;
+
+#define POINTER(ret, name, params, args) static ret (*p_##name) params;
+#define PROCEDURE_POINTER(name, params, args) static void (*p_##name) params;
+SEATMAP_MHD_FUNCTIONS(POINTER)
+SEATMAP_MHD_PROCEDURES(PROCEDURE_POINTER)
+/* The variadic four: the daemon starts through MHD_start_daemon_va. */
+static struct MHD_Daemon *(*p_MHD_start_daemon_va)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
+                                                   MHD_AccessHandlerCallback, void *, va_list);
+static enum MHD_Result (*p_MHD_set_connection_option)(struct MHD_Connection *, enum MHD_CONNECTION_OPTION, ...);
+static const union MHD_DaemonInfo *(*p_MHD_get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
+static const union MHD_ConnectionInfo *(*p_MHD_get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
+
+static void libmhd_open(void) {
+    if (!seatmap_lazy_open(&libmhd)) return;
+#define FIND(ret, name, params, args) if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&libmhd, #name))) return;
+#define FIND_PROCEDURE(name, params, args) if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&libmhd, #name))) return;
+#define FIND_AS(name, type) if (!(p_##name = (type)seatmap_lazy_symbol(&libmhd, #name))) return;
+    SEATMAP_MHD_FUNCTIONS(FIND)
+    SEATMAP_MHD_PROCEDURES(FIND_PROCEDURE)
+    FIND_AS(MHD_start_daemon_va, __typeof__(p_MHD_start_daemon_va))
+    FIND_AS(MHD_set_connection_option, __typeof__(p_MHD_set_connection_option))
+    FIND_AS(MHD_get_daemon_info, __typeof__(p_MHD_get_daemon_info))
+    FIND_AS(MHD_get_connection_info, __typeof__(p_MHD_get_connection_info))
+    libmhd.ready = 1;
+}
+
+const char *seatmap_libmicrohttpd_load(void) {
+    pthread_once(&libmhd_once, libmhd_open);
+    return libmhd.ready ? NULL : libmhd.error;
+}
+
+/* Each call opens the library first. Without it, starting a daemon answers
+   NULL (the caller asks seatmap_libmicrohttpd_load why) and MHD_get_version
+   NULL; the others need a daemon, connection or response, which only an
+   opened library hands out, and answer 0 all the same. */
+#define FORWARD(ret, name, params, args) \
+    ret name params { return seatmap_libmicrohttpd_load() ? (ret)0 : p_##name args; }
+#define FORWARD_PROCEDURE(name, params, args) \
+    void name params { if (!seatmap_libmicrohttpd_load()) p_##name args; }
+SEATMAP_MHD_FUNCTIONS(FORWARD)
+SEATMAP_MHD_PROCEDURES(FORWARD_PROCEDURE)
+
+struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
+                                    MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
+    if (seatmap_libmicrohttpd_load()) return NULL;
+    va_list options;
+    va_start(options, dh_cls);
+    struct MHD_Daemon *daemon = p_MHD_start_daemon_va(flags, port, apc, apc_cls, dh, dh_cls, options);
+    va_end(options);
+    return daemon;
+}
+
+/* The one connection option there is, MHD_CONNECTION_OPTION_TIMEOUT, takes
+   one unsigned int; SeatMap sets no other (another is refused). */
+enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enum MHD_CONNECTION_OPTION option, ...) {
+    if (seatmap_libmicrohttpd_load() || option != MHD_CONNECTION_OPTION_TIMEOUT) return MHD_NO;
+    va_list arguments;
+    va_start(arguments, option);
+    unsigned int seconds = va_arg(arguments, unsigned int);
+    va_end(arguments);
+    return p_MHD_set_connection_option(connection, option, seconds);
+}
+
+/* The daemon's and a connection's facts SeatMap asks for (the bound port,
+   the socket) take no further argument. */
+const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
+    return seatmap_libmicrohttpd_load() ? NULL : p_MHD_get_daemon_info(daemon, info_type);
+}
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+                                                        enum MHD_ConnectionInfoType info_type, ...) {
+    return seatmap_libmicrohttpd_load() ? NULL : p_MHD_get_connection_info(connection, info_type);
+}
