@@ -87,11 +87,14 @@ golden: deps
 # Speed and memory, as ratios measured in one run (release build); with the
 # peers (skia-python, resvg, Chromium) when scripts/install-bench-peers.sh has
 # set them up (make bench-peers).
+# seatmap is built as `make install` builds it (the Swift runtime linked in),
+# so the whole-process figures are those of the installed binary.
 bench: deps
 	@mkdir -p out
-	$(SWIFT) build -c release --product seatmap
-	$(SWIFT) build -c release --product seatmap-cairo-reference
-	$(SWIFT) run -c release seatmap-bench --json out/bench.json
+	$(SWIFT) build -c release --static-swift-stdlib --product seatmap
+	$(SWIFT) build -c release --static-swift-stdlib --product seatmap-cairo-reference
+	$(SWIFT) build -c release --static-swift-stdlib --product seatmap-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/seatmap-bench" --json out/bench.json
 
 bench-peers:
 	bash scripts/install-bench-peers.sh

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The strings, number and money formats of one language, from its catalogue
 /// in `Locales/` (embedded in the binary at build time; one file per locale,
@@ -28,18 +29,18 @@ public struct SeatMapLocale: Sendable, Equatable {
 
     public static let defaultCode = "zh-Hans"
 
-    /// Every catalogue, by code, sorted.
-    public static var codes: [String] { catalogues.keys.sorted() }
+    /// Every catalogue, by code, sorted (a catalogue is named by its file).
+    public static var codes: [String] { embeddedLocaleSources.map(\.name).sorted() }
 
     /// The default locale (`zh-Hans`).
     public static var standard: SeatMapLocale {
-        catalogues[defaultCode] ?? SeatMapLocale(code: defaultCode, name: defaultCode, language: "zh-cn", rightToLeft: false, strings: [:],
+        catalogue(defaultCode) ?? SeatMapLocale(code: defaultCode, name: defaultCode, language: "zh-cn", rightToLeft: false, strings: [:],
                                                  decimal: ".", group: ",", minimumGroupingDigits: 1, currencyPattern: "{symbol}{amount}", symbols: [:])
     }
 
     /// The catalogue a BCP 47 tag names, or an error listing the catalogues.
     public static func named(_ tag: String) throws(SeatMapError) -> SeatMapLocale {
-        if let code = match(tag), let locale = catalogues[code] { return locale }
+        if let code = match(tag), let locale = catalogue(code) { return locale }
         throw SeatMapError("unknown locale \"\(tag)\" (available: \(codes.joined(separator: ", ")))")
     }
 
@@ -47,14 +48,14 @@ public struct SeatMapLocale: Sendable, Equatable {
     public static func match(_ tag: String) -> String? {
         let parts = tag.replacingOccurrences(of: "_", with: "-").split(separator: "-").map { $0.lowercased() }
         guard let language = parts.first, !language.isEmpty else { return nil }
-        if let exact = catalogues.keys.first(where: { $0.lowercased() == parts.joined(separator: "-") }) { return exact }
+        if let exact = codes.first(where: { $0.lowercased() == parts.joined(separator: "-") }) { return exact }
         if language == "zh" {
             // An explicit script wins over the region (zh-Hans-HK is simplified).
             if parts.contains("hans") { return "zh-Hans" }
             let traditional = parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
             return traditional ? "zh-Hant" : "zh-Hans"
         }
-        return catalogues.keys.first { $0.lowercased() == language }
+        return codes.first { $0.lowercased() == language }
     }
 
     // MARK: Strings
@@ -174,13 +175,18 @@ public struct SeatMapLocale: Sendable, Equatable {
 
     // MARK: Catalogues
 
-    static let catalogues: [String: SeatMapLocale] = {
-        var out: [String: SeatMapLocale] = [:]
-        for (name, json) in embeddedLocaleSources {
-            if let locale = try? decode(SourceText(name: "Locales/\(name).json", bytes: Array(json.utf8))) { out[locale.code] = locale }
-        }
-        return out
-    }()
+    /// The catalogues read so far: each is read at its first use, not all
+    /// ten at start (a render needs one; `help` none).
+    private static let read = Mutex<[String: SeatMapLocale]>([:])
+
+    /// The shipped catalogue `code` names exactly, or nil.
+    static func catalogue(_ code: String) -> SeatMapLocale? {
+        if let done = read.withLock({ $0[code] }) { return done }
+        guard let json = embeddedLocaleSources.first(where: { $0.name == code })?.json,
+              let locale = try? decode(SourceText(name: "Locales/\(code).json", bytes: Array(json.utf8))) else { return nil }
+        read.withLock { $0[code] = locale }
+        return locale
+    }
 
     /// Every key a catalogue must have.
     public static let keys = ["status.available", "status.locked", "status.sold", "status.selected", "kind.wheelchair", "kind.couple",
