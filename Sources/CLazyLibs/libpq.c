@@ -30,35 +30,27 @@
     X(PQclear, (PGresult *res), (res)) \
     X(PQfreemem, (void *ptr), (ptr))
 
-static struct seatmap_lazy libpq = { .soname = "libpq.so.5" };
-static pthread_once_t libpq_once = PTHREAD_ONCE_INIT;
+static struct seatmap_lazy lazy_lib = { .soname = "libpq.so.5" };
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+#define lazy_load seatmap_libpq_load
 
-#define POINTER(ret, name, params, args) static ret (*p_##name) params;
-#define PROCEDURE_POINTER(name, params, args) static void (*p_##name) params;
-SEATMAP_PQ_FUNCTIONS(POINTER)
-SEATMAP_PQ_PROCEDURES(PROCEDURE_POINTER)
+SEATMAP_PQ_FUNCTIONS(SEATMAP_LAZY_POINTER)
+SEATMAP_PQ_PROCEDURES(SEATMAP_LAZY_PROCEDURE_POINTER)
 
-static void libpq_open(void) {
-    if (!seatmap_lazy_open(&libpq)) return;
-#define FIND(ret, name, params, args) if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&libpq, #name))) return;
-#define FIND_PROCEDURE(name, params, args) if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&libpq, #name))) return;
-    SEATMAP_PQ_FUNCTIONS(FIND)
-    SEATMAP_PQ_PROCEDURES(FIND_PROCEDURE)
-    libpq.ready = 1;
+static void open_library(void) {
+    if (!seatmap_lazy_open(&lazy_lib)) return;
+    SEATMAP_PQ_FUNCTIONS(SEATMAP_LAZY_FIND)
+    SEATMAP_PQ_PROCEDURES(SEATMAP_LAZY_FIND_PROCEDURE)
+    lazy_lib.ready = 1;
 }
 
 const char *seatmap_libpq_load(void) {
-    pthread_once(&libpq_once, libpq_open);
-    return libpq.ready ? NULL : libpq.error;
+    pthread_once(&once, open_library);
+    return lazy_lib.ready ? NULL : lazy_lib.error;
 }
 
-/* Each call opens libpq first. Without it, PQconnectdb answers NULL (the
-   caller asks seatmap_libpq_load why); the others need a connection or a
-   result, which only an opened libpq hands out, and answer 0 all the same
-   rather than jump to nowhere. */
-#define FORWARD(ret, name, params, args) \
-    ret name params { return seatmap_libpq_load() ? (ret)0 : p_##name args; }
-#define FORWARD_PROCEDURE(name, params, args) \
-    void name params { if (!seatmap_libpq_load()) p_##name args; }
-SEATMAP_PQ_FUNCTIONS(FORWARD)
-SEATMAP_PQ_PROCEDURES(FORWARD_PROCEDURE)
+/* Without libpq, PQconnectdb answers NULL (the caller asks
+   seatmap_libpq_load why); the others need a connection or a result,
+   which only an opened libpq hands out. */
+SEATMAP_PQ_FUNCTIONS(SEATMAP_LAZY_FORWARD)
+SEATMAP_PQ_PROCEDURES(SEATMAP_LAZY_FORWARD_PROCEDURE)

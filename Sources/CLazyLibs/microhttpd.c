@@ -25,13 +25,12 @@
     X(MHD_resume_connection, (struct MHD_Connection *connection), (connection)) \
     X(MHD_stop_daemon, (struct MHD_Daemon *daemon), (daemon))
 
-static struct seatmap_lazy libmhd = { .soname = "libmicrohttpd.so.12" };
-static pthread_once_t libmhd_once = PTHREAD_ONCE_INIT;
+static struct seatmap_lazy lazy_lib = { .soname = "libmicrohttpd.so.12" };
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+#define lazy_load seatmap_libmicrohttpd_load
 
-#define POINTER(ret, name, params, args) static ret (*p_##name) params;
-#define PROCEDURE_POINTER(name, params, args) static void (*p_##name) params;
-SEATMAP_MHD_FUNCTIONS(POINTER)
-SEATMAP_MHD_PROCEDURES(PROCEDURE_POINTER)
+SEATMAP_MHD_FUNCTIONS(SEATMAP_LAZY_POINTER)
+SEATMAP_MHD_PROCEDURES(SEATMAP_LAZY_PROCEDURE_POINTER)
 /* The variadic four: the daemon starts through MHD_start_daemon_va. */
 static struct MHD_Daemon *(*p_MHD_start_daemon_va)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
                                                    MHD_AccessHandlerCallback, void *, va_list);
@@ -39,35 +38,29 @@ static enum MHD_Result (*p_MHD_set_connection_option)(struct MHD_Connection *, e
 static const union MHD_DaemonInfo *(*p_MHD_get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
 static const union MHD_ConnectionInfo *(*p_MHD_get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
 
-static void libmhd_open(void) {
-    if (!seatmap_lazy_open(&libmhd)) return;
-#define FIND(ret, name, params, args) if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&libmhd, #name))) return;
-#define FIND_PROCEDURE(name, params, args) if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&libmhd, #name))) return;
-#define FIND_AS(name, type) if (!(p_##name = (type)seatmap_lazy_symbol(&libmhd, #name))) return;
-    SEATMAP_MHD_FUNCTIONS(FIND)
-    SEATMAP_MHD_PROCEDURES(FIND_PROCEDURE)
-    FIND_AS(MHD_start_daemon_va, __typeof__(p_MHD_start_daemon_va))
-    FIND_AS(MHD_set_connection_option, __typeof__(p_MHD_set_connection_option))
-    FIND_AS(MHD_get_daemon_info, __typeof__(p_MHD_get_daemon_info))
-    FIND_AS(MHD_get_connection_info, __typeof__(p_MHD_get_connection_info))
-    libmhd.ready = 1;
+static void open_library(void) {
+    if (!seatmap_lazy_open(&lazy_lib)) return;
+#define FIND_AS(name) if (!(p_##name = (__typeof__(p_##name))seatmap_lazy_symbol(&lazy_lib, #name))) return;
+    SEATMAP_MHD_FUNCTIONS(SEATMAP_LAZY_FIND)
+    SEATMAP_MHD_PROCEDURES(SEATMAP_LAZY_FIND_PROCEDURE)
+    FIND_AS(MHD_start_daemon_va)
+    FIND_AS(MHD_set_connection_option)
+    FIND_AS(MHD_get_daemon_info)
+    FIND_AS(MHD_get_connection_info)
+    lazy_lib.ready = 1;
 }
 
 const char *seatmap_libmicrohttpd_load(void) {
-    pthread_once(&libmhd_once, libmhd_open);
-    return libmhd.ready ? NULL : libmhd.error;
+    pthread_once(&once, open_library);
+    return lazy_lib.ready ? NULL : lazy_lib.error;
 }
 
-/* Each call opens the library first. Without it, starting a daemon answers
-   NULL (the caller asks seatmap_libmicrohttpd_load why) and MHD_get_version
-   NULL; the others need a daemon, connection or response, which only an
-   opened library hands out, and answer 0 all the same. */
-#define FORWARD(ret, name, params, args) \
-    ret name params { return seatmap_libmicrohttpd_load() ? (ret)0 : p_##name args; }
-#define FORWARD_PROCEDURE(name, params, args) \
-    void name params { if (!seatmap_libmicrohttpd_load()) p_##name args; }
-SEATMAP_MHD_FUNCTIONS(FORWARD)
-SEATMAP_MHD_PROCEDURES(FORWARD_PROCEDURE)
+/* Without the library, starting a daemon answers NULL (the caller asks
+   seatmap_libmicrohttpd_load why) and MHD_get_version NULL; the others
+   need a daemon, connection or response, which only an opened library
+   hands out. */
+SEATMAP_MHD_FUNCTIONS(SEATMAP_LAZY_FORWARD)
+SEATMAP_MHD_PROCEDURES(SEATMAP_LAZY_FORWARD_PROCEDURE)
 
 struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
                                     MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
@@ -93,7 +86,7 @@ enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enu
 /* The daemon's and a connection's facts SeatMap asks for (the bound port,
    the socket) take no further argument. */
 const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
-    return seatmap_libmicrohttpd_load() ? NULL : p_MHD_get_daemon_info(daemon, info_type);
+    return lazy_load() ? NULL : p_MHD_get_daemon_info(daemon, info_type);
 }
 const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
                                                         enum MHD_ConnectionInfoType info_type, ...) {

@@ -31,4 +31,21 @@ static inline void *seatmap_lazy_symbol(struct seatmap_lazy *lib, const char *na
     if (!symbol) snprintf(lib->error, sizeof lib->error, "%s has no %s", lib->soname, name);
     return symbol;
 }
+
+/* Each library's file lists its functions as X(ret, name, params, args)
+   and its procedures as X(name, params, args), names its struct
+   seatmap_lazy `lazy_lib` and its loading call `lazy_load`, and expands
+   these: a pointer for each, found when the library opens, and the
+   function itself, which opens the library first. Without the library a
+   function answers 0 (NULL), never jumps to nowhere. */
+#define SEATMAP_LAZY_POINTER(ret, name, params, args) static ret (*p_##name) params;
+#define SEATMAP_LAZY_PROCEDURE_POINTER(name, params, args) static void (*p_##name) params;
+#define SEATMAP_LAZY_FIND(ret, name, params, args) \
+    if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
+#define SEATMAP_LAZY_FIND_PROCEDURE(name, params, args) \
+    if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
+#define SEATMAP_LAZY_FORWARD(ret, name, params, args) \
+    ret name params { return lazy_load() ? (ret)0 : p_##name args; }
+#define SEATMAP_LAZY_FORWARD_PROCEDURE(name, params, args) \
+    void name params { if (!lazy_load()) p_##name args; }
 #endif
