@@ -5,25 +5,25 @@
 #include "include/lazy.h"
 
 #define SEATMAP_PQ_FUNCTIONS(X) \
-    X(PGconn *, PQconnectdb, (const char *conninfo), (conninfo)) \
-    X(ConnStatusType, PQstatus, (const PGconn *conn), (conn)) \
-    X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn), (conn)) \
-    X(char *, PQerrorMessage, (const PGconn *conn), (conn)) \
-    X(int, PQsocket, (const PGconn *conn), (conn)) \
-    X(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query)) \
+    X(PGconn *, PQconnectdb, (const char *conninfo), (conninfo), NULL) \
+    X(ConnStatusType, PQstatus, (const PGconn *conn), (conn), CONNECTION_BAD) \
+    X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn), (conn), PQTRANS_UNKNOWN) \
+    X(char *, PQerrorMessage, (const PGconn *conn), (conn), NULL) \
+    X(int, PQsocket, (const PGconn *conn), (conn), -1) \
+    X(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query), NULL) \
     X(PGresult *, PQexecParams, (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, \
                                  const char *const *paramValues, const int *paramLengths, const int *paramFormats, \
                                  int resultFormat), \
-      (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat)) \
-    X(ExecStatusType, PQresultStatus, (const PGresult *res), (res)) \
-    X(char *, PQresultErrorMessage, (const PGresult *res), (res)) \
-    X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode)) \
-    X(int, PQntuples, (const PGresult *res), (res)) \
-    X(int, PQnfields, (const PGresult *res), (res)) \
-    X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
-    X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
-    X(int, PQconsumeInput, (PGconn *conn), (conn)) \
-    X(PGnotify *, PQnotifies, (PGconn *conn), (conn))
+      (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat), NULL) \
+    X(ExecStatusType, PQresultStatus, (const PGresult *res), (res), PGRES_FATAL_ERROR) \
+    X(char *, PQresultErrorMessage, (const PGresult *res), (res), NULL) \
+    X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode), NULL) \
+    X(int, PQntuples, (const PGresult *res), (res), 0) \
+    X(int, PQnfields, (const PGresult *res), (res), 0) \
+    X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), NULL) \
+    X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), 1) \
+    X(int, PQconsumeInput, (PGconn *conn), (conn), 0) \
+    X(PGnotify *, PQnotifies, (PGconn *conn), (conn), NULL)
 
 #define SEATMAP_PQ_PROCEDURES(X) \
     X(PQfinish, (PGconn *conn), (conn)) \

@@ -6,18 +6,18 @@
 #include "include/lazy.h"
 
 #define SEATMAP_MHD_FUNCTIONS(X) \
-    X(const char *, MHD_get_version, (void), ()) \
+    X(const char *, MHD_get_version, (void), (), NULL) \
     X(int, MHD_get_connection_values_n, (struct MHD_Connection *connection, enum MHD_ValueKind kind, \
                                          MHD_KeyValueIteratorN iterator, void *iterator_cls), \
-      (connection, kind, iterator, iterator_cls)) \
-    X(MHD_socket, MHD_quiesce_daemon, (struct MHD_Daemon *daemon), (daemon)) \
+      (connection, kind, iterator, iterator_cls), 0) \
+    X(MHD_socket, MHD_quiesce_daemon, (struct MHD_Daemon *daemon), (daemon), MHD_INVALID_SOCKET) \
     X(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connection, unsigned int status_code, \
                                             struct MHD_Response *response), \
-      (connection, status_code, response)) \
+      (connection, status_code, response), MHD_NO) \
     X(struct MHD_Response *, MHD_create_response_from_buffer, (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), \
-      (size, buffer, mode)) \
+      (size, buffer, mode), NULL) \
     X(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *response, const char *header, const char *content), \
-      (response, header, content))
+      (response, header, content), MHD_NO)
 
 #define SEATMAP_MHD_PROCEDURES(X) \
     X(MHD_destroy_response, (struct MHD_Response *response), (response)) \
@@ -62,7 +62,7 @@ const char *seatmap_libmicrohttpd_load(void) {
 SEATMAP_MHD_FUNCTIONS(SEATMAP_LAZY_FORWARD)
 SEATMAP_MHD_PROCEDURES(SEATMAP_LAZY_FORWARD_PROCEDURE)
 
-struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
+SEATMAP_LAZY_HIDDEN struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
                                     MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
     if (seatmap_libmicrohttpd_load()) return NULL;
     va_list options;
@@ -74,7 +74,7 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
 
 /* The one connection option there is, MHD_CONNECTION_OPTION_TIMEOUT, takes
    one unsigned int; SeatMap sets no other (another is refused). */
-enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enum MHD_CONNECTION_OPTION option, ...) {
+SEATMAP_LAZY_HIDDEN enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enum MHD_CONNECTION_OPTION option, ...) {
     if (seatmap_libmicrohttpd_load() || option != MHD_CONNECTION_OPTION_TIMEOUT) return MHD_NO;
     va_list arguments;
     va_start(arguments, option);
@@ -85,10 +85,10 @@ enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enu
 
 /* The daemon's and a connection's facts SeatMap asks for (the bound port,
    the socket) take no further argument. */
-const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
+SEATMAP_LAZY_HIDDEN const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
     return lazy_load() ? NULL : p_MHD_get_daemon_info(daemon, info_type);
 }
-const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+SEATMAP_LAZY_HIDDEN const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
                                                         enum MHD_ConnectionInfoType info_type, ...) {
     return seatmap_libmicrohttpd_load() ? NULL : p_MHD_get_connection_info(connection, info_type);
 }

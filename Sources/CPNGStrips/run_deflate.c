@@ -274,6 +274,16 @@ static inline void insert(struct matcher *m, size_t p) {
     m->head[h] = (int32_t)p;
 }
 
+/* The first non-zero byte of an 8-byte load that is not zero, in memory
+   order (so the bytes are the same on big- and little-endian machines). */
+static inline size_t first_byte(uint64_t x) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (size_t)(__builtin_clzll(x) >> 3);
+#else
+    return (size_t)(__builtin_ctzll(x) >> 3);
+#endif
+}
+
 /* How far in[a..] and in[b..] agree, up to `limit` bytes. */
 static inline size_t agree(const unsigned char *a, const unsigned char *b, size_t limit) {
     size_t k = 0;
@@ -281,7 +291,7 @@ static inline size_t agree(const unsigned char *a, const unsigned char *b, size_
         uint64_t x, y;
         memcpy(&x, a + k, 8);
         memcpy(&y, b + k, 8);
-        if (x != y) return k + (size_t)(__builtin_ctzll(x ^ y) >> 3);
+        if (x != y) return k + first_byte(x ^ y);
         k += 8;
     }
     while (k < limit && a[k] == b[k]) k++;
@@ -294,7 +304,7 @@ static inline size_t zeros(const unsigned char *p, size_t limit) {
     while (k + 8 <= limit) {
         uint64_t x;
         memcpy(&x, p + k, 8);
-        if (x) return k + (size_t)(__builtin_ctzll(x) >> 3);
+        if (x) return k + first_byte(x);
         k += 8;
     }
     while (k < limit && !p[k]) k++;

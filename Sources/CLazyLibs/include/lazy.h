@@ -32,20 +32,23 @@ static inline void *seatmap_lazy_symbol(struct seatmap_lazy *lib, const char *na
     return symbol;
 }
 
-/* Each library's file lists its functions as X(ret, name, params, args)
-   and its procedures as X(name, params, args), names its struct
+/* Each library's file lists its functions as X(ret, name, params, args,
+   fallback) and its procedures as X(name, params, args), names its struct
    seatmap_lazy `lazy_lib` and its loading call `lazy_load`, and expands
    these: a pointer for each, found when the library opens, and the
-   function itself, which opens the library first. Without the library a
-   function answers 0 (NULL), never jumps to nowhere. */
-#define SEATMAP_LAZY_POINTER(ret, name, params, args) static ret (*p_##name) params;
+   function itself, which opens the library first and answers `fallback`
+   without it (a failure: NULL, CONNECTION_BAD, never jumping to nowhere).
+   The functions are hidden: SeatMap's calls reach them, while the library's
+   own calls to its functions stay inside the library. */
+#define SEATMAP_LAZY_HIDDEN __attribute__((visibility("hidden")))
+#define SEATMAP_LAZY_POINTER(ret, name, params, args, fallback) static ret (*p_##name) params;
 #define SEATMAP_LAZY_PROCEDURE_POINTER(name, params, args) static void (*p_##name) params;
-#define SEATMAP_LAZY_FIND(ret, name, params, args) \
+#define SEATMAP_LAZY_FIND(ret, name, params, args, fallback) \
     if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
 #define SEATMAP_LAZY_FIND_PROCEDURE(name, params, args) \
     if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
-#define SEATMAP_LAZY_FORWARD(ret, name, params, args) \
-    ret name params { return lazy_load() ? (ret)0 : p_##name args; }
+#define SEATMAP_LAZY_FORWARD(ret, name, params, args, fallback) \
+    SEATMAP_LAZY_HIDDEN ret name params { return lazy_load() ? (fallback) : p_##name args; }
 #define SEATMAP_LAZY_FORWARD_PROCEDURE(name, params, args) \
-    void name params { if (!lazy_load()) p_##name args; }
+    SEATMAP_LAZY_HIDDEN void name params { if (!lazy_load()) p_##name args; }
 #endif
