@@ -132,21 +132,38 @@ public enum Renderer {
     /// documented message, when it would pass Cairo's size limit.
     /// `memory`: where the frame's pixels go (one worker's, reused tile
     /// after tile), or nil for a fresh surface.
-    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
-                            memory: FrameMemory? = nil) throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
-        let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
+    /// A tile's frame: the padded tile within the layout (its origin and size).
+    /// The surface is always the whole padded tile: Cairo clips what it
+    /// draws to the surface, and a clip at another place rounds an edge
+    /// differently, so the surface is part of the frame too.
+    static func frame(of tile: PixelRect, _ layout: Layout) -> PixelRect {
+        let pad = layout.regionPadding, b = layout.bounds
         let fx = max(tile.x - pad, b.x), fy = max(tile.y - pad, b.y)
+        return PixelRect(x: fx, y: fy, w: min(tile.maxX + pad, b.maxX) - fx, h: min(tile.maxY + pad, b.maxY) - fy)
+    }
+
+    /// `inPlace`: the target's pixels at the frame's origin and their
+    /// stride, to draw the frame straight into the target (see `drawRegion`).
+    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
+                            memory: FrameMemory? = nil, inPlace: (pixels: UnsafeMutablePointer<UInt8>, stride: Int)? = nil)
+        throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
+        let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
+        let frame = frame(of: tile, layout)
+        let fx = frame.x, fy = frame.y, width = frame.w, height = frame.h
         let x0 = max(part.x - pad, b.x), y0 = max(part.y - pad, b.y)
         let x1 = min(part.maxX + pad, b.maxX), y1 = min(part.maxY + pad, b.maxY)
-        // The surface is always the whole padded tile: Cairo clips what it
-        // draws to the surface, and a clip at another place rounds an edge
-        // differently, so the surface is part of the frame too.
-        let width = min(tile.maxX + pad, b.maxX) - fx, height = min(tile.maxY + pad, b.maxY) - fy
         if width > CairoLibrary.maxSide || height > CairoLibrary.maxSide {
             throw SeatMapError("drawing this view needs a \(width)×\(height) px surface (the view and a seat's margin), over Cairo's limit of \(CairoLibrary.maxSide) px a side; use a smaller {{viewport}}")
         }
         let surface: CairoSurface
-        if let reused = try memory?.surface(width: width, height: height, clear: scene.theme.background.a < 1) {
+        if let inPlace {
+            // As fresh memory is: cleared under a translucent background.
+            if scene.theme.background.a < 1 {
+                for row in 0..<height { memset(inPlace.pixels + row * inPlace.stride, 0, width * 4) }
+            }
+            surface = try CairoSurface(adopting: cairo_image_surface_create_for_data(inPlace.pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
+                                                                                     Int32(inPlace.stride)), what: "a \(width)×\(height) tile")
+        } else if let reused = try memory?.surface(width: width, height: height, clear: scene.theme.background.a < 1) {
             surface = reused
         } else {
             surface = try CairoSurface(width: width, height: height)
@@ -181,7 +198,17 @@ public enum Renderer {
             // The frames' memory outlives every surface over it (each is copied from before the next is made).
             let frames = FrameMemory()
             defer { withExtendedLifetime(frames) {} }
-            for (tile, part) in zip(tiles, parts) {
+            for (i, (tile, part)) in zip(tiles, parts).enumerated() {
+                // The first frame, when it starts at the target's origin and
+                // fits in it, is drawn straight into the target (no frame
+                // memory, no copy): what it draws outside its part lies in
+                // the later tiles' parts, which are drawn over it.
+                let frame = frame(of: tile, scene.layout)
+                if i == 0, tiles.count > 1, frame.x == originX, frame.y == originY, frame.w <= target.width, frame.h <= target.height,
+                   region == PixelRect(x: originX, y: originY, w: target.width, h: target.height), region.intersection(scene.layout.bounds) == region {
+                    _ = try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, inPlace: (data, stride))
+                    continue
+                }
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, memory: frames), part, destination, stride, originX, originY)
             }
         } else {
