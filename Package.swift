@@ -64,15 +64,13 @@ let package = Package(
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
         // MARK: Stamped seats: an opaque fill's coverage composited as Cairo composites it
         .target(name: "CStamp"),
-        // MARK: A Pango font map holding only a theme's faces (fontconfig sorts a dozen faces, not every installed font)
-        .target(name: "CThemeFonts", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"], linkerSettings: [.linkedLibrary("pangoft2-1.0")]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CThemeFonts"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

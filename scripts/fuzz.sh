@@ -18,7 +18,7 @@ cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n
 MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap
       -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap
       -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap
-      -Xcc -fmodule-map-file=.build/fuzz/CStamp/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CThemeFonts/module.modulemap)
+      -Xcc -fmodule-map-file=.build/fuzz/CStamp/module.modulemap)
 
 # One static library per module, each instrumented for coverage.
 module() {  # NAME [swiftc args...]
@@ -47,13 +47,6 @@ build() {
   ar rcs "$OUT/libCStamp.a" "$OUT/stamp.o"
   mkdir -p "$OUT/CStamp"
   printf 'module CStamp {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStamp/include/stamp.h" > "$OUT/CStamp/module.modulemap"
-  # The theme's own font map (C, Pango), as SwiftPM builds the CThemeFonts target.
-  mapfile -t CINC < <(pkg-config --cflags-only-I pangocairo harfbuzz)
-  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link "${CINC[@]}" -ISources/CPangoHeaders/include -ISources/CThemeFonts/include \
-    Sources/CThemeFonts/theme_fonts.c -o "$OUT/theme_fonts.o"
-  ar rcs "$OUT/libCThemeFonts.a" "$OUT/theme_fonts.o"
-  mkdir -p "$OUT/CThemeFonts"
-  printf 'module CThemeFonts {\n    header "%s"\n    link "pangoft2-1.0"\n    export *\n}\n' "$PWD/Sources/CThemeFonts/include/theme_fonts.h" > "$OUT/CThemeFonts/module.modulemap"
   # libpq and libmicrohttpd opened at their first use, as SwiftPM builds the CLazyLibs target.
   "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/libpq.c -o "$OUT/lazy_libpq.o"
   "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/microhttpd.c -o "$OUT/lazy_microhttpd.o"
@@ -79,7 +72,7 @@ build() {
     { for m in "${imports[@]}"; do echo "import $m"; done; cat "Tests/Fuzz/targets/$t.swift"; } > "$src"
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
-    case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a" "$OUT/libCThemeFonts.a") ;; esac
+    case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a") ;; esac
     case " ${imports[*]} " in *" SeatMapStore "*) libs+=("$OUT/libCLazyLibs.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
       $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -o "$OUT/fuzz-$t"

@@ -1,6 +1,5 @@
 import Foundation
 import CCairo
-import CThemeFonts
 import SeatMapCore
 import SeatMapLayout
 
@@ -14,11 +13,6 @@ import SeatMapLayout
 /// (`fontFamily` first, then `fontFallbacks`) before fontconfig's own
 /// fallback. A character no installed font has is an error naming it, its
 /// code point and the text it is in; it is never drawn as a box.
-///
-/// Fast: text is shaped on a font map that holds only the theme's faces
-/// (CThemeFonts), so fontconfig sorts a dozen faces for each new size, not
-/// every installed font; a text with a character they lack is shaped on
-/// Pango's default map. The pixels are the default map's.
 package final class PangoText {
     let context: OpaquePointer
     /// Every family of the theme, as a Pango family list.
@@ -51,68 +45,20 @@ package final class PangoText {
     init(font: ResolvedFont, fallbacks: [String], language: String, rightToLeft: Bool, lane: Int? = nil) throws(SeatMapError) {
         let lane = lane ?? PangoText.nextLane()
         self.rightToLeft = rightToLeft
-        self.lane = lane
-        self.language = language
-        let names = [font.family] + fallbacks
-        // The theme's own faces when they draw as the default map would
-        // (see CThemeFonts); text they do not cover goes to the default map.
-        let own = PangoText.themeFaces ? PangoText.withCStrings(names) { seatmap_theme_font_map($0, Int32(names.count), language) } : nil
-        guard let map = own.map({ $0.assumingMemoryBound(to: PangoFontMap.self) }) ?? pango_cairo_font_map_get_default(),
-              let context = PangoText.makeContext(map, lane: lane, language: language, rightToLeft: rightToLeft) else {
+        guard let map = pango_cairo_font_map_get_default(),
+              let context = pango_font_map_create_context(map) else {
             throw SeatMapError("Pango could not create a text context")
         }
         self.context = context
-        themeFacesOnly = own != nil
-        let list = names.map { $0.replacingOccurrences(of: ",", with: " ") }.joined(separator: ",")
-        families = pango_font_description_new()
-        pango_font_description_set_family(families, list)
-        primary = pango_font_description_new()
-        pango_font_description_set_family(primary, font.family)
-    }
-
-    /// `SEATMAP_FONT_MAP=default` in the environment: every text on Pango's
-    /// default font map (the same pixels, slower; for comparison).
-    static let themeFaces = ProcessInfo.processInfo.environment["SEATMAP_FONT_MAP"] != "default"
-
-    private let lane: Int
-    private let language: String
-    /// Whether `context` offers only the theme's faces.
-    private let themeFacesOnly: Bool
-    /// The default font map's context, made for the first text the theme's faces do not cover.
-    private var fallbackContext: OpaquePointer?
-    /// Texts shaped on the default map.
-    private var uncovered: Set<String> = []
-
-    private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, lane: Int, language: String, rightToLeft: Bool) -> OpaquePointer? {
-        guard let context = pango_font_map_create_context(map) else { return nil }
         CairoContext.withFixedFontOptions(lane: lane) { pango_cairo_context_set_font_options(context, $0) }
         pango_context_set_round_glyph_positions(context, 0)
         pango_context_set_language(context, pango_language_from_string(language))
         if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
-        return context
-    }
-
-    /// The context for a text: the default map's when the theme's faces lack one of its characters.
-    private func context(for text: String) -> OpaquePointer {
-        guard uncovered.contains(text), let fallback = defaultContext() else { return context }
-        return fallback
-    }
-
-    private func defaultContext() -> OpaquePointer? {
-        if let fallbackContext { return fallbackContext }
-        guard themeFacesOnly, let map = pango_cairo_font_map_get_default(),
-              let made = PangoText.makeContext(map, lane: lane, language: language, rightToLeft: rightToLeft) else { return nil }
-        if let cr = updatedFor { pango_cairo_update_context(cr, made) }
-        fallbackSerial = pango_context_get_serial(made)
-        fallbackContext = made
-        return made
-    }
-
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-        let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        let pointers = copies.map { UnsafePointer($0) }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        let list = ([font.family] + fallbacks).map { $0.replacingOccurrences(of: ",", with: " ") }.joined(separator: ",")
+        families = pango_font_description_new()
+        pango_font_description_set_family(families, list)
+        primary = pango_font_description_new()
+        pango_font_description_set_family(primary, font.family)
     }
 
     /// The engine for a theme: its font must be installed.
@@ -141,28 +87,15 @@ package final class PangoText {
         pango_font_description_free(families)
         pango_font_description_free(primary)
         g_object_unref(UnsafeMutableRawPointer(context))
-        if let fallbackContext { g_object_unref(UnsafeMutableRawPointer(fallbackContext)) }
-        if let updatedFor { cairo_destroy(updatedFor) }
     }
 
     /// Matches the text context to a Cairo context's transformation (a
     /// scaled PDF page shapes for its own resolution); drops shaped text
     /// when it changed.
     func update(for cr: OpaquePointer) {
-        if updatedFor != cr {
-            // Held (a reference) so that a fallback context made later matches it.
-            if let old = updatedFor { cairo_destroy(old) }
-            updatedFor = cairo_reference(cr)
-        }
         pango_cairo_update_context(cr, context)
-        var changed = pango_context_get_serial(context) != serial
-        serial = pango_context_get_serial(context)
-        if let fallbackContext {
-            pango_cairo_update_context(cr, fallbackContext)
-            changed = changed || pango_context_get_serial(fallbackContext) != fallbackSerial
-            fallbackSerial = pango_context_get_serial(fallbackContext)
-        }
-        if changed {
+        if pango_context_get_serial(context) != serial {
+            serial = pango_context_get_serial(context)
             for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
             for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
             layouts.removeAll()
@@ -172,32 +105,18 @@ package final class PangoText {
         }
     }
     private var serial: UInt32 = 0
-    private var fallbackSerial: UInt32 = 0
-    private var updatedFor: OpaquePointer?
 
     /// The shaped text at a size in pixels (kept for reuse: seat numbers repeat).
     func layout(_ text: String, size: Double, what: String) -> OpaquePointer? {
         let key = Key(text: text, size: size)
         if let known = layouts[key] { return known }
-        guard var layout = shaped(text, size: size, in: context(for: text)) else { return nil }
-        if pango_layout_get_unknown_glyphs_count(layout) > 0, !uncovered.contains(text), let fallback = defaultContext() {
-            // A character the theme's faces lack: shaped by the default map, with fontconfig's fallback.
-            uncovered.insert(text)
-            g_object_unref(UnsafeMutableRawPointer(layout))
-            guard let again = shaped(text, size: size, in: fallback) else { return nil }
-            layout = again
-        }
-        if missing == nil, pango_layout_get_unknown_glyphs_count(layout) > 0 { missing = PangoText.unknown(in: layout, text, what) }
-        layouts[key] = layout
-        return layout
-    }
-
-    private func shaped(_ text: String, size: Double, in context: OpaquePointer) -> OpaquePointer? {
         guard let layout = pango_layout_new(context) else { return nil }
         pango_font_description_set_absolute_size(families, size * PangoText.unit)
         pango_layout_set_font_description(layout, families)
         if rightToLeft { pango_layout_set_auto_dir(layout, 0) }
         pango_layout_set_text(layout, PangoText.bounded(text, size: size), -1)
+        if missing == nil, pango_layout_get_unknown_glyphs_count(layout) > 0 { missing = PangoText.unknown(in: layout, text, what) }
+        layouts[key] = layout
         return layout
     }
 
@@ -251,7 +170,7 @@ package final class PangoText {
         if shrunk < s, let second = layout(text, size: shrunk, what: what), PangoText.width(of: second) <= width {
             return Fitted(layout: second, size: shrunk, ellipsized: false)
         }
-        guard let cutLayout = pango_layout_new(context(for: text)) else { return nil }
+        guard let cutLayout = pango_layout_new(context) else { return nil }
         cut.append(cutLayout)
         pango_font_description_set_absolute_size(families, minSize * PangoText.unit)
         pango_layout_set_font_description(cutLayout, families)
