@@ -15,6 +15,20 @@ struct OutputFileTests {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".seatmap-tmp-") }
     }
 
+    @Test("a character no installed font has fails a PDF, a PNG and an SVG alike (exit 1, named; no crash, no file)",
+          arguments: ["pdf", "png", "svg"])
+    func missingCharacterEveryFormat(_ format: String) throws {
+        let dir = try Fixtures.tempFolder()
+        let hall = dir.appendingPathComponent("missing.json")
+        try Data(#"{ "cinemaName": "X \#u{E123}", "hallName": "H", "rows": [ { "row": 1, "price": 4, "seats": [ { "column": 1, "status": 0 } ] } ] }"#.utf8)
+            .write(to: hall)
+        let out = dir.appendingPathComponent("out.\(format)").path
+        let r = try SeatmapProcess.run(["render", hall.path, "-o", out, "--svg-text", "paths"].filter { format == "svg" || ($0 != "--svg-text" && $0 != "paths") })
+        #expect(r.code == 1, "\(format): exit \(r.code) \(r.stderr)")
+        #expect(r.stderr.contains("U+E123"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("a device node given as -o is refused and left as it is")
     func deviceNode() throws {
         let dir = try Fixtures.tempFolder()
