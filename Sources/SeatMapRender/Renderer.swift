@@ -125,13 +125,6 @@ public enum Renderer {
         return out
     }
 
-    /// Draws `part` (inside `tile`) in the tile's frame — the padded tile's
-    /// surface, translated to its origin — with everything within
-    /// `regionPadding` of it; returns the surface (flushed), whose pixel
-    /// (0, 0) is the frame's origin, and that origin. Refused, with the
-    /// documented message, when it would pass Cairo's size limit.
-    /// `memory`: where the frame's pixels go (one worker's, reused tile
-    /// after tile), or nil for a fresh surface.
     /// A tile's frame: the padded tile within the layout (its origin and size).
     /// The surface is always the whole padded tile: Cairo clips what it
     /// draws to the surface, and a clip at another place rounds an edge
@@ -142,6 +135,13 @@ public enum Renderer {
         return PixelRect(x: fx, y: fy, w: min(tile.maxX + pad, b.maxX) - fx, h: min(tile.maxY + pad, b.maxY) - fy)
     }
 
+    /// Draws `part` (inside `tile`) in the tile's frame — the padded tile's
+    /// surface, translated to its origin — with everything within
+    /// `regionPadding` of it; returns the surface (flushed), whose pixel
+    /// (0, 0) is the frame's origin, and that origin. Refused, with the
+    /// documented message, when it would pass Cairo's size limit.
+    /// `memory`: where the frame's pixels go (one worker's, reused tile
+    /// after tile), or nil for a fresh surface.
     /// `inPlace`: the target's pixels at the frame's origin and their
     /// stride, to draw the frame straight into the target (see `drawRegion`).
     static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
@@ -198,14 +198,18 @@ public enum Renderer {
             // The frames' memory outlives every surface over it (each is copied from before the next is made).
             let frames = FrameMemory()
             defer { withExtendedLifetime(frames) {} }
+            // The first frame, when it starts at the target's origin and fits
+            // in it, is drawn straight into the target (no frame memory, no
+            // copy): what it draws outside its part lies in the later tiles'
+            // parts, which are drawn over it.
+            let whole = PixelRect(x: originX, y: originY, w: target.width, h: target.height)
+            var firstInPlace = false
+            if tiles.count > 1, region == whole, region.intersection(scene.layout.bounds) == region {
+                let first = frame(of: tiles[0], scene.layout)
+                firstInPlace = first.x == originX && first.y == originY && first.w <= whole.w && first.h <= whole.h
+            }
             for (i, (tile, part)) in zip(tiles, parts).enumerated() {
-                // The first frame, when it starts at the target's origin and
-                // fits in it, is drawn straight into the target (no frame
-                // memory, no copy): what it draws outside its part lies in
-                // the later tiles' parts, which are drawn over it.
-                let frame = frame(of: tile, scene.layout)
-                if i == 0, tiles.count > 1, frame.x == originX, frame.y == originY, frame.w <= target.width, frame.h <= target.height,
-                   region == PixelRect(x: originX, y: originY, w: target.width, h: target.height), region.intersection(scene.layout.bounds) == region {
+                if i == 0 && firstInPlace {
                     _ = try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, inPlace: (data, stride))
                     continue
                 }
