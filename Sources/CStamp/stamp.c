@@ -57,9 +57,14 @@ void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int 
     for (int row = 0; row < mask_height; row++) {
         uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
         const uint8_t *m = mask + (size_t)row * (size_t)mask_stride;
+        /* The row's spans read into locals first: `out` and `spans` may
+           alias as far as C knows (uint32_t and int32_t), so read through
+           the pointer each bound would be loaded again after every store
+           and the run written one pixel at a time. */
         const int32_t *s = spans + 4 * row;
-        edge(out, m, s[0], s[1], colour);
-        for (int i = s[1]; i < s[2]; i++) out[i] = colour;
-        edge(out, m, s[2], s[3], colour);
+        const int lo = s[0], from = s[1], to = s[2], hi = s[3];
+        edge(out, m, lo, from, colour);
+        for (int i = from; i < to; i++) out[i] = colour;
+        edge(out, m, to, hi, colour);
     }
 }

@@ -84,6 +84,10 @@ package final class PangoText {
     deinit {
         for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
         for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        if let seen {
+            cairo_font_options_destroy(seen.surface)
+            cairo_font_options_destroy(seen.draw)
+        }
         pango_font_description_free(families)
         pango_font_description_free(primary)
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -93,6 +97,29 @@ package final class PangoText {
     /// scaled PDF page shapes for its own resolution); drops shaped text
     /// when it changed.
     func update(for cr: OpaquePointer) {
+        // pango_cairo_update_context sets the context's matrix every time,
+        // and Pango counts each set as a change: every layout would then be
+        // shaped again before it is drawn, and this cache emptied, text
+        // after text. So it is called only when what it reads changed: the
+        // matrix's linear part (Pango drops the translation) and the font
+        // options of the context and of its surface.
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let surfaceOptions = cairo_font_options_create(), drawOptions = cairo_font_options_create()
+        cairo_surface_get_font_options(cairo_get_target(cr), surfaceOptions)
+        cairo_get_font_options(cr, drawOptions)
+        let linear = SIMD4(m.xx, m.yx, m.xy, m.yy)
+        if let seen, seen.linear == linear, cairo_font_options_equal(seen.surface, surfaceOptions) != 0,
+           cairo_font_options_equal(seen.draw, drawOptions) != 0 {
+            cairo_font_options_destroy(surfaceOptions)
+            cairo_font_options_destroy(drawOptions)
+            return
+        }
+        if let seen {
+            cairo_font_options_destroy(seen.surface)
+            cairo_font_options_destroy(seen.draw)
+        }
+        seen = (linear, surfaceOptions, drawOptions)
         pango_cairo_update_context(cr, context)
         if pango_context_get_serial(context) != serial {
             serial = pango_context_get_serial(context)
@@ -105,6 +132,8 @@ package final class PangoText {
         }
     }
     private var serial: UInt32 = 0
+    /// What `update(for:)` last handed to Pango.
+    private var seen: (linear: SIMD4<Double>, surface: OpaquePointer?, draw: OpaquePointer?)?
 
     /// The shaped text at a size in pixels (kept for reuse: seat numbers repeat).
     func layout(_ text: String, size: Double, what: String) -> OpaquePointer? {
