@@ -52,12 +52,18 @@ final class CairoCanvas: Canvas {
         cairo_fill(cr)
     }
 
-    func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {
-        addPath(path)
-        setColor(color)
+    /// How every stroke is drawn: butt caps, round joins, `width` px.
+    static func setStrokeStyle(_ cr: OpaquePointer, width: Double) {
         cairo_set_line_width(cr, width)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    }
+
+    func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {
+        if let stamps, !scaled, dash.isEmpty, stamps.stroke(path, color, width: width, dx: dx, dy: dy, clip: clips.last) { return }
+        addPath(path)
+        setColor(color)
+        CairoCanvas.setStrokeStyle(cr, width: width)
         if !dash.isEmpty { dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32(dash.count), 0) } }
         cairo_stroke(cr)
         if !dash.isEmpty { cairo_set_dash(cr, nil, 0, 0) }

@@ -23,13 +23,20 @@ final class Stamps {
         /// Each row's covered pixels and its longest fully covered run.
         let spans: [Int32]
 
-        init(path relative: [Double], ops: [UInt8], width: Int, height: Int) throws(SeatMapError) {
+        /// `lineWidth`: the path stroked as `CairoCanvas` strokes (butt
+        /// caps, round joins, no dash) instead of filled.
+        init(path relative: [Double], ops: [UInt8], lineWidth: Double?, width: Int, height: Int) throws(SeatMapError) {
             surface = try CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
                                        what: "a \(width)×\(height) stamp")
             let context = try CairoContext(surface)
             Stamps.addPath(context.cr, ops: ops, coordinates: relative)
             cairo_set_source_rgba(context.cr, 0, 0, 0, 1)
-            cairo_fill(context.cr)
+            if let lineWidth {
+                CairoCanvas.setStrokeStyle(context.cr, width: lineWidth)
+                cairo_stroke(context.cr)
+            } else {
+                cairo_fill(context.cr)
+            }
             try context.check("making a stamp")
             cairo_surface_flush(surface.pointer)
             guard let bytes = cairo_image_surface_get_data(surface.pointer) else { throw SeatMapError("a stamp has no pixel data") }
@@ -56,9 +63,11 @@ final class Stamps {
     private var colours: [Color: UInt32] = [:]
     /// Fills stamped by every canvas of the process (for tests and the benchmark).
     package static var totalStamped: Int { counter.withLock { counted } }
+    /// Of which strokes.
+    package static var totalStampedStrokes: Int { counter.withLock { countedStrokes } }
     private static let counter = NSLockBox()
-    nonisolated(unsafe) private static var counted = 0
-    private var stamped = 0
+    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0
+    private var stamped = 0, stampedStrokes = 0
 
     /// Stamps for an ARGB32 image surface; nil for any other surface.
     init?(_ surface: CairoSurface) {
@@ -75,14 +84,33 @@ final class Stamps {
     var distinct: Int { masks.count }
 
     deinit {
-        let n = stamped
-        Stamps.counter.withLock { Stamps.counted += n }
+        let n = stamped, strokes = stampedStrokes
+        Stamps.counter.withLock {
+            Stamps.counted += n
+            Stamps.countedStrokes += strokes
+        }
     }
 
     /// Fills `path` in an opaque `color` by a stamp when it can; false when
     /// the caller must fill it with Cairo. `dx`, `dy`: the canvas's
     /// translation; `clip`: the device rect drawing is limited to, if any.
     func fill(_ path: Path, _ color: Color, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
+        stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+    }
+
+    /// Strokes `path` `width` px wide in an opaque `color` by a stamp, as
+    /// `CairoCanvas` strokes it (butt caps, round joins, no dash); false
+    /// when the caller must stroke it with Cairo. Cairo's stroker works on
+    /// the path in 24.8 fixed point and offsets it by amounts that depend
+    /// only on the segments' directions and the width, so a stroke keyed
+    /// like a fill (its fixed-point path relative to a whole-pixel origin,
+    /// and its width) covers the same pixels wherever it is moved.
+    func stroke(_ path: Path, _ color: Color, width: Double, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
+        guard width.isFinite, width > 0, width < 4096 else { return false }
+        return stamp(path, color, lineWidth: width, dx: dx, dy: dy, clip: clip)
+    }
+
+    private func stamp(_ path: Path, _ color: Color, lineWidth: Double?, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
         guard color.a == 1, !path.elements.isEmpty else { return false }
         // Device coordinates as Cairo computes them: (1·x + 0·y) + x0, then
         // rounded to 1/256 px, ties to even.
@@ -109,22 +137,31 @@ final class Stamps {
         // Far from anything Cairo's 24.8 numbers hold: leave it to Cairo.
         let limit = Int64(1) << 30
         guard minX > -limit, minY > -limit, maxX < limit, maxY < limit else { return false }
+        // A stroke reaches half its width from the path (round joins, butt
+        // caps), and Cairo's rounding of the offsets a 1/256 px more.
+        if let lineWidth {
+            let reach = Int64((lineWidth / 2 * 256).rounded(.up)) + 2
+            minX -= reach; minY -= reach; maxX += reach; maxY += reach
+        }
         // The whole-pixel box the coverage can reach, a pixel of slack round it.
         let ox = Int(minX >> 8) - 1, oy = Int(minY >> 8) - 1
         let w = Int((maxX + 255) >> 8) + 1 - ox, h = Int((maxY + 255) >> 8) + 1 - oy
         var bounds = PixelRect(x: 0, y: 0, w: width, h: height)
         if let clip { bounds = bounds.intersection(clip) }
         guard ox >= bounds.x, oy >= bounds.y, ox + w <= bounds.maxX, oy + h <= bounds.maxY else { return false }
-        var key: [Int32] = [Int32(w), Int32(h)]
-        key.reserveCapacity(2 + ops.count + fixed.count)
+        // The stamp's size, whether and how wide it is stroked, the path.
+        let bits = lineWidth?.bitPattern ?? 0
+        var key: [Int32] = [Int32(w), Int32(h), lineWidth == nil ? 0 : 1, Int32(truncatingIfNeeded: bits >> 32), Int32(truncatingIfNeeded: bits)]
+        let header = key.count
+        key.reserveCapacity(header + ops.count + fixed.count)
         for op in ops { key.append(Int32(op)) }
         for (k, v) in fixed.enumerated() { key.append(Int32(v - Int64(k % 2 == 0 ? ox : oy) * 256)) }
         let mask: Mask
         if let known = masks[key] {
             mask = known
         } else {
-            let relative = key[(2 + ops.count)...].map { Double($0) / 256 }
-            guard let made = try? Mask(path: relative, ops: ops, width: w, height: h) else { return false }
+            let relative = key[(header + ops.count)...].map { Double($0) / 256 }
+            guard let made = try? Mask(path: relative, ops: ops, lineWidth: lineWidth, width: w, height: h) else { return false }
             masks[key] = made
             mask = made
         }
@@ -135,6 +172,7 @@ final class Stamps {
         }
         cairo_surface_mark_dirty_rectangle(target.pointer, Int32(ox), Int32(oy), Int32(w), Int32(h))
         stamped += 1
+        if lineWidth != nil { stampedStrokes += 1 }
         return true
     }
 
