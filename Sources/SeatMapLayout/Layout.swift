@@ -512,6 +512,12 @@ public struct Layout: Sendable {
     /// that this does not touch them (see `screenShapes`).
     public var regionPadding: Int { max(seatWidth, seatHeight) + 8 }
 
+    /// How far what is drawn for a seat can reach past its cell's `rect`:
+    /// in a grid hall its shape, marks, number and rings lie within the
+    /// rect, and 8 px allow for antialiasing and a glyph's overhang; a free
+    /// venue's turned seats reach past their rects, so nil there.
+    public var seatInkReach: Int? { isFree ? nil : 8 }
+
     // MARK: Queries
 
     /// Seats only (statuses 0–2), in row, then column order.

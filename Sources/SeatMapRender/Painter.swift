@@ -21,7 +21,9 @@ struct Painter {
     /// `clip`, nothing outside the region is touched; without, shapes that
     /// cross its edge are drawn whole (the caller crops), which keeps every
     /// pixel identical to a full render.
-    func draw(region: PixelRect? = nil, clip: Bool = false) {
+    /// `seatsNear`: only the seats that meet this rect are drawn (a tile
+    /// needs only those that reach its own part; see `Renderer.drawInFrame`).
+    func draw(region: PixelRect? = nil, clip: Bool = false, seatsNear: PixelRect? = nil) {
         let area = region ?? layout.bounds
         let clipped = clip && region != nil
         if clipped { canvas.pushClip(area) }
@@ -41,7 +43,8 @@ struct Painter {
         for a in layout.areas where a.rect.intersects(area) { drawArea(a) }
         for zone in layout.zones { drawZone(zone) }
         for label in layout.rowLabels where label.rect.intersects(area) { drawRowLabel(label) }
-        for k in layout.cellIndexes(intersecting: area) {
+        let seatArea = seatsNear.map { $0.intersection(area) } ?? area
+        for k in seatArea.isEmpty ? [] : layout.cellIndexes(intersecting: seatArea) {
             let cell = layout.cells[k]
             if cell.isSeat { drawSeat(cell) }
         }

@@ -172,7 +172,11 @@ public enum Renderer {
         let canvas = CairoCanvas(context, text: text, stamping: stamping)
         if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
         let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
-        Painter(scene: scene, canvas: canvas).draw(region: region == b ? nil : region)
+        // Seats are drawn only where they can reach the part: one in the
+        // padding alone would be cropped away, and one crossing the
+        // surface's edge would go to Cairo instead of a stamp.
+        let near = layout.seatInkReach.map { PixelRect(x: part.x - $0, y: part.y - $0, w: part.w + 2 * $0, h: part.h + 2 * $0) }
+        Painter(scene: scene, canvas: canvas).draw(region: region == b ? nil : region, seatsNear: near)
         try context.check("drawing the seat map")
         try text.check()
         cairo_surface_flush(surface.pointer)

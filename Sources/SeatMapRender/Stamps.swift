@@ -60,6 +60,7 @@ final class Stamps {
     private let stride: Int32
     private let width: Int, height: Int
     private var masks: [[Int32]: Mask] = [:]
+    private var scratchOps: [UInt8] = [], scratchFixed: [Int64] = [], scratchKey: [Int32] = []
     private var colours: [Color: UInt32] = [:]
     /// Fills stamped by every canvas of the process (for tests and the benchmark).
     package static var totalStamped: Int { counter.withLock { counted } }
@@ -114,9 +115,15 @@ final class Stamps {
         guard color.a == 1, !path.elements.isEmpty else { return false }
         // Device coordinates as Cairo computes them: (1·x + 0·y) + x0, then
         // rounded to 1/256 px, ties to even.
-        var ops: [UInt8] = [], fixed: [Int64] = []
-        ops.reserveCapacity(path.elements.count)
-        fixed.reserveCapacity(path.elements.count * 6)
+        // (Scratch arrays of this canvas's, emptied and refilled: no
+        // allocation a fill once they have grown.)
+        var ops = scratchOps, fixed = scratchFixed, key = scratchKey
+        scratchOps = []; scratchFixed = []; scratchKey = []
+        defer {
+            ops.removeAll(keepingCapacity: true); fixed.removeAll(keepingCapacity: true); key.removeAll(keepingCapacity: true)
+            scratchOps = ops; scratchFixed = fixed; scratchKey = key
+        }
+        ops.removeAll(keepingCapacity: true); fixed.removeAll(keepingCapacity: true); key.removeAll(keepingCapacity: true)
         var minX = Int64.max, minY = Int64.max, maxX = Int64.min, maxY = Int64.min
         func point(_ x: Double, _ y: Double) {
             let fx = ((x + dx) * 256).rounded(.toNearestOrEven), fy = ((y + dy) * 256).rounded(.toNearestOrEven)
@@ -151,9 +158,9 @@ final class Stamps {
         guard ox >= bounds.x, oy >= bounds.y, ox + w <= bounds.maxX, oy + h <= bounds.maxY else { return false }
         // The stamp's size, whether and how wide it is stroked, the path.
         let bits = lineWidth?.bitPattern ?? 0
-        var key: [Int32] = [Int32(w), Int32(h), lineWidth == nil ? 0 : 1, Int32(truncatingIfNeeded: bits >> 32), Int32(truncatingIfNeeded: bits)]
+        key.append(Int32(w)); key.append(Int32(h)); key.append(lineWidth == nil ? 0 : 1)
+        key.append(Int32(truncatingIfNeeded: bits >> 32)); key.append(Int32(truncatingIfNeeded: bits))
         let header = key.count
-        key.reserveCapacity(header + ops.count + fixed.count)
         for op in ops { key.append(Int32(op)) }
         for (k, v) in fixed.enumerated() { key.append(Int32(v - Int64(k % 2 == 0 ? ox : oy) * 256)) }
         let mask: Mask
