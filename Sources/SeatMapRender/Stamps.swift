@@ -25,10 +25,16 @@ final class Stamps {
 
         /// `lineWidth`: the path stroked as `CairoCanvas` strokes (butt
         /// caps, round joins, no dash) instead of filled.
-        init(path relative: [Double], ops: [UInt8], lineWidth: Double?, width: Int, height: Int) throws(SeatMapError) {
+        /// `clip`: a whole-pixel rect within the stamp that cuts the
+        /// shape, as the canvas's clip cut it.
+        init(path relative: [Double], ops: [UInt8], lineWidth: Double?, clip: PixelRect?, width: Int, height: Int) throws(SeatMapError) {
             surface = try CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
                                        what: "a \(width)×\(height) stamp")
             let context = try CairoContext(surface)
+            if let clip {
+                cairo_rectangle(context.cr, Double(clip.x), Double(clip.y), Double(clip.w), Double(clip.h))
+                cairo_clip(context.cr)
+            }
             Stamps.addPath(context.cr, ops: ops, coordinates: relative)
             cairo_set_source_rgba(context.cr, 0, 0, 0, 1)
             if let lineWidth {
@@ -66,9 +72,11 @@ final class Stamps {
     package static var totalStamped: Int { counter.withLock { counted } }
     /// Of which strokes.
     package static var totalStampedStrokes: Int { counter.withLock { countedStrokes } }
+    /// Of which cut by a clip inside them (a locked seat's hatching).
+    package static var totalStampedCut: Int { counter.withLock { countedCut } }
     private static let counter = NSLockBox()
-    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0
-    private var stamped = 0, stampedStrokes = 0
+    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0, countedCut = 0
+    private var stamped = 0, stampedStrokes = 0, stampedCut = 0
 
     /// Stamps for an ARGB32 image surface; nil for any other surface.
     init?(_ surface: CairoSurface) {
@@ -85,10 +93,11 @@ final class Stamps {
     var distinct: Int { masks.count }
 
     deinit {
-        let n = stamped, strokes = stampedStrokes
+        let n = stamped, strokes = stampedStrokes, cut = stampedCut
         Stamps.counter.withLock {
             Stamps.counted += n
             Stamps.countedStrokes += strokes
+            Stamps.countedCut += cut
         }
     }
 
@@ -153,13 +162,24 @@ final class Stamps {
         // The whole-pixel box the coverage can reach, a pixel of slack round it.
         let ox = Int(minX >> 8) - 1, oy = Int(minY >> 8) - 1
         let w = Int((maxX + 255) >> 8) + 1 - ox, h = Int((maxY + 255) >> 8) + 1 - oy
-        var bounds = PixelRect(x: 0, y: 0, w: width, h: height)
-        if let clip { bounds = bounds.intersection(clip) }
-        guard ox >= bounds.x, oy >= bounds.y, ox + w <= bounds.maxX, oy + h <= bounds.maxY else { return false }
+        // The stamp lies within the surface, and within the clip or the
+        // clip within it (a hatched seat: lines cut at the seat's edge);
+        // then Cairo cuts the shape at the same place relative to it.
+        guard ox >= 0, oy >= 0, ox + w <= width, oy + h <= height else { return false }
+        var cut: PixelRect? = nil
+        if let clip {
+            let box = PixelRect(x: ox, y: oy, w: w, h: h)
+            if box.intersection(clip) != box {
+                guard !clip.isEmpty, clip.intersection(box) == clip else { return false }
+                cut = PixelRect(x: clip.x - ox, y: clip.y - oy, w: clip.w, h: clip.h)
+            }
+        }
         // The stamp's size, whether and how wide it is stroked, the path.
         let bits = lineWidth?.bitPattern ?? 0
         key.append(Int32(w)); key.append(Int32(h)); key.append(lineWidth == nil ? 0 : 1)
         key.append(Int32(truncatingIfNeeded: bits >> 32)); key.append(Int32(truncatingIfNeeded: bits))
+        key.append(cut == nil ? 0 : 1)
+        key.append(Int32(cut?.x ?? 0)); key.append(Int32(cut?.y ?? 0)); key.append(Int32(cut?.w ?? 0)); key.append(Int32(cut?.h ?? 0))
         let header = key.count
         for op in ops { key.append(Int32(op)) }
         for (k, v) in fixed.enumerated() { key.append(Int32(v - Int64(k % 2 == 0 ? ox : oy) * 256)) }
@@ -168,7 +188,7 @@ final class Stamps {
             mask = known
         } else {
             let relative = key[(header + ops.count)...].map { Double($0) / 256 }
-            guard let made = try? Mask(path: relative, ops: ops, lineWidth: lineWidth, width: w, height: h) else { return false }
+            guard let made = try? Mask(path: relative, ops: ops, lineWidth: lineWidth, clip: cut, width: w, height: h) else { return false }
             masks[key] = made
             mask = made
         }
@@ -180,6 +200,7 @@ final class Stamps {
         cairo_surface_mark_dirty_rectangle(target.pointer, Int32(ox), Int32(oy), Int32(w), Int32(h))
         stamped += 1
         if lineWidth != nil { stampedStrokes += 1 }
+        if cut != nil { stampedCut += 1 }
         return true
     }
 

@@ -22,7 +22,7 @@ struct StampTests {
     @Test("every example × theme × zoom 1, 1.37, 2.5 × scale 1, 2, 3: the same pixels stamped and filled", arguments: Fixtures.exampleNames)
     func sameBytes(example: String) throws {
         let hall = try Fixtures.example(example)
-        let before = Stamps.totalStamped, strokesBefore = Stamps.totalStampedStrokes
+        let before = Stamps.totalStamped, strokesBefore = Stamps.totalStampedStrokes, cutBefore = Stamps.totalStampedCut
         for theme in Theme.shippedNames {
             for zoom in [1, 1.37, 2.5] {
                 for scale in [1.0, 2, 3] {
@@ -35,10 +35,17 @@ struct StampTests {
         // The stamps were used: at least one fill a seat in every render.
         let seats = hall.cells.filter { $0.seat.isSeat }.count
         #expect(Stamps.totalStamped - before >= seats * Theme.shippedNames.count * 9, "\(Stamps.totalStamped - before) fills stamped")
-        // And the marks' strokes (a sold seat's cross, a wheelchair's lines).
-        let marked = hall.cells.filter { $0.seat.kind == .seat(.sold) || ($0.seat.isSeat && $0.seat.type == .wheelchair) }.count
+        // And the marks' strokes (a sold seat's cross, a locked seat's
+        // hatching cut at its edge, a wheelchair's lines).
+        // One stroke a cross or hatching, two a free wheelchair space.
+        let marks = hall.cells.reduce(0) { n, c in
+            n + ([.seat(.sold), .seat(.locked)].contains(c.seat.kind) ? 1 : c.seat.isSeat && c.seat.type == .wheelchair ? 2 : 0)
+        }
         let strokes = Stamps.totalStampedStrokes - strokesBefore
-        #expect(strokes >= marked * Theme.shippedNames.count * 9, "\(strokes) strokes stamped for \(marked) marked seats")
+        #expect(strokes >= marks * Theme.shippedNames.count * 9, "\(strokes) strokes stamped for \(marks) marks' strokes")
+        // Every locked seat's hatching, cut at the seat's edge, stamped.
+        let locked = hall.cells.filter { $0.seat.kind == .seat(.locked) }.count
+        #expect(Stamps.totalStampedCut - cutBefore >= locked * Theme.shippedNames.count * 9, "\(Stamps.totalStampedCut - cutBefore) cut stamps for \(locked) locked seats")
     }
 
     @Test("selected and highlighted seats, a viewport with a minimap and pinned row labels, a ticket: the same pixels", arguments: ["seed.json", "imax-3-sections.json", "theatre-curved.json"])
