@@ -186,6 +186,8 @@ public struct Layout: Sendable {
         let placed = placement.place(atX: gridX, y: gridY, tiers: tiers)
         cells = placed.cells
         index = placed.index
+        seatInkReach = Layout.seatInkReach(isFree: isFree, cells: cells,
+                                           numberSize: Double(max(sizes.seatWidth, sizes.seatHeight)) * 0.42)
         areas = placed.areas
         titles = placed.titles
         zones = placed.zones
@@ -512,11 +514,28 @@ public struct Layout: Sendable {
     /// that this does not touch them (see `screenShapes`).
     public var regionPadding: Int { max(seatWidth, seatHeight) + 8 }
 
-    /// How far what is drawn for a seat can reach past its cell's `rect`:
-    /// in a grid hall its shape, marks, number and rings lie within the
-    /// rect, and 8 px allow for antialiasing and a glyph's overhang; a free
-    /// venue's turned seats reach past their rects, so nil there.
-    public var seatInkReach: Int? { isFree ? nil : 8 }
+    /// How far what is drawn for a seat can reach past its cell's `rect`,
+    /// or nil when that is not bounded. In a grid hall the shape, marks and
+    /// rings lie within the rect; a number is fitted to the seat by its
+    /// advance and the font's line, and its ink may overhang that by a
+    /// glyph's side bearing or an accent: a whole em of the number's size
+    /// (and 8 px) is allowed. Combining marks stack without limit, so a
+    /// hall whose seat labels have any is unbounded, as is a free venue
+    /// (its turned seats reach past their rects).
+    public let seatInkReach: Int?
+
+    static func seatInkReach(isFree: Bool, cells: [LaidOutCell], numberSize: Double) -> Int? {
+        guard !isFree else { return nil }
+        for cell in cells where cell.isSeat {
+            for u in cell.seatLabel.unicodeScalars where u.value >= 0x300 {
+                switch u.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .spacingMark: return nil
+                default: continue
+                }
+            }
+        }
+        return 8 + Int(numberSize.rounded(.up))
+    }
 
     // MARK: Queries
 
