@@ -187,7 +187,7 @@ public struct Layout: Sendable {
         cells = placed.cells
         index = placed.index
         seatInkReach = Layout.seatInkReach(isFree: isFree, cells: cells,
-                                           numberSize: Double(max(sizes.seatWidth, sizes.seatHeight)) * 0.42)
+                                           numberSize: Double(max(sizes.seatWidth, sizes.seatHeight)) * Layout.numberFraction)
         areas = placed.areas
         titles = placed.titles
         zones = placed.zones
@@ -422,11 +422,14 @@ public struct Layout: Sendable {
         return PixelRect(x: own.x + (own.w - side) / 2, y: own.y + (own.h - side) / 2, w: side, h: side)
     }
 
+    /// A seat number's size, as a fraction of the seat's smaller side.
+    static let numberFraction = 0.42
+
     /// Where a seat's number goes, or nil when seats are too small for numbers.
     public func numberText(of cell: LaidOutCell) -> TextPlacement? {
         guard Double(seatWidth) >= style.seatNumberMinPixels else { return nil }
         let own = cell.seatRect
-        return TextPlacement(x: own.centerX, y: own.centerY, size: min(Double(own.h) * 0.42, Double(own.w) * 0.42), box: own)
+        return TextPlacement(x: own.centerX, y: own.centerY, size: min(Double(own.h), Double(own.w)) * Layout.numberFraction, box: own)
     }
 
     /// The e-ticket outline of a highlighted seat: an outer ring (in the
