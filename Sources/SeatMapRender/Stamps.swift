@@ -124,15 +124,14 @@ final class Stamps {
         guard color.a == 1, !path.elements.isEmpty else { return false }
         // Device coordinates as Cairo computes them: (1·x + 0·y) + x0, then
         // rounded to 1/256 px, ties to even.
-        // (Scratch arrays of this canvas's, emptied and refilled: no
-        // allocation a fill once they have grown.)
+        // (Scratch arrays of this canvas's, kept empty between fills and
+        // refilled: no allocation a fill once they have grown.)
         var ops = scratchOps, fixed = scratchFixed, key = scratchKey
         scratchOps = []; scratchFixed = []; scratchKey = []
         defer {
             ops.removeAll(keepingCapacity: true); fixed.removeAll(keepingCapacity: true); key.removeAll(keepingCapacity: true)
             scratchOps = ops; scratchFixed = fixed; scratchKey = key
         }
-        ops.removeAll(keepingCapacity: true); fixed.removeAll(keepingCapacity: true); key.removeAll(keepingCapacity: true)
         var minX = Int64.max, minY = Int64.max, maxX = Int64.min, maxY = Int64.min
         func point(_ x: Double, _ y: Double) {
             let fx = ((x + dx) * 256).rounded(.toNearestOrEven), fy = ((y + dy) * 256).rounded(.toNearestOrEven)
