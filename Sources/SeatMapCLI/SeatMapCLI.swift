@@ -68,6 +68,8 @@ public enum SeatMapCLI {
         defer { sources.forEach { $0.cancel() } }
         let console = Console.standard()
         let code = run(args, console: console)
+        // A render refused before its first text: its warm-up ends before the process does.
+        TextWarmUp.wait()
         if let problem = console.outputError {
             console.err("seatmap: cannot write standard output: \(problem)")
             return code == 0 ? 1 : code
@@ -109,6 +111,8 @@ public enum SeatMapCLI {
             console.out(versionText)
             return 0
         }
+        // A render's fonts load while its hall is read and laid out.
+        if name == "render" { TextWarmUp.begin() }
         guard let command = commands.first(where: { $0.spec.name == name }) else { return unknownCommand(name, console) }
         return run(command, Array(args.dropFirst()), console: console)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import CCairo
 import CPNG
@@ -19,6 +20,7 @@ public enum FontResolver {
     /// The family if fontconfig has it installed; otherwise an error naming
     /// the font and the Debian package that provides it.
     public static func resolve(family: String, package: String) throws(SeatMapError) -> ResolvedFont {
+        TextWarmUp.wait()
         let found: String? = lock.withLock {
             guard FcInit() != 0, let pattern = FcNameParse(family) else { return nil }
             defer { FcPatternDestroy(pattern) }
@@ -44,4 +46,32 @@ public enum FontResolver {
         }
         return ResolvedFont(family: family, file: found)
     }
+}
+
+/// Fontconfig's configuration (its files parsed, its font caches read: 5-7
+/// ms) and Pango's font map types, loaded on a thread of their own while a
+/// command reads its input and lays the hall out. The first text then
+/// finds them ready; `FontResolver` waits for the warm-up, so fontconfig
+/// is never loaded twice. Nothing is drawn and nothing a render reads is
+/// changed: the font map made here is dropped.
+public enum TextWarmUp {
+    private static let group = DispatchGroup()
+    private static let lock = NSLockBox()
+    nonisolated(unsafe) private static var started = false
+
+    /// Starts the warm-up (once a process).
+    public static func begin() {
+        let first = lock.withLock {
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        DispatchQueue.global().async(group: group) {
+            FcInit()
+            if let map = pango_cairo_font_map_new() { g_object_unref(UnsafeMutableRawPointer(map)) }
+        }
+    }
+
+    /// Returns once the warm-up is done (at once when none began).
+    public static func wait() { group.wait() }
 }

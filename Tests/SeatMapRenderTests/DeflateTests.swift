@@ -83,4 +83,30 @@ struct DeflateTests {
         #expect(rc == Z_STREAM_END)
         #expect(back == whole)
     }
+
+    @Test("the encoder's Adler-32 equals zlib's: every length up to 300, long runs of 0xFF (the largest sums), noise, any start and alignment")
+    func adlerAgreesWithZlib() {
+        let bytes = Self.noise(3_000_000, seed: 7), ff = [UInt8](repeating: 0xFF, count: 3_000_000)
+        func zlib(_ start: UInt32, _ b: [UInt8], _ offset: Int, _ count: Int) -> UInt32 {
+            b.withUnsafeBufferPointer { UInt32(adler32_z(UInt(start), $0.baseAddress! + offset, count)) }
+        }
+        func ours(_ start: UInt32, _ b: [UInt8], _ offset: Int, _ count: Int) -> UInt32 {
+            b.withUnsafeBufferPointer { seatmap_strips_adler32(start, $0.baseAddress! + offset, count) }
+        }
+        var differing: [String] = []
+        for source in [bytes, ff] {
+            for start: UInt32 in [1, 0xFFF0_FFF0, 0x1234_5678] {
+                for count in 0...300 {
+                    for offset in [0, 1, 7, 31] where ours(start, source, offset, count) != zlib(start, source, offset, count) {
+                        differing.append("\(source[0]) start \(start) offset \(offset) count \(count)")
+                    }
+                }
+                // Runs past the vector code's reduction point (2^20 bytes) and its remainder.
+                for count in [1 << 20, (1 << 20) + 33, 2_999_969] where ours(start, source, 3, count) != zlib(start, source, 3, count) {
+                    differing.append("\(source[0]) start \(start) count \(count)")
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ, first \(differing.prefix(5))")
+    }
 }
