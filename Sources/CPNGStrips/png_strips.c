@@ -3,6 +3,18 @@
 #include <string.h>
 #include <zlib.h>
 
+/* x86-64 gets AVX2 paths, chosen at run time where the processor has it:
+   the same bytes as the plain C beside them (EncoderTests, DeflateTests). */
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define SEATMAP_X86 1
+#include <immintrin.h>
+static int simd_allowed = 1;
+static int has_avx2(void) { return __atomic_load_n(&simd_allowed, __ATOMIC_RELAXED) && __builtin_cpu_supports("avx2"); }
+void seatmap_strips_allow_simd(int allowed) { __atomic_store_n(&simd_allowed, allowed, __ATOMIC_RELAXED); }
+#else
+void seatmap_strips_allow_simd(int allowed) { (void)allowed; }
+#endif
+
 int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, int stride) {
     for (int y = 0; y < height; y++) {
         const uint32_t *row = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
@@ -13,10 +25,31 @@ int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, in
     return 1;
 }
 
+#if SEATMAP_X86
+/* Opaque pixels to R, G, B bytes, four at a time: a byte shuffle, stored
+   16 bytes wide while the row has room for the 4 bytes written past them. */
+__attribute__((target("avx2"))) static int rgb_avx2(const uint32_t *src, unsigned char *dst, int width) {
+    const __m128i order = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    int x = 0;
+    for (; x + 6 <= width; x += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(src + x));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 3 * x), _mm_shuffle_epi8(p, order));
+    }
+    return x;
+}
+#endif
+
 /* One image row as PNG bytes (RGB or un-premultiplied RGBA). */
-static void convert(const uint32_t *src, unsigned char *dst, int width, int channels) {
+static void convert(const uint32_t *src, unsigned char *dst, int width, int channels, int avx2) {
     if (channels == 3) {
-        for (int x = 0; x < width; x++) {
+        int start = 0;
+#if SEATMAP_X86
+        if (avx2) start = rgb_avx2(src, dst, width);
+#else
+        (void)avx2;
+#endif
+        dst += 3 * start;
+        for (int x = start; x < width; x++) {
             uint32_t p = src[x];
             dst[0] = (unsigned char)(p >> 16); dst[1] = (unsigned char)(p >> 8); dst[2] = (unsigned char)p;
             dst += 3;
@@ -70,13 +103,45 @@ static void apply(int type, const unsigned char *cur, const unsigned char *prev,
 /* A filtered byte's magnitude taken as signed (libpng's measure). */
 static inline int mag(unsigned char v) { signed char c = (signed char)v; return c < 0 ? -c : c; }
 
+#if SEATMAP_X86
+/* The two sums of sub_or_up from byte `bpp` on, 32 bytes a step: the
+   differences' magnitudes (|-128| is 128 read unsigned) summed by
+   _mm256_sad_epu8. Returns how far it got. */
+__attribute__((target("avx2"))) static size_t sums_avx2(const unsigned char *cur, const unsigned char *prev, size_t n, size_t bpp,
+                                                     long *cs, long *cu) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i s = zero, u = zero;
+    size_t i = bpp;
+    for (; i + 32 <= n; i += 32) {
+        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(cur + i));
+        __m256i left = _mm256_loadu_si256((const __m256i *)(const void *)(cur + i - bpp));
+        __m256i up = _mm256_loadu_si256((const __m256i *)(const void *)(prev + i));
+        s = _mm256_add_epi64(s, _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(c, left)), zero));
+        u = _mm256_add_epi64(u, _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(c, up)), zero));
+    }
+    long long a[4], b[4];
+    _mm256_storeu_si256((__m256i *)(void *)a, s);
+    _mm256_storeu_si256((__m256i *)(void *)b, u);
+    *cs += (long)(a[0] + a[1] + a[2] + a[3]);
+    *cu += (long)(b[0] + b[1] + b[2] + b[3]);
+    return i;
+}
+#endif
+
 /* Sub or Up for one converted row, whichever sums smaller (Up on a tie).
-   Plain loops over bytes with int sums, which the compiler vectorises. */
-static int sub_or_up(const unsigned char *cur, const unsigned char *prev, size_t n, size_t bpp) {
+   Plain loops over bytes with int sums, which the compiler vectorises (and
+   AVX2's where the processor has it). */
+static int sub_or_up(const unsigned char *cur, const unsigned char *prev, size_t n, size_t bpp, int avx2) {
     long cs = 0, cu = 0;
     for (size_t i = 0; i < bpp; i++) { cs += mag(cur[i]); cu += mag((unsigned char)(cur[i] - prev[i])); }
+    size_t from = bpp;
+#if SEATMAP_X86
+    if (avx2 && n > bpp) from = sums_avx2(cur, prev, n, bpp, &cs, &cu);
+#else
+    (void)avx2;
+#endif
     const size_t block = 4096;
-    for (size_t start = bpp; start < n; start += block) {
+    for (size_t start = from; start < n; start += block) {
         size_t end = start + block < n ? start + block : n;
         int bs = 0, bu = 0;
         for (size_t i = start; i < end; i++) {
@@ -95,8 +160,13 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
     if (!rows) return;
     unsigned char *prev = rows, *cur = rows + n, *trial = rows + 2 * n;
     const size_t bpp = (size_t)channels;
+#if SEATMAP_X86
+    const int avx2 = has_avx2();
+#else
+    const int avx2 = 0;
+#endif
     int havePrev = y0 > 0;
-    if (havePrev) convert((const uint32_t *)(pixels + (size_t)(y0 - 1) * (size_t)stride), prev, width, channels);
+    if (havePrev) convert((const uint32_t *)(pixels + (size_t)(y0 - 1) * (size_t)stride), prev, width, channels, avx2);
     for (int y = y0; y < y1; y++) {
         const unsigned char *src = pixels + (size_t)y * (size_t)stride;
         unsigned char *dst = out + (size_t)(y - y0) * (n + 1);
@@ -109,14 +179,14 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
             memset(d, 0, n);
             continue;
         }
-        convert((const uint32_t *)src, cur, width, channels);
+        convert((const uint32_t *)src, cur, width, channels, avx2);
         int type;
         if (!havePrev) {
             type = 1;  /* the first row has none above */
         } else if (effort == 0) {
             type = 2;
         } else if (effort == 1) {
-            type = sub_or_up(cur, prev, n, bpp);
+            type = sub_or_up(cur, prev, n, bpp, avx2);
         } else {
             /* libpng's heuristic over all five filters. */
             type = 0;
@@ -190,8 +260,7 @@ int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int l
    to 1; the sums run in lanes wide enough for a run of ADLER_RUN bytes
    (64-bit for s1, 32-bit for the weighted bytes), which needs no reduction, and both are reduced modulo 65521 after each run.
    The same value as zlib's adler32 for any input (DeflateTests). */
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
+#if SEATMAP_X86
 #define ADLER_BASE 65521u
 #define ADLER_RUN (1u << 20) /* 2^15 pieces of 32 bytes */
 
@@ -234,7 +303,7 @@ __attribute__((target("avx2"))) static uint32_t adler32_avx2(uint32_t adler, con
 }
 
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) {
-    return __builtin_cpu_supports("avx2") ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
+    return has_avx2() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
 }
 #else
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }

@@ -1,4 +1,5 @@
 import CCairo
+import CPNGStrips
 import Foundation
 import Testing
 import SeatMapCore
@@ -64,6 +65,27 @@ struct EncoderTests {
             let one = try image.pngData(compression: level, workers: 1)
             #expect(try image.pngData(compression: level, workers: 2) == one)
             #expect(try image.pngData(compression: level, workers: 7) == one)
+        }
+    }
+
+    @Test("the AVX2 paths (RGB conversion, the Sub-or-Up sums, Adler-32) write the bytes of the plain C ones, every level")
+    func simdSameBytes() throws {
+        // Odd widths leave every remainder of the 4- and 32-byte steps.
+        var images = [try EncoderTests.translucent()]
+        for (hall, zoom, scale) in [("cinema-12x18", 1.0, 2.0), ("imax-3-sections", 1.37, 1.0), ("theatre-curved", 0.77, 3.0)] {
+            images.append(try Renderer.raster(try Scene(hall: try Fixtures.example(hall + ".json"), theme: try Theme.search("dark"),
+                                                        zoom: zoom, scale: scale)))
+        }
+        #expect(Set(images.map { $0.width % 32 }).count > 2, "widths leave several remainders")
+        for image in images {
+            for level in PNGCompression.allCases {
+                seatmap_strips_allow_simd(1)
+                let vector = try image.pngData(compression: level)
+                seatmap_strips_allow_simd(0)
+                let plain = try image.pngData(compression: level)
+                seatmap_strips_allow_simd(1)
+                #expect(vector == plain, "\(image.width)×\(image.height) at \(level)")
+            }
         }
     }
 

@@ -38,6 +38,10 @@ int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int l
    first match found among 2 links; 4-9: lazy matching over 8 links. */
 int seatmap_strips_run_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
 
+/* 0 makes the filter and Adler-32 take their plain C paths even where the
+   processor has AVX2 (for tests comparing the two; the bytes are the same). */
+void seatmap_strips_allow_simd(int allowed);
+
 /* zlib's checksums, for the stream trailer and the chunks. */
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len);
 uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b);
