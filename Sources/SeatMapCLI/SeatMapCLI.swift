@@ -54,6 +54,8 @@ public enum SeatMapCLI {
     /// the process ends (exit 128 + the signal), so a killed command leaves
     /// nothing behind.
     public static func main(_ args: [String]) -> Int32 {
+        // A render's fonts load (on a thread of their own) while its hall is read and laid out.
+        if (try? inputLimit(args))?.rest.first == "render" { TextWarmUp.begin() }
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
@@ -111,8 +113,6 @@ public enum SeatMapCLI {
             console.out(versionText)
             return 0
         }
-        // A render's fonts load while its hall is read and laid out.
-        if name == "render" { TextWarmUp.begin() }
         guard let command = commands.first(where: { $0.spec.name == name }) else { return unknownCommand(name, console) }
         return run(command, Array(args.dropFirst()), console: console)
     }
