@@ -11,8 +11,10 @@
 static int simd_allowed = 1;
 static int has_avx2(void) { return __atomic_load_n(&simd_allowed, __ATOMIC_RELAXED) && __builtin_cpu_supports("avx2"); }
 void seatmap_strips_allow_simd(int allowed) { __atomic_store_n(&simd_allowed, allowed, __ATOMIC_RELAXED); }
+int seatmap_strips_has_simd(void) { return __builtin_cpu_supports("avx2"); }
 #else
 void seatmap_strips_allow_simd(int allowed) { (void)allowed; }
+int seatmap_strips_has_simd(void) { return 0; }
 #endif
 
 int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, int stride) {
@@ -25,7 +27,7 @@ int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, in
     return 1;
 }
 
-#if SEATMAP_X86
+#ifdef SEATMAP_X86
 /* Opaque pixels to R, G, B bytes, four at a time: a byte shuffle, stored
    16 bytes wide while the row has room for the 4 bytes written past them. */
 __attribute__((target("avx2"))) static int rgb_avx2(const uint32_t *src, unsigned char *dst, int width) {
@@ -43,7 +45,7 @@ __attribute__((target("avx2"))) static int rgb_avx2(const uint32_t *src, unsigne
 static void convert(const uint32_t *src, unsigned char *dst, int width, int channels, int avx2) {
     if (channels == 3) {
         int start = 0;
-#if SEATMAP_X86
+#ifdef SEATMAP_X86
         if (avx2) start = rgb_avx2(src, dst, width);
 #else
         (void)avx2;
@@ -103,7 +105,7 @@ static void apply(int type, const unsigned char *cur, const unsigned char *prev,
 /* A filtered byte's magnitude taken as signed (libpng's measure). */
 static inline int mag(unsigned char v) { signed char c = (signed char)v; return c < 0 ? -c : c; }
 
-#if SEATMAP_X86
+#ifdef SEATMAP_X86
 /* The two sums of sub_or_up from byte `bpp` on, 32 bytes a step: the
    differences' magnitudes (|-128| is 128 read unsigned) summed by
    _mm256_sad_epu8. Returns how far it got. */
@@ -135,8 +137,8 @@ static int sub_or_up(const unsigned char *cur, const unsigned char *prev, size_t
     long cs = 0, cu = 0;
     for (size_t i = 0; i < bpp; i++) { cs += mag(cur[i]); cu += mag((unsigned char)(cur[i] - prev[i])); }
     size_t from = bpp;
-#if SEATMAP_X86
-    if (avx2 && n > bpp) from = sums_avx2(cur, prev, n, bpp, &cs, &cu);
+#ifdef SEATMAP_X86
+    if (avx2) from = sums_avx2(cur, prev, n, bpp, &cs, &cu);
 #else
     (void)avx2;
 #endif
@@ -160,7 +162,7 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
     if (!rows) return;
     unsigned char *prev = rows, *cur = rows + n, *trial = rows + 2 * n;
     const size_t bpp = (size_t)channels;
-#if SEATMAP_X86
+#ifdef SEATMAP_X86
     const int avx2 = has_avx2();
 #else
     const int avx2 = 0;
@@ -260,7 +262,7 @@ int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int l
    to 1; the sums run in lanes wide enough for a run of ADLER_RUN bytes
    (64-bit for s1, 32-bit for the weighted bytes), which needs no reduction, and both are reduced modulo 65521 after each run.
    The same value as zlib's adler32 for any input (DeflateTests). */
-#if SEATMAP_X86
+#ifdef SEATMAP_X86
 #define ADLER_BASE 65521u
 #define ADLER_RUN (1u << 20) /* 2^15 pieces of 32 bytes */
 
@@ -278,8 +280,8 @@ __attribute__((target("avx2"))) static uint32_t adler32_avx2(uint32_t adler, con
             before = _mm256_add_epi64(before, sums);
             sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
             /* Pairs of weighted bytes (at most 255 x 63, within 16 bits), then
-               pairs of pairs in 32-bit lanes: at most 32130 a piece, so
-               2^15 pieces stay within 31 bits. */
+               pairs of pairs in 32-bit lanes: at most 255 x 122 = 31110 a
+               piece, so 2^15 pieces stay far within the lanes. */
             weighted = _mm256_add_epi32(weighted, _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, weights), ones));
         }
         uint64_t lanes[4], sum = 0, prior = 0, weight = 0;
@@ -305,8 +307,12 @@ __attribute__((target("avx2"))) static uint32_t adler32_avx2(uint32_t adler, con
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) {
     return has_avx2() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
 }
+uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len) {
+    return __builtin_cpu_supports("avx2") ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
+}
 #else
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
+uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
 #endif
 uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b) { return (uint32_t)adler32_combine(a, b, (z_off_t)len_b); }
 uint32_t seatmap_strips_crc32(uint32_t crc, const unsigned char *data, size_t len) { return (uint32_t)crc32_z(crc, data, len); }

@@ -55,7 +55,7 @@ public enum SeatMapCLI {
     /// nothing behind.
     public static func main(_ args: [String]) -> Int32 {
         // A render's fonts load (on a thread of their own) while its hall is read and laid out.
-        if (try? inputLimit(args))?.rest.first == "render" { TextWarmUp.begin() }
+        if let rest = (try? inputLimit(args))?.rest, rest.first == "render", !rest.contains("--help"), !rest.contains("-h") { TextWarmUp.begin() }
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)

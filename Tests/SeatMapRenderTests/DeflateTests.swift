@@ -84,14 +84,15 @@ struct DeflateTests {
         #expect(back == whole)
     }
 
-    @Test("the encoder's Adler-32 equals zlib's: every length up to 300, long runs of 0xFF (the largest sums), noise, any start and alignment")
+    @Test("the encoder's Adler-32 equals zlib's: every length up to 300, runs of 0xFF past 4.4 MB (where unreduced 32-bit sums would wrap), noise, any start and alignment")
     func adlerAgreesWithZlib() {
-        let bytes = Self.noise(3_000_000, seed: 7), ff = [UInt8](repeating: 0xFF, count: 3_000_000)
+        if seatmap_strips_has_simd() == 0 { print("note: no AVX2 here: the Adler-32 compared is zlib's own") }
+        let bytes = Self.noise(6_000_000, seed: 7), ff = [UInt8](repeating: 0xFF, count: 6_000_000)
         func zlib(_ start: UInt32, _ b: [UInt8], _ offset: Int, _ count: Int) -> UInt32 {
             b.withUnsafeBufferPointer { UInt32(adler32_z(UInt(start), $0.baseAddress! + offset, count)) }
         }
         func ours(_ start: UInt32, _ b: [UInt8], _ offset: Int, _ count: Int) -> UInt32 {
-            b.withUnsafeBufferPointer { seatmap_strips_adler32(start, $0.baseAddress! + offset, count) }
+            b.withUnsafeBufferPointer { seatmap_strips_adler32_simd(start, $0.baseAddress! + offset, count) }
         }
         var differing: [String] = []
         for source in [bytes, ff] {
@@ -102,7 +103,7 @@ struct DeflateTests {
                     }
                 }
                 // Runs past the vector code's reduction point (2^20 bytes) and its remainder.
-                for count in [1 << 20, (1 << 20) + 33, 2_999_969] where ours(start, source, 3, count) != zlib(start, source, 3, count) {
+                for count in [1 << 20, (1 << 20) + 33, 5_999_969] where ours(start, source, 3, count) != zlib(start, source, 3, count) {
                     differing.append("\(source[0]) start \(start) count \(count)")
                 }
             }

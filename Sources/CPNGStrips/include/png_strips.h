@@ -41,6 +41,11 @@ int seatmap_strips_run_deflate(const unsigned char *in, size_t len, int level, i
 /* 0 makes the filter and Adler-32 take their plain C paths even where the
    processor has AVX2 (for tests comparing the two; the bytes are the same). */
 void seatmap_strips_allow_simd(int allowed);
+/* 1 when the processor has the AVX2 those paths need. */
+int seatmap_strips_has_simd(void);
+/* The AVX2 Adler-32 whatever seatmap_strips_allow_simd says (zlib's where
+   the processor lacks AVX2), for the test comparing it with zlib's. */
+uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len);
 
 /* zlib's checksums, for the stream trailer and the chunks. */
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len);
