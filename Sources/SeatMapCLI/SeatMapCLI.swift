@@ -70,8 +70,9 @@ public enum SeatMapCLI {
         defer { sources.forEach { $0.cancel() } }
         let console = Console.standard()
         let code = run(args, console: console)
-        // A render refused before its first text: its warm-up ends before the process does.
-        TextWarmUp.wait()
+        // A render refused before its first text: its warm-up normally ends
+        // before the process does (at most 0.2 s is spent waiting for it).
+        TextWarmUp.wait(upTo: 0.2)
         if let problem = console.outputError {
             console.err("seatmap: cannot write standard output: \(problem)")
             return code == 0 ? 1 : code

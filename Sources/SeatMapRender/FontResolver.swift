@@ -72,6 +72,10 @@ public enum TextWarmUp {
         }
     }
 
-    /// Returns once the warm-up is done (at once when none began).
-    public static func wait() { group.wait() }
+    /// Returns once the warm-up is done (at once when none began), or
+    /// after `seconds` when given (fontconfig scanning fonts with no cache
+    /// can take seconds; a refused render need not wait for that).
+    public static func wait(upTo seconds: Double? = nil) {
+        if let seconds { _ = group.wait(timeout: .now() + seconds) } else { group.wait() }
+    }
 }
