@@ -9,13 +9,20 @@
 #define SEATMAP_X86 1
 #include <immintrin.h>
 static int simd_allowed = 1;
-static int has_avx2(void) { return __atomic_load_n(&simd_allowed, __ATOMIC_RELAXED) && __builtin_cpu_supports("avx2"); }
-void seatmap_strips_allow_simd(int allowed) { __atomic_store_n(&simd_allowed, allowed, __ATOMIC_RELAXED); }
 int seatmap_strips_has_simd(void) { return __builtin_cpu_supports("avx2"); }
+void seatmap_strips_allow_simd(int allowed) { __atomic_store_n(&simd_allowed, allowed, __ATOMIC_RELAXED); }
 #else
-void seatmap_strips_allow_simd(int allowed) { (void)allowed; }
 int seatmap_strips_has_simd(void) { return 0; }
+void seatmap_strips_allow_simd(int allowed) { (void)allowed; }
 #endif
+/* Whether the AVX2 paths run: the processor has it and tests allow it. */
+static int has_avx2(void) {
+#ifdef SEATMAP_X86
+    return __atomic_load_n(&simd_allowed, __ATOMIC_RELAXED) && seatmap_strips_has_simd();
+#else
+    return 0;
+#endif
+}
 
 int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, int stride) {
     for (int y = 0; y < height; y++) {
@@ -162,11 +169,7 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
     if (!rows) return;
     unsigned char *prev = rows, *cur = rows + n, *trial = rows + 2 * n;
     const size_t bpp = (size_t)channels;
-#ifdef SEATMAP_X86
     const int avx2 = has_avx2();
-#else
-    const int avx2 = 0;
-#endif
     int havePrev = y0 > 0;
     if (havePrev) convert((const uint32_t *)(pixels + (size_t)(y0 - 1) * (size_t)stride), prev, width, channels, avx2);
     for (int y = y0; y < y1; y++) {
@@ -259,9 +262,10 @@ int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int l
    AVX2 (zlib's own is a byte at a time: 3-4 % of a small render's whole
    process). For each 32-byte piece, s1 gains its bytes' sum and s2 gains
    32 times s1 as it stood before the piece plus the bytes weighted 32 down
-   to 1; the sums run in lanes wide enough for a run of ADLER_RUN bytes
-   (64-bit for s1, 32-bit for the weighted bytes), which needs no reduction, and both are reduced modulo 65521 after each run.
-   The same value as zlib's adler32 for any input (DeflateTests). */
+   to 1. The sums run in lanes wide enough for a run of ADLER_RUN bytes
+   (64-bit for s1, 32-bit for the weighted bytes), so both are reduced
+   modulo 65521 once a run. The same value as zlib's adler32 for any input
+   (DeflateTests). */
 #ifdef SEATMAP_X86
 #define ADLER_BASE 65521u
 #define ADLER_RUN (1u << 20) /* 2^15 pieces of 32 bytes */
@@ -308,7 +312,7 @@ uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_
     return has_avx2() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
 }
 uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len) {
-    return __builtin_cpu_supports("avx2") ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
+    return seatmap_strips_has_simd() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
 }
 #else
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
