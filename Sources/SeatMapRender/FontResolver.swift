@@ -56,21 +56,14 @@ public enum FontResolver {
 /// changed: the font map made here is dropped.
 public enum TextWarmUp {
     private static let group = DispatchGroup()
-    private static let lock = NSLockBox()
-    nonisolated(unsafe) private static var started = false
+    /// Swift runs a static's initialiser once, on first use, whatever the thread.
+    private static let started: Void = DispatchQueue.global().async(group: group) {
+        FcInit()
+        if let map = pango_cairo_font_map_new() { g_object_unref(UnsafeMutableRawPointer(map)) }
+    }
 
     /// Starts the warm-up (once a process).
-    public static func begin() {
-        let first = lock.withLock {
-            defer { started = true }
-            return !started
-        }
-        guard first else { return }
-        DispatchQueue.global().async(group: group) {
-            FcInit()
-            if let map = pango_cairo_font_map_new() { g_object_unref(UnsafeMutableRawPointer(map)) }
-        }
-    }
+    public static func begin() { started }
 
     /// Returns once the warm-up is done (at once when none began), or
     /// after `seconds` when given (fontconfig scanning fonts with no cache
