@@ -19,11 +19,22 @@ final class CairoCanvas: Canvas {
     /// The device rects drawing is clipped to, innermost last.
     private var clips: [PixelRect] = []
 
-    init(_ context: CairoContext, text: PangoText, tagged: Bool = false, stamping: Bool = false) {
+    /// This canvas among every canvas of the process, and a count of its
+    /// changes to what Pango reads from the context (the matrix, through
+    /// translations, scales, rotated text and clips' saves and restores).
+    private let id = CairoCanvas.lock.withLock {
+        CairoCanvas.made += 1
+        return CairoCanvas.made
+    }
+    private var textState = 0
+    private static let lock = NSLockBox()
+    nonisolated(unsafe) private static var made: UInt64 = 0
+
+    init(_ context: CairoContext, text: PangoText, tagged: Bool = false, stamping: Stamping = .none) {
         self.context = context
         pango = text
         self.tagged = tagged
-        stamps = stamping ? Stamps(context.surface) : nil
+        stamps = stamping.fills ? Stamps(context.surface, masks: stamping.masks) : nil
     }
 
     func beginStructure(_ tag: String) { if tagged { cairo_tag_begin(cr, tag, "") } }
@@ -45,7 +56,41 @@ final class CairoCanvas: Canvas {
         }
     }
 
+    /// The device pixels whose values are kept (a tile's part within its
+    /// frame), or nil for all. What cannot reach them is not drawn: each
+    /// pixel is composited on its own, so a shape with no pixel among them
+    /// changes none of them.
+    var keep: PixelRect?
+
+    /// Whether a shape within `x0`…`x1`, `y0`…`y1` (user space) and
+    /// `margin` px round it can touch a kept pixel.
+    private func reaches(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, margin: Double) -> Bool {
+        guard let keep, !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return true }
+        return x1 + dx + margin > Double(keep.x) && x0 + dx - margin < Double(keep.maxX)
+            && y1 + dy + margin > Double(keep.y) && y0 + dy - margin < Double(keep.maxY)
+    }
+
+    /// Whether a path (every point of it, control points too: a curve lies
+    /// within them) `margin` px round can touch a kept pixel.
+    private func reaches(_ path: Path, margin: Double) -> Bool {
+        guard keep != nil, !scaled else { return true }
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        func add(_ x: Double, _ y: Double) {
+            x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+        }
+        for e in path.elements {
+            switch e {
+            case .move(let x, let y), .line(let x, let y): add(x, y)
+            case .curve(let a, let b, let c, let d, let x, let y): add(a, b); add(c, d); add(x, y)
+            case .close: break
+            }
+        }
+        return x0 > x1 || reaches(x0, y0, x1, y1, margin: margin)
+    }
+
     func fill(_ path: Path, _ color: Color) {
+        // A pixel of antialiasing round the shape.
+        guard reaches(path, margin: 2) else { return }
         if let stamps, !scaled, stamps.fill(path, color, dx: dx, dy: dy, clip: clips.last) { return }
         addPath(path)
         setColor(color)
@@ -60,6 +105,8 @@ final class CairoCanvas: Canvas {
     }
 
     func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {
+        // Half the width (round joins, butt caps) and antialiasing.
+        guard reaches(path, margin: width / 2 + 2) else { return }
         if let stamps, !scaled, dash.isEmpty, stamps.stroke(path, color, width: width, dx: dx, dy: dy, clip: clips.last) { return }
         addPath(path)
         setColor(color)
@@ -71,9 +118,13 @@ final class CairoCanvas: Canvas {
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
         guard !string.isEmpty, style.size > 0 else { return }
-        pango.update(for: cr)
+        pango.update(for: cr, canvas: id, state: textState)
         guard let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
         let origin = pango.origin(of: fitted, x: x, y: y, align: align)
+        if style.rotation == 0, keep != nil {
+            let ink = PangoText.ink(of: fitted.layout, at: origin)
+            guard reaches(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: 4) else { return }
+        }
         if style.rotation != 0 {
             cairo_save(cr)
             cairo_translate(cr, x, y)
@@ -84,11 +135,15 @@ final class CairoCanvas: Canvas {
         setColor(style.color)
         pango_cairo_show_layout(cr, fitted.layout)
         cairo_new_path(cr)
-        if style.rotation != 0 { cairo_restore(cr) }
+        if style.rotation != 0 {
+            cairo_restore(cr)
+            textState += 1
+        }
     }
 
     func pushClip(_ rect: PixelRect) {
         cairo_save(cr)
+        textState += 1
         cairo_new_path(cr)
         cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.w), Double(rect.h))
         cairo_clip(cr)
@@ -101,6 +156,7 @@ final class CairoCanvas: Canvas {
 
     func popClip() {
         cairo_restore(cr)
+        textState += 1
         clips.removeLast()
     }
 
@@ -110,11 +166,14 @@ final class CairoCanvas: Canvas {
 
     func translate(_ x: Double, _ y: Double) {
         cairo_translate(cr, x, y)
+        textState += 1
         dx += x
         dy += y
     }
     func scale(_ s: Double) {
         cairo_scale(cr, s, s)
+        textState += 1
         scaled = true
     }
 }
+

@@ -96,7 +96,19 @@ package final class PangoText {
     /// Matches the text context to a Cairo context's transformation (a
     /// scaled PDF page shapes for its own resolution); drops shaped text
     /// when it changed.
+    /// As `update(for:)`, skipped when the last update was for the same
+    /// canvas in the same state (`CairoCanvas.textState`: nothing it can
+    /// read has changed since): a seat map draws thousands of texts on one
+    /// canvas between two changes.
+    func update(for cr: OpaquePointer, canvas: UInt64, state: Int) {
+        if let matched, matched.canvas == canvas, matched.state == state { return }
+        update(for: cr)
+        matched = (canvas, state)
+    }
+    private var matched: (canvas: UInt64, state: Int)?
+
     func update(for cr: OpaquePointer) {
+        matched = nil
         // pango_cairo_update_context sets the context's matrix every time,
         // and Pango counts each set as a change: every layout would then be
         // shaped again before it is drawn, and this cache emptied, text
@@ -132,6 +144,7 @@ package final class PangoText {
         }
     }
     private var serial: UInt32 = 0
+
     /// What `update(for:)` last handed to Pango.
     private var seen: (linear: SIMD4<Double>, surface: OpaquePointer?, draw: OpaquePointer?)?
 

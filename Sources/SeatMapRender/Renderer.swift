@@ -17,6 +17,9 @@ public enum Renderer {
     /// same bytes either way (tests draw both and compare); off only to
     /// measure or check the difference.
     @TaskLocal package static var stampsFills = true
+    /// What this task's renders stamp (read where the drawing threads start:
+    /// they are not tasks and see no task-local values).
+    static var stamping: Stamping { Stamping(fills: stampsFills) }
 
     /// Images larger than this many pixels are refused.
     public static let maxPixels = ImageLimits.maxPixels
@@ -72,7 +75,7 @@ public enum Renderer {
     static func overlay(_ image: RasterImage, _ visible: PixelRect, _ text: PangoText, _ what: String, checkText: Bool = true,
                         _ draw: (CairoCanvas) -> Void) throws(SeatMapError) {
         let context = try CairoContext(image.surface)
-        let canvas = CairoCanvas(context, text: text, stamping: stampsFills)
+        let canvas = CairoCanvas(context, text: text, stamping: stamping)
         canvas.translate(Double(-visible.x), Double(-visible.y))
         draw(canvas)
         try context.check(what)
@@ -144,7 +147,7 @@ public enum Renderer {
     /// after tile), or nil for a fresh surface.
     /// `inPlace`: the target's pixels at the frame's origin and their
     /// stride, to draw the frame straight into the target (see `drawRegion`).
-    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Bool,
+    static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Stamping,
                             memory: FrameMemory? = nil, inPlace: (pixels: UnsafeMutablePointer<UInt8>, stride: Int)? = nil)
         throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
         let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
@@ -171,6 +174,8 @@ public enum Renderer {
         let context = try CairoContext(surface)
         let canvas = CairoCanvas(context, text: text, stamping: stamping)
         if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
+        // Only the part's pixels are kept from this frame.
+        if part != frame { canvas.keep = PixelRect(x: part.x - fx, y: part.y - fy, w: part.w, h: part.h) }
         let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
         // Seats are drawn only where they can reach the part: one in the
         // padding alone would be cropped away, and one crossing the
@@ -197,7 +202,8 @@ public enum Renderer {
         let destination = BandTarget(pointer: data)
         let workers = max(1, min(cores, tiles.count))
         // Read here: the workers below are not tasks and see no task-local values.
-        let stamping = stampsFills
+        let stamping = self.stamping
+        let serialStamping = stamping.ownMasks()
         if workers == 1 || region.w * region.h < parallelPixels {
             // The frames' memory outlives every surface over it (each is copied from before the next is made).
             let frames = FrameMemory()
@@ -214,21 +220,24 @@ public enum Renderer {
             }
             for (i, (tile, part)) in zip(tiles, parts).enumerated() {
                 if i == 0 && firstInPlace {
-                    _ = try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, inPlace: (data, stride))
+                    _ = try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, inPlace: (data, stride))
                     continue
                 }
-                try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: stamping, memory: frames), part, destination, stride, originX, originY)
+                try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, memory: frames), part, destination, stride, originX, originY)
             }
+        } else if tilesInPlace, region == whole(target, originX, originY),
+                  tiles.allSatisfy({ whole(target, originX, originY).intersection(frame(of: $0, scene.layout)) == frame(of: $0, scene.layout) }) {
+            try drawInPlace(scene, tiles, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
         } else {
             let errors = BandErrors(count: tiles.count)
             DispatchQueue.concurrentPerform(iterations: workers) { k in
                 let own: PangoText
                 do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
-                let frames = FrameMemory()
+                let frames = FrameMemory(), mine = stamping.ownMasks()
                 defer { withExtendedLifetime(frames) {} }
                 for i in Swift.stride(from: k, to: tiles.count, by: workers) {
                     do throws(SeatMapError) {
-                        try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: stamping, memory: frames), parts[i], destination, stride, originX, originY)
+                        try copyPart(try drawInFrame(scene, tile: tiles[i], part: parts[i], text: own, stamping: mine, memory: frames), parts[i], destination, stride, originX, originY)
                     } catch {
                         errors.set(i, error)
                     }
@@ -237,6 +246,80 @@ public enum Renderer {
             if let error = errors.first { throw error }
         }
         cairo_surface_mark_dirty(target.surface.pointer)
+    }
+
+    /// Whether a parallel full render draws each tile's frame straight into
+    /// the image (see `drawInPlace`) rather than in a frame of its own
+    /// copied in; off only to compare the two (tests).
+    @TaskLocal package static var tilesInPlace = true
+    /// Tiles drawn straight into their image by every render of the process (tests).
+    package static var totalTilesInPlace: Int { inPlaceCount.withLock { countedInPlace } }
+    private static let inPlaceCount = NSLockBox()
+    nonisolated(unsafe) private static var countedInPlace = 0
+
+    /// The rect of the scene a target holds, whose pixel (0, 0) is the scene's (`originX`, `originY`).
+    private static func whole(_ target: RasterImage, _ originX: Int, _ originY: Int) -> PixelRect {
+        PixelRect(x: originX, y: originY, w: target.width, h: target.height)
+    }
+
+    /// Draws every tile of a full render on every core, each tile's frame
+    /// straight into the image: no frame memory of its own, no copy. A
+    /// frame reaches past its tile into the neighbours' tiles, so
+    /// - a tile starts only when no tile whose frame meets its frame is
+    ///   being drawn (`TileSchedule`): two frames never draw on the same
+    ///   pixels at once;
+    /// - before drawing, a tile keeps the pixels of the tiles already drawn
+    ///   that its frame covers, and puts them back after: every pixel ends
+    ///   as its own tile drew it, in whatever order the tiles were drawn.
+    /// A tile not yet drawn needs nothing kept: its own frame is filled
+    /// with the background (or cleared, under a translucent one) before
+    /// anything is drawn on it. The bytes equal the copying path's
+    /// (`RenderTests`).
+    static func drawInPlace(_ scene: Scene, _ tiles: [PixelRect], workers: Int, stamping: Stamping, into target: RasterImage,
+                            originX: Int, originY: Int) throws(SeatMapError) {
+        guard let data = cairo_image_surface_get_data(target.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
+        let destination = BandTarget(pointer: data), stride = target.stride
+        let frames = tiles.map { frame(of: $0, scene.layout) }
+        let schedule = TileSchedule(frames)
+        let errors = BandErrors(count: tiles.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { k in
+            let own: PangoText
+            do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
+            var kept: [UInt8] = []
+            let mine = stamping.ownMasks()
+            while let (i, drawn) = schedule.take() {
+                defer { schedule.finish(i) }
+                if errors.first != nil { continue }
+                let f = frames[i]
+                let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
+                func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
+                    (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
+                }
+                kept.removeAll(keepingCapacity: true)
+                for r in covered {
+                    let (first, width) = rows(r)
+                    for row in 0..<r.h { kept.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }
+                }
+                do throws(SeatMapError) {
+                    _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: own, stamping: mine,
+                                        inPlace: (rows(f).0, stride))
+                } catch {
+                    errors.set(i, error)
+                }
+                var at = 0
+                kept.withUnsafeBufferPointer { saved in
+                    for r in covered {
+                        let (first, width) = rows(r)
+                        for row in 0..<r.h {
+                            (first + row * stride).update(from: saved.baseAddress! + at, count: width)
+                            at += width
+                        }
+                    }
+                }
+            }
+        }
+        inPlaceCount.withLock { countedInPlace += tiles.count }
+        if let error = errors.first { throw error }
     }
 
     /// Copies a drawn part into the target's pixels.
@@ -419,7 +502,68 @@ private final class BandErrors: @unchecked Sendable {
         errors[i] = e
         lock.unlock()
     }
-    var first: SeatMapError? { errors.compactMap { $0 }.first }
+    var first: SeatMapError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.compactMap { $0 }.first
+    }
+}
+
+/// What a raster canvas stamps rather than hands to Cairo (the same bytes
+/// either way): opaque fills and strokes.
+struct Stamping: Sendable {
+    var fills: Bool
+    /// The drawing thread's masks, shared by the tiles it draws (nil: each
+    /// canvas makes its own).
+    var masks: StampMasks? = nil
+    static let none = Stamping(fills: false)
+    static let all = Stamping(fills: true)
+
+    /// The same, with masks of one thread's own.
+    func ownMasks() -> Stamping {
+        var s = self
+        s.masks = StampMasks()
+        return s
+    }
+}
+
+/// Which tiles of an in-place render (`Renderer.drawInPlace`) are being
+/// drawn and which are done. `take` hands out the first tile, in row
+/// order, whose frame meets no frame being drawn, with the tiles already
+/// drawn whose frames meet its own; it waits while every tile left is
+/// blocked, and returns nil when none is left. Whenever it waits, another
+/// tile is being drawn, and `finish` wakes it.
+final class TileSchedule: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var state: [UInt8]  // 0: to draw, 1: being drawn, 2: drawn
+    private let meets: [[Int]]
+    private var first = 0
+
+    init(_ frames: [PixelRect]) {
+        state = Array(repeating: 0, count: frames.count)
+        meets = frames.indices.map { i in frames.indices.filter { $0 != i && !frames[$0].intersection(frames[i]).isEmpty } }
+    }
+
+    func take() -> (Int, [Int])? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while first < state.count && state[first] != 0 { first += 1 }
+            if first == state.count { return nil }
+            for i in first..<state.count where state[i] == 0 && !meets[i].contains(where: { state[$0] == 1 }) {
+                state[i] = 1
+                return (i, meets[i].filter { state[$0] == 2 })
+            }
+            condition.wait()
+        }
+    }
+
+    func finish(_ i: Int) {
+        condition.lock()
+        state[i] = 2
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// The image's pixels, written by the band threads (each its own rows).

@@ -4,6 +4,13 @@ import CStamp
 import SeatMapCore
 import SeatMapLayout
 
+/// The masks one drawing thread has made, by key: a mask depends on its
+/// key alone (not on the surface or where it is stamped), so the tiles a
+/// thread draws one after another share them. Used by one thread at a time.
+final class StampMasks: @unchecked Sendable {
+    var masks: [[Int32]: Stamps.Mask] = [:]
+}
+
 /// Stamped fills: a seat map is a few shapes drawn thousands of times, so
 /// an opaque fill's coverage is worked out once per distinct shape and
 /// composited at each place it is drawn, with the arithmetic Cairo uses for
@@ -16,7 +23,7 @@ import SeatMapLayout
 /// clip, or on a canvas that is scaled, go to Cairo.
 final class Stamps {
     /// A shape's coverage: 8 bits a pixel, the path filled at (0, 0).
-    private final class Mask {
+    final class Mask {
         let surface: CairoSurface
         let data: UnsafePointer<UInt8>
         let width: Int32, height: Int32, stride: Int32
@@ -65,7 +72,12 @@ final class Stamps {
     private let pixels: UnsafeMutablePointer<UInt8>
     private let stride: Int32
     private let width: Int, height: Int
-    private var masks: [[Int32]: Mask] = [:]
+    /// Masks by key: the drawing thread's (`StampMasks`, kept from tile
+    /// to tile), or this canvas's own.
+    private let known: StampMasks
+    /// The masks stamped last, most recent first, with their keys.
+    private var recent: [(key: [Int32], mask: Mask)] = []
+    private static let recentCount = 4
     private var scratchOps: [UInt8] = [], scratchFixed: [Int64] = [], scratchKey: [Int32] = []
     private var colours: [Color: UInt32] = [:]
     /// Fills stamped by every canvas of the process (for tests and the benchmark).
@@ -79,7 +91,7 @@ final class Stamps {
     private var stamped = 0, stampedStrokes = 0, stampedCut = 0
 
     /// Stamps for an ARGB32 image surface; nil for any other surface.
-    init?(_ surface: CairoSurface) {
+    init?(_ surface: CairoSurface, masks: StampMasks? = nil) {
         guard cairo_surface_get_type(surface.pointer) == CAIRO_SURFACE_TYPE_IMAGE,
               cairo_image_surface_get_format(surface.pointer) == CAIRO_FORMAT_ARGB32,
               let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
@@ -88,9 +100,10 @@ final class Stamps {
         stride = cairo_image_surface_get_stride(surface.pointer)
         width = Int(cairo_image_surface_get_width(surface.pointer))
         height = Int(cairo_image_surface_get_height(surface.pointer))
+        known = masks ?? StampMasks()
     }
 
-    var distinct: Int { masks.count }
+    var distinct: Int { known.masks.count }
 
     deinit {
         let n = stamped, strokes = stampedStrokes, cut = stampedCut
@@ -105,7 +118,37 @@ final class Stamps {
     /// the caller must fill it with Cairo. `dx`, `dy`: the canvas's
     /// translation; `clip`: the device rect drawing is limited to, if any.
     func fill(_ path: Path, _ color: Color, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
-        stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+        if let box = wholePixelRect(path, dx: dx, dy: dy) {
+            // A whole-pixel rect (a background) has full coverage within
+            // and none without: no mask, the colour written over the box.
+            guard color.a == 1, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height,
+                  clip.map({ $0.intersection(box) == box }) ?? true, let pixel = colour(color) else {
+                return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+            }
+            if box.isEmpty { return true }
+            cairo_surface_flush(target.pointer)
+            seatmap_fill_rect(pixels, stride, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h), pixel)
+            cairo_surface_mark_dirty_rectangle(target.pointer, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h))
+            stamped += 1
+            return true
+        }
+        return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+    }
+
+    /// The device rect a path covers when it is a rect (`Path.rect`: four
+    /// sides, along the axes) whose corners fall on whole pixels once
+    /// translated and rounded to 24.8 fixed point as Cairo rounds them.
+    private func wholePixelRect(_ path: Path, dx: Double, dy: Double) -> PixelRect? {
+        guard path.elements.count == 5, case .move(let x0, let y0) = path.elements[0], case .line(let x1, let y1) = path.elements[1],
+              case .line(let x2, let y2) = path.elements[2], case .line(let x3, let y3) = path.elements[3],
+              case .close = path.elements[4], y1 == y0, x2 == x1, y3 == y2, x3 == x0 else { return nil }
+        func whole(_ v: Double) -> Int? {
+            let f = (v * 256).rounded(.toNearestOrEven)
+            guard abs(f) < Double(1 << 30), f.truncatingRemainder(dividingBy: 256) == 0 else { return nil }
+            return Int(f) / 256
+        }
+        guard let ax = whole(x0 + dx), let ay = whole(y0 + dy), let bx = whole(x2 + dx), let by = whole(y2 + dy) else { return nil }
+        return PixelRect(x: min(ax, bx), y: min(ay, by), w: abs(bx - ax), h: abs(by - ay))
     }
 
     /// Strokes `path` `width` px wide in an opaque `color` by a stamp, as
@@ -183,13 +226,22 @@ final class Stamps {
         for op in ops { key.append(Int32(op)) }
         for (k, v) in fixed.enumerated() { key.append(Int32(v - Int64(k % 2 == 0 ? ox : oy) * 256)) }
         let mask: Mask
-        if let known = masks[key] {
-            mask = known
+        if let hit = recent.firstIndex(where: { $0.key == key }) {
+            // A seat map repeats a few shapes in turn (a seat, its mark, the
+            // next seat): the last few are compared before any hashing.
+            mask = recent[hit].mask
+            if hit != 0 { recent.swapAt(0, hit) }
         } else {
-            let relative = key[(header + ops.count)...].map { Double($0) / 256 }
-            guard let made = try? Mask(path: relative, ops: ops, lineWidth: lineWidth, clip: cut, width: w, height: h) else { return false }
-            masks[key] = made
-            mask = made
+            if let found = known.masks[key] {
+                mask = found
+            } else {
+                let relative = key[(header + ops.count)...].map { Double($0) / 256 }
+                guard let made = try? Mask(path: relative, ops: ops, lineWidth: lineWidth, clip: cut, width: w, height: h) else { return false }
+                known.masks[Array(key)] = made
+                mask = made
+            }
+            if recent.count == Stamps.recentCount { recent.removeLast() }
+            recent.insert((Array(key), mask), at: 0)
         }
         guard let pixel = colour(color) else { return false }
         cairo_surface_flush(target.pointer)

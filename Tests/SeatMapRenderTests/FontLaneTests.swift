@@ -15,7 +15,7 @@ struct FontLaneTests {
     static func pixels(_ scene: Scene, lane: Int) throws -> [UInt8] {
         let b = scene.layout.bounds
         let text = try PangoText(scene.theme, locale: scene.layout.locale, lane: lane)
-        let drawn = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: true)
+        let drawn = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: .all)
         let surface = drawn.surface.pointer
         let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return [] }
@@ -69,11 +69,91 @@ struct FrameMemoryTests {
         let text = try PangoText(theme, locale: layout.locale)
         guard let data = cairo_image_surface_get_data(fresh.surface.pointer) else { Issue.record("no pixels"); return }
         for tile in tiles {
-            let drawn = try Renderer.drawInFrame(scene, tile: tile, part: tile, text: text, stamping: true, memory: nil)
+            let drawn = try Renderer.drawInFrame(scene, tile: tile, part: tile, text: text, stamping: .all, memory: nil)
             try Renderer.copyPart(drawn, tile, BandTarget(pointer: data), fresh.stride, 0, 0)
         }
         cairo_surface_mark_dirty(fresh.surface.pointer)
         #expect(reused.differingPixels(from: fresh) == 0)
         if alpha < 1 { #expect(reused.rgbaPixels().contains { $0 >> 24 != 0xFF }, "the background is translucent in the image") }
+    }
+}
+
+@Suite("Tiles drawn in place")
+struct InPlaceTileTests {
+    /// A scene of several tiles, large enough to be drawn on every core.
+    static func scene(alpha: Double) throws -> Scene {
+        var theme = try Theme.builtIn("light")
+        theme.background = Color(r: theme.background.r, g: theme.background.g, b: theme.background.b, a: alpha)
+        let layout = try GeometryOptions(theme: theme, zoom: 4, scale: 3).layout(for: try Fixtures.example("theatre-curved.json")).layout
+        return try Scene(layout: layout, theme: theme)
+    }
+
+    @Test("drawn in place on 2 and 3 cores, a render equals the same render drawn in frames and copied, and drawn on one core; opaque and translucent backgrounds",
+          arguments: [1.0, 0.5])
+    func sameAsCopied(alpha: Double) throws {
+        let scene = try Self.scene(alpha: alpha)
+        let layout = scene.layout
+        #expect(Renderer.tiles(layout.bounds, layout).count >= 6, "tiles whose frames meet in rows and columns")
+        #expect(layout.width * layout.height >= Renderer.parallelPixels, "large enough to draw on every core")
+        let serial = try Renderer.$cores.withValue(1) { try Renderer.raster(scene) }
+        for cores in [2, 3] {
+            let before = Renderer.totalTilesInPlace
+            let inPlace = try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) }
+            #expect(Renderer.totalTilesInPlace > before, "the render drew its tiles in place")
+            let copied = try Renderer.$cores.withValue(cores) { try Renderer.$tilesInPlace.withValue(false) { try Renderer.raster(scene) } }
+            #expect(inPlace.differingPixels(from: copied) == 0, "\(cores) cores: in place against copied")
+            #expect(inPlace.differingPixels(from: serial) == 0, "\(cores) cores: in place against one core")
+        }
+    }
+
+    @Test("a viewport is drawn in frames and copied (its tiles' frames reach past the image), the same pixels as before")
+    func viewportCopies() throws {
+        let scene = try Self.scene(alpha: 1)
+        let full = try Renderer.$cores.withValue(2) { try Renderer.raster(scene) }
+        let view = ViewTransform(layout: scene.layout, viewportWidth: 800, viewportHeight: 700, offsetX: 150.5, offsetY: 120)
+        let before = Renderer.totalTilesInPlace
+        let part = try Renderer.$cores.withValue(2) { try Renderer.raster(scene, viewport: view) }
+        #expect(Renderer.totalTilesInPlace == before)
+        let visible = try Renderer.visibleRect(scene, view)
+        let a = full.rgbaPixels(), b = part.rgbaPixels()
+        var differing = 0
+        for y in 0..<part.height {
+            for x in 0..<part.width where a[(y + visible.y) * full.width + x + visible.x] != b[y * part.width + x] { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+
+    @Test("the schedule hands every tile out once, never two whose frames meet at once, with the drawn tiles their frames meet")
+    func schedule() {
+        // A 5 × 6 grid of 100 px tiles with frames 30 px round them.
+        let frames = (0..<30).map { PixelRect(x: $0 % 5 * 100 - 30, y: $0 / 5 * 100 - 30, w: 160, h: 160) }
+        let schedule = TileSchedule(frames)
+        final class Record: @unchecked Sendable {
+            let lock = NSLock()
+            var state: [Int], taken: [Int]
+            var clashes = 0, wrongDrawn = 0
+            init(_ n: Int) { state = Array(repeating: 0, count: n); taken = state }
+        }
+        let r = Record(frames.count)
+        let meets: @Sendable (Int, Int) -> Bool = { i, j in i != j && !frames[i].intersection(frames[j]).isEmpty }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            while let (i, drawn) = schedule.take() {
+                r.lock.lock()
+                r.taken[i] += 1
+                if r.state.indices.contains(where: { r.state[$0] == 1 && meets(i, $0) }) { r.clashes += 1 }
+                if Set(drawn) != Set(r.state.indices.filter { r.state[$0] == 2 && meets(i, $0) }) { r.wrongDrawn += 1 }
+                r.state[i] = 1
+                r.lock.unlock()
+                usleep(UInt32.random(in: 50...400))
+                r.lock.lock()
+                r.state[i] = 2
+                r.lock.unlock()
+                schedule.finish(i)
+            }
+        }
+        let taken = r.taken, clashes = r.clashes, wrongDrawn = r.wrongDrawn
+        #expect(taken == Array(repeating: 1, count: frames.count))
+        #expect(clashes == 0)
+        #expect(wrongDrawn == 0)
     }
 }

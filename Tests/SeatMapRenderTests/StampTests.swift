@@ -86,3 +86,37 @@ struct StampTests {
         }
     }
 }
+
+@Suite("Whole-pixel rects written straight")
+struct WholeRectTests {
+    @Test("a whole-pixel rect (small, and a background large enough for streaming stores) gives the bytes Cairo's fill gives, at every alignment, within a clip, and not when a fraction off")
+    func sameAsCairo() throws {
+        let theme = try Theme.builtIn("light")
+        let text = try PangoText(theme, locale: .standard)
+        func draw(_ stamping: Stamping, _ body: (CairoCanvas) -> Void) throws -> RasterImage {
+            let image = try RasterImage(width: 1601, height: 1203)
+            let context = try CairoContext(image.surface)
+            let canvas = CairoCanvas(context, text: text, stamping: stamping)
+            // Something under the rects, so that what they leave shows.
+            canvas.fill(Path.roundedRect(PixelRect(x: 3, y: 5, w: 1500, h: 1100), radius: 40), Color(r: 0.2, g: 0.5, b: 0.3))
+            body(canvas)
+            try context.check("drawing")
+            return image
+        }
+        let rects: [(Double, Double, Double, Double)] = [(0, 0, 1601, 1203), (1, 2, 3, 4), (7, 9, 1590, 1190), (13, 0, 1, 1203), (5, 5, 0, 9),
+                                                         (1600, 1202, 1, 1), (2.5, 3, 10, 10), (4, 4, 10.25, 7)]
+        for (x, y, w, h) in rects {
+            for translated in [0.0, 3.0, 0.5] {
+                let body: (CairoCanvas) -> Void = { canvas in
+                    canvas.translate(translated, -translated)
+                    canvas.fill(Path.rect(x, y, w, h), Color(r: 0.9, g: 0.1, b: 0.4))
+                    canvas.pushClip(PixelRect(x: 100, y: 100, w: 700, h: 500))
+                    canvas.fill(Path.rect(x + 150, y + 150, min(w, 300), min(h, 200)), Color(r: 0.1, g: 0.1, b: 0.8))
+                    canvas.popClip()
+                }
+                let stamped = try draw(.all, body), plain = try draw(.none, body)
+                #expect(stamped.differingPixels(from: plain) == 0, "rect \(x), \(y), \(w) × \(h) translated by \(translated)")
+            }
+        }
+    }
+}
