@@ -1,8 +1,5 @@
 #include "stamp.h"
 #include <string.h>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* Two channels of a packed pixel (bits 0-7 and 16-23) times an 8-bit
    weight over 255, each rounded to nearest as Cairo's span filler rounds. */
@@ -73,22 +70,8 @@ void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int 
 }
 
 void seatmap_fill_rect(uint8_t *pixels, int stride, int x, int y, int width, int height, uint32_t colour) {
-    int stream = (int64_t)width * height * 4 >= SEATMAP_STREAM_BYTES;
     for (int row = 0; row < height; row++) {
         uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
-        int i = 0;
-#if defined(__x86_64__)
-        if (stream) {
-            /* Up to a 16-byte boundary one pixel at a time (ARGB32 rows are
-               4-byte aligned), then 4 pixels a store. */
-            while (i < width && ((uintptr_t)(out + i) & 15) != 0) out[i++] = colour;
-            __m128i four = _mm_set1_epi32((int)colour);
-            for (; i + 4 <= width; i += 4) _mm_stream_si128((__m128i *)(out + i), four);
-        }
-#endif
-        for (; i < width; i++) out[i] = colour;
+        for (int i = 0; i < width; i++) out[i] = colour;
     }
-#if defined(__x86_64__)
-    if (stream) _mm_sfence();
-#endif
 }

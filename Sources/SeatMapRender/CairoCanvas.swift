@@ -91,7 +91,7 @@ final class CairoCanvas: Canvas {
     func fill(_ path: Path, _ color: Color) {
         // A pixel of antialiasing round the shape.
         guard reaches(path, margin: 2) else { return }
-        if let stamps, !scaled, stamps.fill(path, color, dx: dx, dy: dy, clip: clips.last) { return }
+        if let stamps, !scaled, stamps.fill(path, color, dx: dx, dy: dy, clip: clips.last, keep: keep) { return }
         addPath(path)
         setColor(color)
         cairo_fill(cr)

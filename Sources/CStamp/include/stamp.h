@@ -19,12 +19,7 @@ void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int 
 void seatmap_stamp_spans(const uint8_t *mask, int mask_width, int mask_height, int mask_stride, int32_t *spans);
 
 /* Writes an opaque colour over every pixel of a whole-pixel rect, as Cairo
-   writes it when it fills such a rect (full coverage everywhere). A rect of
-   at least `SEATMAP_STREAM_BYTES` (a background) is written with streaming
-   stores, which skip reading each line from memory before writing it: the
-   image behind a background is never read, only written over. */
+   writes it when it fills such a rect (full coverage everywhere). */
 void seatmap_fill_rect(uint8_t *pixels, int stride, int x, int y, int width, int height, uint32_t colour);
-
-#define SEATMAP_STREAM_BYTES (4 << 20)
 
 #endif
