@@ -65,7 +65,7 @@ final class CairoCanvas: Canvas {
     /// Whether a shape within `x0`…`x1`, `y0`…`y1` (user space) and
     /// `margin` px round it can touch a kept pixel.
     private func reaches(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, margin: Double) -> Bool {
-        guard let keep, !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return true }
+        guard let keep, !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite else { return true }
         return x1 + dx + margin > Double(keep.x) && x0 + dx - margin < Double(keep.maxX)
             && y1 + dy + margin > Double(keep.y) && y0 + dy - margin < Double(keep.maxY)
     }
@@ -123,7 +123,9 @@ final class CairoCanvas: Canvas {
         let origin = pango.origin(of: fitted, x: x, y: y, align: align)
         if style.rotation == 0, keep != nil {
             let ink = PangoText.ink(of: fitted.layout, at: origin)
-            guard reaches(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: 4) else { return }
+            // A quarter of the size more than antialiasing needs: the ink
+            // extents of bitmap and colour glyphs are the font's word.
+            guard reaches(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: 4 + style.size / 4) else { return }
         }
         if style.rotation != 0 {
             cairo_save(cr)

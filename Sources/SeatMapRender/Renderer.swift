@@ -225,7 +225,7 @@ public enum Renderer {
                 }
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, memory: frames), part, destination, stride, originX, originY)
             }
-        } else if tilesInPlace, region == whole(target, originX, originY),
+        } else if tilesInPlace, region == whole(target, originX, originY), inPlaceAtOnce(tiles, scene.layout) >= workers,
                   tiles.allSatisfy({ whole(target, originX, originY).intersection(frame(of: $0, scene.layout)) == frame(of: $0, scene.layout) }) {
             try drawInPlace(scene, tiles, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
         } else {
@@ -256,6 +256,15 @@ public enum Renderer {
     package static var totalTilesInPlace: Int { inPlaceCount.withLock { countedInPlace } }
     private static let inPlaceCount = NSLockBox()
     nonisolated(unsafe) private static var countedInPlace = 0
+
+    /// How many tiles can be drawn in place at once: every frame meets its
+    /// eight neighbours' (the padding is wider than a seat), so one tile in
+    /// each 2 × 2 block. With fewer than the workers, the tiles are drawn in
+    /// frames of their own and copied, all at once.
+    private static func inPlaceAtOnce(_ tiles: [PixelRect], _ layout: Layout) -> Int {
+        let columns = Set(tiles.map(\.x)).count, rows = Set(tiles.map(\.y)).count
+        return (columns + 1) / 2 * ((rows + 1) / 2)
+    }
 
     /// The rect of the scene a target holds, whose pixel (0, 0) is the scene's (`originX`, `originY`).
     private static func whole(_ target: RasterImage, _ originX: Int, _ originY: Int) -> PixelRect {
@@ -308,10 +317,11 @@ public enum Renderer {
                 }
                 var at = 0
                 kept.withUnsafeBufferPointer { saved in
+                    guard let base = saved.baseAddress else { return }
                     for r in covered {
                         let (first, width) = rows(r)
                         for row in 0..<r.h {
-                            (first + row * stride).update(from: saved.baseAddress! + at, count: width)
+                            (first + row * stride).update(from: base + at, count: width)
                             at += width
                         }
                     }
