@@ -178,4 +178,3 @@ final class CairoCanvas: Canvas {
         scaled = true
     }
 }
-

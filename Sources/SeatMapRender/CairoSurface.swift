@@ -56,11 +56,11 @@ final class CairoSurface {
 /// The pixels of tile frames drawn one after another by one worker: one
 /// allocation, reused. A fresh surface per tile cost a page fault (and the
 /// kernel's zeroing) for every page of every tile: at 10,000 seats, about
-/// as many pages again as the image itself. A frame's region is filled
-/// with the background before anything is drawn on it, and every pixel is
-/// composited on its own, so what the previous tile left outside the
-/// region is never copied out; under a background that is not opaque the
-/// frame is cleared first, as a fresh surface is.
+/// as many pages again as the image itself. A tile's part is filled with
+/// the background before anything is drawn on it, and every pixel is
+/// composited on its own, so what the previous tile left outside the part
+/// is never copied out; under a background that is not opaque the frame is
+/// cleared first, as a fresh surface is.
 final class FrameMemory {
     private var bytes: UnsafeMutableRawPointer?
     private var capacity = 0

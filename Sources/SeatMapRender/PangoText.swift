@@ -93,9 +93,6 @@ package final class PangoText {
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
-    /// Matches the text context to a Cairo context's transformation (a
-    /// scaled PDF page shapes for its own resolution); drops shaped text
-    /// when it changed.
     /// As `update(for:)`, skipped when the last update was for the same
     /// canvas in the same state (`CairoCanvas.textState`: nothing it can
     /// read has changed since): a seat map draws thousands of texts on one
@@ -107,6 +104,9 @@ package final class PangoText {
     }
     private var matched: (canvas: UInt64, state: Int)?
 
+    /// Matches the text context to a Cairo context's transformation (a
+    /// scaled PDF page shapes for its own resolution); drops shaped text
+    /// when it changed.
     func update(for cr: OpaquePointer) {
         matched = nil
         // pango_cairo_update_context sets the context's matrix every time,
@@ -144,7 +144,6 @@ package final class PangoText {
         }
     }
     private var serial: UInt32 = 0
-
     /// What `update(for:)` last handed to Pango.
     private var seen: (linear: SIMD4<Double>, surface: OpaquePointer?, draw: OpaquePointer?)?
 

@@ -203,16 +203,15 @@ public enum Renderer {
         let workers = max(1, min(cores, tiles.count))
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = self.stamping
-        let serialStamping = stamping.ownMasks()
+        let whole = PixelRect(x: originX, y: originY, w: target.width, h: target.height)
         if workers == 1 || region.w * region.h < parallelPixels {
             // The frames' memory outlives every surface over it (each is copied from before the next is made).
-            let frames = FrameMemory()
+            let frames = FrameMemory(), serialStamping = stamping.ownMasks()
             defer { withExtendedLifetime(frames) {} }
             // The first frame, when it starts at the target's origin and fits
             // in it, is drawn straight into the target (no frame memory, no
             // copy): what it draws outside its part lies in the later tiles'
             // parts, which are drawn over it.
-            let whole = PixelRect(x: originX, y: originY, w: target.width, h: target.height)
             var firstInPlace = false
             if tiles.count > 1, region == whole, region.intersection(scene.layout.bounds) == region {
                 let first = frame(of: tiles[0], scene.layout)
@@ -225,8 +224,8 @@ public enum Renderer {
                 }
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, memory: frames), part, destination, stride, originX, originY)
             }
-        } else if tilesInPlace, region == whole(target, originX, originY), inPlaceAtOnce(tiles, scene.layout) >= workers,
-                  tiles.allSatisfy({ whole(target, originX, originY).intersection(frame(of: $0, scene.layout)) == frame(of: $0, scene.layout) }) {
+        } else if tilesInPlace, region == whole, inPlaceAtOnce(tiles) >= workers,
+                  tiles.allSatisfy({ let f = frame(of: $0, scene.layout); return whole.intersection(f) == f }) {
             try drawInPlace(scene, tiles, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
         } else {
             let errors = BandErrors(count: tiles.count)
@@ -261,14 +260,9 @@ public enum Renderer {
     /// eight neighbours' (the padding is wider than a seat), so one tile in
     /// each 2 × 2 block. With fewer than the workers, the tiles are drawn in
     /// frames of their own and copied, all at once.
-    private static func inPlaceAtOnce(_ tiles: [PixelRect], _ layout: Layout) -> Int {
+    private static func inPlaceAtOnce(_ tiles: [PixelRect]) -> Int {
         let columns = Set(tiles.map(\.x)).count, rows = Set(tiles.map(\.y)).count
         return (columns + 1) / 2 * ((rows + 1) / 2)
-    }
-
-    /// The rect of the scene a target holds, whose pixel (0, 0) is the scene's (`originX`, `originY`).
-    private static func whole(_ target: RasterImage, _ originX: Int, _ originY: Int) -> PixelRect {
-        PixelRect(x: originX, y: originY, w: target.width, h: target.height)
     }
 
     /// Draws every tile of a full render on every core, each tile's frame
@@ -280,10 +274,10 @@ public enum Renderer {
     /// - before drawing, a tile keeps the pixels of the tiles already drawn
     ///   that its frame covers, and puts them back after: every pixel ends
     ///   as its own tile drew it, in whatever order the tiles were drawn.
-    /// A tile not yet drawn needs nothing kept: its own frame is filled
-    /// with the background (or cleared, under a translucent one) before
-    /// anything is drawn on it. The bytes equal the copying path's
-    /// (`RenderTests`).
+    /// A tile not yet drawn needs nothing kept: its own part is filled
+    /// with the background (its frame cleared first, under a translucent
+    /// one) before anything is drawn on it. The bytes equal the copying
+    /// path's ("Tiles drawn in place" in the render tests).
     static func drawInPlace(_ scene: Scene, _ tiles: [PixelRect], workers: Int, stamping: Stamping, into target: RasterImage,
                             originX: Int, originY: Int) throws(SeatMapError) {
         guard let data = cairo_image_surface_get_data(target.surface.pointer) else { throw SeatMapError("the image has no pixel data") }

@@ -120,19 +120,18 @@ final class Stamps {
     /// `keep`: the device pixels whose values are kept (see
     /// `CairoCanvas.keep`): a whole-pixel rect is written only there.
     func fill(_ path: Path, _ color: Color, dx: Double, dy: Double, clip: PixelRect?, keep: PixelRect? = nil) -> Bool {
-        if let whole = wholePixelRect(path, dx: dx, dy: dy) {
+        // A whole-pixel rect (a background) has full coverage within and
+        // none without: no mask, the colour written over the box.
+        if color.a == 1, let whole = wholePixelRect(path, dx: dx, dy: dy) {
             let box = keep.map { whole.intersection($0) } ?? whole
-            // A whole-pixel rect (a background) has full coverage within
-            // and none without: no mask, the colour written over the box.
-            guard color.a == 1, !box.isEmpty, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height,
-                  clip.map({ $0.intersection(box) == box }) ?? true, let pixel = colour(color) else {
-                return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+            if !box.isEmpty, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height,
+               clip.map({ $0.intersection(box) == box }) ?? true, let pixel = colour(color) {
+                cairo_surface_flush(target.pointer)
+                seatmap_fill_rect(pixels, stride, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h), pixel)
+                cairo_surface_mark_dirty_rectangle(target.pointer, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h))
+                stamped += 1
+                return true
             }
-            cairo_surface_flush(target.pointer)
-            seatmap_fill_rect(pixels, stride, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h), pixel)
-            cairo_surface_mark_dirty_rectangle(target.pointer, Int32(box.x), Int32(box.y), Int32(box.w), Int32(box.h))
-            stamped += 1
-            return true
         }
         return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
     }
@@ -242,6 +241,7 @@ final class Stamps {
                 known.masks[Array(key)] = made
                 mask = made
             }
+            // A copy: the scratch key is refilled for the next stamp.
             if recent.count == Stamps.recentCount { recent.removeLast() }
             recent.insert((Array(key), mask), at: 0)
         }
