@@ -64,13 +64,15 @@ let package = Package(
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
         // MARK: Stamped seats: an opaque fill's coverage composited as Cairo composites it
         .target(name: "CStamp"),
+        // MARK: Fontconfig and Pango's font map loaded on a thread of their own, from a render's first moment
+        .target(name: "CTextWarmUp", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

@@ -1,7 +1,7 @@
-import Dispatch
 import Foundation
 import CCairo
 import CPNG
+import CTextWarmUp
 import SeatMapCore
 import SeatMapLayout
 
@@ -53,22 +53,17 @@ public enum FontResolver {
 /// command reads its input and lays the hall out. The first text then
 /// finds them ready; `FontResolver` waits for the warm-up, so fontconfig
 /// is never loaded twice. Nothing is drawn and nothing a render reads is
-/// changed: the font map made here is dropped.
+/// changed: the font map made there is dropped. `seatmap render ...`
+/// starts it as the process starts (CTextWarmUp's constructor), before
+/// the Swift runtime's and the command's own start-up.
 public enum TextWarmUp {
-    private static let group = DispatchGroup()
-    /// Swift runs a static's initialiser once, on first use, whatever the thread.
-    private static let started: Void = DispatchQueue.global().async(group: group) {
-        FcInit()
-        if let map = pango_cairo_font_map_new() { g_object_unref(UnsafeMutableRawPointer(map)) }
-    }
-
     /// Starts the warm-up (once a process).
-    public static func begin() { started }
+    public static func begin() { seatmap_text_warm_up_begin() }
 
     /// Returns once the warm-up is done (at once when none began), or
     /// after `seconds` when given (fontconfig scanning fonts with no cache
     /// can take seconds; a refused render need not wait for that).
     public static func wait(upTo seconds: Double? = nil) {
-        if let seconds { _ = group.wait(timeout: .now() + seconds) } else { group.wait() }
+        seatmap_text_warm_up_wait(seconds.map { max(0, $0) } ?? -1)
     }
 }

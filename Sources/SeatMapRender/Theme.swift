@@ -173,8 +173,10 @@ extension Theme {
                 ctx.error(n, "metrics", "seats must be at least 1 pt wide and high")
             }
         }
-        var name = URL(fileURLWithPath: source.name).deletingPathExtension().lastPathComponent
-        if let n = m["name"], let s = ctx.string(n, "name") { name = s }
+        let name: String
+        if let n = m["name"], let s = ctx.string(n, "name") { name = s } else {
+            name = URL(fileURLWithPath: source.name).deletingPathExtension().lastPathComponent
+        }
         guard ctx.errors.isEmpty, let bg = colors["background"], let locked = colors["locked"], let sold = colors["sold"],
               let selected = colors["selected"], let highlight = colors["highlight"], let seatText = colors["seatText"],
               let text = colors["text"], let rowLabel = colors["rowLabel"], let rowLabelBackground = colors["rowLabelBackground"],

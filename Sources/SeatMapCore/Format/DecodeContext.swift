@@ -227,7 +227,10 @@ public struct DecodeContext {
             mantissa = lower[..<e]
         }
         guard mantissa.filter(\.isNumber).count <= 30 else { return nil }
-        guard let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !d.isNaN else { return nil }
+        // No locale: the separator is then "." (as in en_US_POSIX) and
+        // Foundation loads no locale data (ICU's number formatter took
+        // milliseconds on a command's first price).
+        guard let d = Decimal(string: text), !d.isNaN else { return nil }
         return d
     }
 }

@@ -70,7 +70,7 @@ public struct SeatMapLocale: Sendable, Equatable {
     /// never filled again (a row labelled "{seat}" stays "{seat}"), so the
     /// result does not depend on the order of `values`.
     static func fill(_ template: String, _ values: [String: String]) -> String {
-        guard !values.isEmpty, template.contains("{") else { return template }
+        guard !values.isEmpty, template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {

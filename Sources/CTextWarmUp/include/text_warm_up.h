@@ -1,0 +1,12 @@
+#ifndef SEATMAP_TEXT_WARM_UP_H
+#define SEATMAP_TEXT_WARM_UP_H
+/* Fontconfig's configuration and Pango's font map types, loaded on a thread
+   of their own (see SeatMapRender's TextWarmUp). */
+
+/* Starts the warm-up once a process (later calls do nothing). */
+void seatmap_text_warm_up_begin(void);
+
+/* Waits for the warm-up: without limit when `seconds` < 0. Returns at once
+   when none began. */
+void seatmap_text_warm_up_wait(double seconds);
+#endif

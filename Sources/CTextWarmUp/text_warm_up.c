@@ -1,0 +1,71 @@
+/* The text warm-up: fontconfig's configuration (its files parsed, its font
+   caches read) and Pango's font map types loaded on a thread of their own.
+   Started by a constructor when the command line is a render (before the
+   Swift runtime and the command's own start-up run), or by
+   seatmap_text_warm_up_begin. Nothing is drawn and nothing a render reads is
+   changed: the font map made here is dropped. */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
+#include "text_warm_up.h"
+
+enum { NOT_STARTED, RUNNING, DONE };
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
+static int state = NOT_STARTED;
+
+static void *warm_up(void *unused) {
+    (void)unused;
+    FcInit();
+    PangoFontMap *map = pango_cairo_font_map_new();
+    if (map) g_object_unref(map);
+    pthread_mutex_lock(&lock);
+    state = DONE;
+    pthread_cond_broadcast(&finished);
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+void seatmap_text_warm_up_begin(void) {
+    pthread_mutex_lock(&lock);
+    if (state == NOT_STARTED) {
+        pthread_attr_t attributes;
+        pthread_t thread;
+        pthread_attr_init(&attributes);
+        pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+        /* Without a thread there is nothing to wait for: the first text
+           then loads fontconfig itself. */
+        state = pthread_create(&thread, &attributes, warm_up, NULL) == 0 ? RUNNING : DONE;
+        pthread_attr_destroy(&attributes);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void seatmap_text_warm_up_wait(double seconds) {
+    pthread_mutex_lock(&lock);
+    if (seconds < 0) {
+        while (state == RUNNING) pthread_cond_wait(&finished, &lock);
+    } else {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        double whole = (double)(long)seconds;
+        deadline.tv_sec += (time_t)whole;
+        deadline.tv_nsec += (long)((seconds - whole) * 1e9);
+        if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
+        while (state == RUNNING && pthread_cond_timedwait(&finished, &lock, &deadline) != ETIMEDOUT) {}
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* `seatmap render ...`: the warm-up starts as the process does, before the
+   Swift runtime's and the command's own start-up (3-5 ms). Other forms of
+   the command line (`--max-input-bytes N render`) start it from the
+   command (TextWarmUp.begin), where the arguments are parsed; a process
+   that is not a render never starts it here. */
+__attribute__((constructor(101))) static void start_for_render(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (argc > 1 && argv && argv[1] && strcmp(argv[1], "render") == 0) seatmap_text_warm_up_begin();
+}
