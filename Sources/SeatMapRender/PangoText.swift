@@ -17,6 +17,8 @@ package final class PangoText {
     let context: OpaquePointer
     /// Every family of the theme, as a Pango family list.
     private let families: OpaquePointer
+    /// The primary family alone (its metrics place every line).
+    private let primary: OpaquePointer
     private var layouts: [Key: OpaquePointer] = [:]
     private var metrics: [Double: (ascent: Double, descent: Double)] = [:]
     /// The first character found that no font has.
@@ -55,6 +57,8 @@ package final class PangoText {
         let list = ([font.family] + fallbacks).map { String(String.UnicodeScalarView($0.unicodeScalars.map { $0 == "," ? " " : $0 })) }.joined(separator: ",")
         families = pango_font_description_new()
         pango_font_description_set_family(families, list)
+        primary = pango_font_description_new()
+        pango_font_description_set_family(primary, font.family)
     }
 
     /// The engine for a theme: its font must be installed.
@@ -85,6 +89,7 @@ package final class PangoText {
             cairo_font_options_destroy(seen.draw)
         }
         pango_font_description_free(families)
+        pango_font_description_free(primary)
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
@@ -250,17 +255,11 @@ package final class PangoText {
 
     /// The primary font's ascent and descent at a size (pixels): every line
     /// is placed by them, so a fallback glyph never moves its line.
-    ///
-    /// The font is the first of the family list's fontset: the primary
-    /// family is installed (`FontResolver`) and first in the list, so
-    /// fontconfig matches the same face as for the primary alone, and the
-    /// fontset is the one the texts at this size are shaped with (one
-    /// fontconfig match and sort a size instead of two).
     func lineMetrics(size: Double) -> (ascent: Double, descent: Double) {
         if let m = metrics[size] { return m }
-        pango_font_description_set_absolute_size(families, size * PangoText.unit)
+        pango_font_description_set_absolute_size(primary, size * PangoText.unit)
         var out = (ascent: size * 0.8, descent: size * 0.2)
-        if let map = pango_context_get_font_map(context), let font = pango_font_map_load_font(map, context, families),
+        if let map = pango_context_get_font_map(context), let font = pango_font_map_load_font(map, context, primary),
            let m = pango_font_get_metrics(font, pango_context_get_language(context)) {
             out = (Double(pango_font_metrics_get_ascent(m)) / PangoText.unit, Double(pango_font_metrics_get_descent(m)) / PangoText.unit)
             pango_font_metrics_unref(m)
