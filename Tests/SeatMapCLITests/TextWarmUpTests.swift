@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapRender
+import SeatMapTestSupport
+
+/// `seatmap render ...` starts loading fontconfig and Pango's font map as
+/// the process starts (a constructor, before Swift's runtime and the
+/// command's start-up); any other form of the command line starts it from
+/// the parsed command. Neither changes a byte.
+@Suite("Text warm-up")
+struct TextWarmUpTests {
+    @Test("a render started as the process starts, one started from the parsed command and the library's render write the same bytes",
+          arguments: ["cinema-12x18.json", "labels-rtl.json", "arena-blocks.json"])
+    func sameBytes(example: String) throws {
+        guard SeatmapProcess.executable != nil else { Issue.record("no seatmap binary"); return }
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hall = Fixtures.examplePath(example)
+        let early = dir.appendingPathComponent("early.png").path, late = dir.appendingPathComponent("late.png").path
+        let first = try SeatmapProcess.run(["render", hall, "-o", early, "--scale", "2"])
+        #expect(first.code == 0, "\(first.stderr)")
+        let second = try SeatmapProcess.run(["--max-input-bytes", "1000000", "render", hall, "-o", late, "--scale", "2"])
+        #expect(second.code == 0, "\(second.stderr)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: early)), b = try Data(contentsOf: URL(fileURLWithPath: late))
+        #expect(a.count > 1000)
+        #expect(a == b)
+        let scene = try Scene(hall: try Fixtures.example(example), theme: try Theme.search("light"), scale: 2)
+        #expect([UInt8](a) == (try Renderer.png(scene)))
+    }
+
+    @Test("render --help and a refused render give their usual answers")
+    func helpAndRefusal() throws {
+        guard SeatmapProcess.executable != nil else { Issue.record("no seatmap binary"); return }
+        let help = try SeatmapProcess.run(["render", "--help"])
+        #expect(help.code == 0)
+        #expect(String(decoding: help.stdout, as: UTF8.self).hasPrefix("Usage: seatmap render"))
+        let refused = try SeatmapProcess.run(["render", "/nonexistent/hall.json", "-o", "/tmp/never-written.png"])
+        #expect(refused.code != 0)
+        #expect(refused.stderr.contains("/nonexistent/hall.json"))
+    }
+}
