@@ -4,7 +4,6 @@
    Swift runtime and the command's own start-up run), or by
    seatmap_text_warm_up_begin. Nothing is drawn and nothing a render reads is
    changed: the font map made here is dropped. */
-#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -46,26 +45,34 @@ void seatmap_text_warm_up_begin(void) {
 
 void seatmap_text_warm_up_wait(double seconds) {
     pthread_mutex_lock(&lock);
-    if (seconds < 0) {
+    /* Negative, not a number or beyond a year: no limit. */
+    if (!(seconds >= 0 && seconds < 3.2e7)) {
         while (state == RUNNING) pthread_cond_wait(&finished, &lock);
     } else {
         struct timespec deadline;
         clock_gettime(CLOCK_REALTIME, &deadline);
-        double whole = (double)(long)seconds;
+        long whole = (long)seconds;
         deadline.tv_sec += (time_t)whole;
-        deadline.tv_nsec += (long)((seconds - whole) * 1e9);
+        deadline.tv_nsec += (long)((seconds - (double)whole) * 1e9);
         if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
-        while (state == RUNNING && pthread_cond_timedwait(&finished, &lock, &deadline) != ETIMEDOUT) {}
+        /* Woken early (or spuriously): wait again for what is left; any
+           other answer (the deadline passed, an error) ends the wait. */
+        while (state == RUNNING && pthread_cond_timedwait(&finished, &lock, &deadline) == 0) {}
     }
     pthread_mutex_unlock(&lock);
 }
 
 /* `seatmap render ...`: the warm-up starts as the process does, before the
-   Swift runtime's and the command's own start-up (3-5 ms). Other forms of
-   the command line (`--max-input-bytes N render`) start it from the
-   command (TextWarmUp.begin), where the arguments are parsed; a process
-   that is not a render never starts it here. */
+   Swift runtime's and the command's own start-up. Other forms of the
+   command line (`--max-input-bytes N render`) start it from the command
+   (TextWarmUp.begin), where the arguments are parsed; a process that is not
+   a render never starts it here, nor does a render's help (asked for with
+   the same two words the command checks, see SeatMapCLI.main). */
 __attribute__((constructor(101))) static void start_for_render(int argc, char **argv, char **envp) {
     (void)envp;
-    if (argc > 1 && argv && argv[1] && strcmp(argv[1], "render") == 0) seatmap_text_warm_up_begin();
+    if (argc < 2 || !argv || !argv[1] || strcmp(argv[1], "render") != 0) return;
+    for (int i = 2; i < argc; i++) {
+        if (argv[i] && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) return;
+    }
+    seatmap_text_warm_up_begin();
 }

@@ -64,6 +64,8 @@ public enum TextWarmUp {
     /// after `seconds` when given (fontconfig scanning fonts with no cache
     /// can take seconds; a refused render need not wait for that).
     public static func wait(upTo seconds: Double? = nil) {
-        seatmap_text_warm_up_wait(seconds.map { max(0, $0) } ?? -1)
+        // A limit of no time (or not a number) returns at once; C reads a
+        // negative one, or one beyond a year (infinity), as no limit.
+        seatmap_text_warm_up_wait(seconds.map { $0 > 0 ? $0 : 0 } ?? -1)
     }
 }

@@ -29,6 +29,23 @@ struct TextWarmUpTests {
         #expect([UInt8](a) == (try Renderer.png(scene)))
     }
 
+    @Test("the warm-up begins once however often it is asked to, and every kind of wait returns, the unlimited ones once it is done",
+          .timeLimit(.minutes(1)))
+    func waits() throws {
+        TextWarmUp.wait(upTo: 0)
+        TextWarmUp.wait(upTo: -1)
+        TextWarmUp.wait(upTo: .nan)
+        TextWarmUp.begin()
+        TextWarmUp.begin()
+        TextWarmUp.wait(upTo: 0.001)
+        TextWarmUp.wait(upTo: .infinity)
+        TextWarmUp.wait(upTo: 1e300)
+        TextWarmUp.wait()
+        // Fontconfig is loaded: the theme's font resolves.
+        let theme = try Theme.search("light")
+        #expect(try FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage).family == theme.fontFamily)
+    }
+
     @Test("render --help and a refused render give their usual answers")
     func helpAndRefusal() throws {
         guard SeatmapProcess.executable != nil else { Issue.record("no seatmap binary"); return }

@@ -6,7 +6,7 @@
 /* Starts the warm-up once a process (later calls do nothing). */
 void seatmap_text_warm_up_begin(void);
 
-/* Waits for the warm-up: without limit when `seconds` < 0. Returns at once
-   when none began. */
+/* Waits for the warm-up, at most `seconds` (without limit when negative,
+   not a number or beyond a year). Returns at once when none began. */
 void seatmap_text_warm_up_wait(double seconds);
 #endif
