@@ -178,6 +178,32 @@ public struct Bench {
                     max: times[times.count - 1] * scale / per, unit: unit)
     }
 
+    /// `runs` rounds of `a` then `b`, back to back (after one of each when
+    /// not quick), so that the machine's load (shared, noisy) weighs on both
+    /// sides of each round's ratio alike: each round's nanoseconds.
+    func rounds(_ runs: Int, _ a: () throws -> Void, _ b: () throws -> Void) rethrows -> (a: [Double], b: [Double]) {
+        if !quick {
+            try a()
+            try b()
+        }
+        var timesA: [Double] = [], timesB: [Double] = []
+        for _ in 0..<(quick ? 1 : runs) {
+            var t0 = Bench.now()
+            try a()
+            timesA.append(Double(Bench.now() - t0))
+            t0 = Bench.now()
+            try b()
+            timesB.append(Double(Bench.now() - t0))
+        }
+        return (timesA, timesB)
+    }
+
+    /// The median of the rounds' ratios, `top[i] / bottom[i]`.
+    static func medianRatio(_ top: [Double], _ bottom: [Double]) -> Double {
+        let r = zip(top, bottom).map { $0 / $1 }.sorted()
+        return r[r.count / 2]
+    }
+
     mutating func add(_ scene: String, _ name: String, _ stat: Stat, _ note: String = "") {
         figures.append(Figure(scene: scene, name: name, stat: stat, note: note))
     }
@@ -305,26 +331,9 @@ public struct Bench {
                 if !layout.isFree, let found, layout.cells[found].isSeat, tester.locate(i, j) != found { agree = false }
             }
         }
-        // Rounds of both, back to back, so that the machine's load (shared,
-        // noisy) weighs on both sides of each round's ratio alike; the ratio
-        // is the median of the rounds' ratios.
-        let rounds = quick ? 1 : 7
-        var fastTimes: [Double] = [], slowTimes: [Double] = [], roundRatios: [Double] = []
-        if !quick {
-            try indexed()
-            scanned()
-        }
-        for _ in 0..<rounds {
-            var t0 = Bench.now()
-            try indexed()
-            let fastNs = Double(Bench.now() - t0) / Double(count)
-            t0 = Bench.now()
-            scanned()
-            let slowNs = Double(Bench.now() - t0) / Double(scanCount)
-            fastTimes.append(fastNs)
-            slowTimes.append(slowNs)
-            roundRatios.append(slowNs / fastNs)
-        }
+        // Rounds of both; the ratio is the median of the rounds' ratios.
+        let (indexedNs, scannedNs) = try rounds(7, indexed, scanned)
+        let fastTimes = indexedNs.map { $0 / Double(count) }, slowTimes = scannedNs.map { $0 / Double(scanCount) }
         func stat(_ values: [Double]) -> Stat {
             let v = values.sorted()
             return Stat(median: v[v.count / 2], min: v[0], max: v[v.count - 1], unit: "ns")
@@ -333,7 +342,7 @@ public struct Bench {
         add(name, "hit-test, per query (z2.37, offset)", fast, "HitTester.find; \(count) queries, \(seatsHit) on seats")
         add(name, "hit-test, naive linear scan per query", slow,
             "\(scanCount) queries; " + (layout.isFree ? "bounding rects only (cheaper than shapes)" : "answers agree: \(agree)"))
-        let ratio = roundRatios.sorted()[roundRatios.count / 2]
+        let ratio = Bench.medianRatio(slowTimes, fastTimes)
         ratios.append(("hit-test speed-up over linear scan, \(name)", ratio))
         if name == "stadium-100k" { target("hit-test at stadium-100k", fast.median, "< 40 ns", fast.median < 40) }
         if name == "arena-10k" { target("hit-test vs linear scan at arena-10k", ratio, "≥ 100×", ratio >= 100) }
@@ -352,32 +361,14 @@ public struct Bench {
         let runs = big ? 3 : 7
         var image: RasterImage? = nil
         // The drawing and a plain memory fill of an image its size (the
-        // floor any drawing pays) in rounds of both, back to back, so that
-        // the shared machine's load weighs on both sides of each round's
-        // ratio alike; the ratio is the median of the rounds' ratios.
-        func drawn() throws {
+        // floor any drawing pays) in rounds of both; the ratio is the median
+        // of the rounds' ratios.
+        let (drawNs, fillNs) = try rounds(runs, {
             image = nil  // free the previous image first: one render's memory at a time
             image = try Renderer.raster(scene)
-        }
-        func filled() throws { try RasterImage(width: scene.layout.width, height: scene.layout.height).fillBytes(0x5a) }
-        if !quick {
-            try drawn()
-            try filled()
-        }
-        var drawTimes: [Double] = [], fillTimes: [Double] = [], roundRatios: [Double] = []
-        for _ in 0..<(quick ? 1 : runs) {
-            var t0 = Bench.now()
-            try drawn()
-            let d = Double(Bench.now() - t0) / 1e6
-            t0 = Bench.now()
-            try filled()
-            let f = Double(Bench.now() - t0) / 1e6
-            drawTimes.append(d)
-            fillTimes.append(f)
-            roundRatios.append(d / f)
-        }
-        let draw = Bench.stat(drawTimes), fill = Bench.stat(fillTimes)
-        let drawOverFill = roundRatios.sorted()[roundRatios.count / 2]
+        }, { try RasterImage(width: scene.layout.width, height: scene.layout.height).fillBytes(0x5a) })
+        let draw = Bench.stat(drawNs.map { $0 / 1e6 }), fill = Bench.stat(fillNs.map { $0 / 1e6 })
+        let drawOverFill = Bench.medianRatio(drawNs, fillNs)
         // Peak memory of one render on its own, from a reset high-water mark.
         image = nil
         Bench.resetPeak()
