@@ -84,6 +84,7 @@ package final class PangoText {
     deinit {
         for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
         for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        dropPrimaryFonts()
         if let seen {
             cairo_font_options_destroy(seen.surface)
             cairo_font_options_destroy(seen.draw)
@@ -141,6 +142,7 @@ package final class PangoText {
             cut.removeAll()
             fits.removeAll()
             metrics.removeAll()
+            dropPrimaryFonts()
         }
     }
     private var serial: UInt32 = 0
@@ -152,10 +154,12 @@ package final class PangoText {
         let key = Key(text: text, size: size)
         if let known = layouts[key] { return known }
         guard let layout = pango_layout_new(context) else { return nil }
-        pango_font_description_set_absolute_size(families, size * PangoText.unit)
-        pango_layout_set_font_description(layout, families)
+        let shown = PangoText.bounded(text, size: size)
+        let description = primaryCovers(shown, size: size) ? primary : families
+        pango_font_description_set_absolute_size(description, size * PangoText.unit)
+        pango_layout_set_font_description(layout, description)
         if rightToLeft { pango_layout_set_auto_dir(layout, 0) }
-        pango_layout_set_text(layout, PangoText.bounded(text, size: size), -1)
+        pango_layout_set_text(layout, shown, -1)
         if missing == nil, pango_layout_get_unknown_glyphs_count(layout) > 0 { missing = PangoText.unknown(in: layout, text, what) }
         layouts[key] = layout
         return layout
@@ -253,17 +257,57 @@ package final class PangoText {
         return prefix + "…"
     }
 
+    private func dropPrimaryFonts() {
+        for case let font? in primaryFonts.values { g_object_unref(UnsafeMutableRawPointer(font)) }
+        primaryFonts.removeAll()
+    }
+
+    /// Whether the primary font has every character of the text, none of
+    /// them one Pango never picks a font for (controls, formats, separators,
+    /// variation selectors). Such a text is laid out with the primary family
+    /// alone: the family list would give every character the same font (its
+    /// fontset's first, which fontconfig matches to the installed
+    /// `fontFamily` either way), and the primary family's fontset is loaded
+    /// anyway (Pango measures every font's line height by laying out a
+    /// sample in the font's own family), so fontconfig matches and sorts the
+    /// fonts once a size instead of twice. Any other text takes the family
+    /// list, so a fallback font is found as before.
+    private func primaryCovers(_ text: String, size: Double) -> Bool {
+        guard primaryAlone, let font = primaryFont(size: size) else { return false }
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .surrogate, .lineSeparator, .paragraphSeparator, .spaceSeparator, .unassigned, .privateUse:
+                if scalar != " " { return false }
+            default:
+                if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) { return false }
+            }
+            if pango_font_has_char(font, scalar.value) == 0 { return false }
+        }
+        return true
+    }
+
+    /// Off: every text takes the family list (tests compare the two).
+    var primaryAlone = true
+
+    /// The primary family's font at a size (its fontset's first).
+    private func primaryFont(size: Double) -> UnsafeMutablePointer<PangoFont>? {
+        if let known = primaryFonts[size] { return known }
+        pango_font_description_set_absolute_size(primary, size * PangoText.unit)
+        var font: UnsafeMutablePointer<PangoFont>? = nil
+        if let map = pango_context_get_font_map(context) { font = pango_font_map_load_font(map, context, primary) }
+        primaryFonts[size] = font
+        return font
+    }
+    private var primaryFonts: [Double: UnsafeMutablePointer<PangoFont>?] = [:]
+
     /// The primary font's ascent and descent at a size (pixels): every line
     /// is placed by them, so a fallback glyph never moves its line.
     func lineMetrics(size: Double) -> (ascent: Double, descent: Double) {
         if let m = metrics[size] { return m }
-        pango_font_description_set_absolute_size(primary, size * PangoText.unit)
         var out = (ascent: size * 0.8, descent: size * 0.2)
-        if let map = pango_context_get_font_map(context), let font = pango_font_map_load_font(map, context, primary),
-           let m = pango_font_get_metrics(font, pango_context_get_language(context)) {
+        if let font = primaryFont(size: size), let m = pango_font_get_metrics(font, pango_context_get_language(context)) {
             out = (Double(pango_font_metrics_get_ascent(m)) / PangoText.unit, Double(pango_font_metrics_get_descent(m)) / PangoText.unit)
             pango_font_metrics_unref(m)
-            g_object_unref(UnsafeMutableRawPointer(font))
         }
         metrics[size] = out
         return out

@@ -157,3 +157,64 @@ struct InPlaceTileTests {
         #expect(wrongDrawn == 0)
     }
 }
+
+/// A text the theme's primary font covers is laid out in the primary family
+/// alone (one fontconfig match a size instead of two): that must draw what
+/// the family list draws, and any other text must still take the list.
+@Suite("Text in the primary family alone")
+struct PrimaryAloneTests {
+    static func pixels(_ scene: Scene, primaryAlone: Bool) throws -> [UInt8] {
+        let b = scene.layout.bounds
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
+        text.primaryAlone = primaryAlone
+        let drawn = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: .all)
+        let surface = drawn.surface.pointer
+        let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: stride * height))
+    }
+
+    /// Names mixing what the primary font has with what only a fallback
+    /// has, and characters Pango never picks a font for.
+    static let names = ["Théâtre Ærø 12", "环球影城 Saal 3", "مسرح Hall 2", "Saal\u{00A0}1 \u{200F}A", "Большой зал", "תיאטרון 7"]
+
+    @Test("every example and mixed-script names draw the same pixels as with the theme's family list, in every shipped theme",
+          arguments: ["seed.json", "labels-rtl.json", "gala.json", "cinema-12x18.json", "mixed"])
+    func samePixels(example: String) throws {
+        for themeName in Theme.shippedNames {
+            for (zoom, scale) in [(1.0, 1.0), (2.5, 2.0)] {
+                let halls: [Hall] = example == "mixed"
+                    ? try Self.names.map { name in
+                        try Hall(cinemaName: name, hallName: name, movieStartTime: "2026-01-01 20:00",
+                                 rows: [Row(number: 1, price: 10, seats: [Seat(column: 1, status: .available), Seat(column: 2, status: .sold)])])
+                    }
+                    : [try Fixtures.example(example)]
+                for hall in halls {
+                    let scene = try GeometryOptions(theme: try Theme.builtIn(themeName), zoom: zoom, scale: scale).scene(for: hall)
+                    let alone = try Self.pixels(scene, primaryAlone: true)
+                    let list = try Self.pixels(scene, primaryAlone: false)
+                    #expect(!alone.isEmpty && Set(alone).count > 2, "something is drawn")
+                    let differing = alone.count == list.count ? zip(alone, list).filter { $0 != $1 }.count : max(alone.count, list.count)
+                    #expect(differing == 0, "\(example) \(hall.cinemaName) \(themeName) z\(zoom) s\(scale): \(differing) bytes differ")
+                }
+            }
+        }
+    }
+
+    @Test("a text the primary font covers takes the primary family alone; one with a character it lacks, a control or a no-break space takes the list")
+    func whichFamilies() throws {
+        let theme = try Theme.builtIn("light")
+        let text = try PangoText(theme, locale: try SeatMapLocale.named("en"))
+        func families(_ s: String) throws -> String {
+            let layout = try #require(text.layout(s, size: 20, what: "test"))
+            let description = try #require(pango_layout_get_font_description(layout))
+            return String(cString: try #require(pango_font_description_get_family(description)))
+        }
+        #expect(try families("A 12") == theme.fontFamily)
+        #expect(try families("环球影城") == theme.fontFamily, "the primary font has these")
+        for s in ["مسرح", "Saal\u{00A0}1", "A\u{200F}B", "a\u{FE0F}"] {
+            #expect(try families(s).hasPrefix(theme.fontFamily + ","), "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        try text.check()
+    }
+}
