@@ -64,6 +64,8 @@ let package = Package(
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
         // MARK: Stamped seats: an opaque fill's coverage composited as Cairo composites it
         .target(name: "CStamp"),
+        // Image memory on 2 MB boundaries backed by 2 MB pages (SeatMapRender's CairoSurface).
+        .target(name: "CImageMemory", dependencies: ["CCairo"]),
         // MARK: Fontconfig and Pango's font map loaded on a thread of their own, from a render's first moment
         .target(name: "CTextWarmUp", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
 
@@ -72,7 +74,7 @@ let package = Package(
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CImageMemory"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
