@@ -60,6 +60,13 @@ void seatmap_text_warm_up_begin(void) {
     pthread_mutex_unlock(&lock);
 }
 
+int seatmap_text_warm_up_began(void) {
+    pthread_mutex_lock(&lock);
+    int began = state != NOT_STARTED;
+    pthread_mutex_unlock(&lock);
+    return began;
+}
+
 void seatmap_text_warm_up_wait(double seconds) {
     pthread_mutex_lock(&lock);
     /* Negative, not a number or beyond a year: no limit. */

@@ -68,6 +68,9 @@ public enum SeatMapCLI {
             sources.append(source)
         }
         defer { sources.forEach { $0.cancel() } }
+        // A worker thread for the PNG encoder's strips, started now: made
+        // when the encoder first asks for one, it started 1-2 ms late.
+        if TextWarmUp.began { DispatchQueue.global().async {} }
         let console = Console.standard()
         let code = run(args, console: console)
         // A render refused before its first text: its warm-up normally ends

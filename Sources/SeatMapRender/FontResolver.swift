@@ -60,6 +60,9 @@ public enum TextWarmUp {
     /// Starts the warm-up (once a process).
     public static func begin() { seatmap_text_warm_up_begin() }
 
+    /// Whether a warm-up began (the process is a render).
+    public static var began: Bool { seatmap_text_warm_up_began() != 0 }
+
     /// Returns once the warm-up is done (at once when none began), or
     /// after `seconds` when given (fontconfig scanning fonts with no cache
     /// can take seconds; a refused render need not wait for that).

@@ -37,6 +37,7 @@ struct TextWarmUpTests {
         TextWarmUp.wait(upTo: .nan)
         TextWarmUp.begin()
         TextWarmUp.begin()
+        #expect(TextWarmUp.began)
         TextWarmUp.wait(upTo: 0.001)
         TextWarmUp.wait(upTo: .infinity)
         TextWarmUp.wait(upTo: 1e300)

@@ -6,6 +6,9 @@
 /* Starts the warm-up once a process (later calls do nothing). */
 void seatmap_text_warm_up_begin(void);
 
+/* 1 when a warm-up began (the process is a render), else 0. */
+int seatmap_text_warm_up_began(void);
+
 /* Waits for the warm-up, at most `seconds` (without limit when negative,
    not a number or beyond a year). Returns at once when none began. */
 void seatmap_text_warm_up_wait(double seconds);
