@@ -68,13 +68,15 @@ let package = Package(
         .target(name: "CImageMemory", dependencies: ["CCairo"]),
         // MARK: Fontconfig and Pango's font map loaded on a thread of their own, from a render's first moment
         .target(name: "CTextWarmUp", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
+        // MARK: A text's coverage, worked out once and composited wherever it is drawn again (SeatMapRender's PangoText)
+        .target(name: "CTextSprite", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CImageMemory"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CTextSprite", "CImageMemory"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

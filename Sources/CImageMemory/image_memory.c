@@ -1,5 +1,5 @@
-/* Image memory on 2 MB boundaries (see image_memory.h). The mapping keeps a
-   page in front of the pixels that records where the mapping starts and
+/* Memory on 2 MB boundaries (see image_memory.h). An image's mapping keeps
+   a page in front of the pixels that records where the mapping starts and
    how long it is, so the surface's destroy callback can unmap it all. */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -16,47 +16,76 @@ struct mapping {
 
 static const cairo_user_data_key_t key;
 
+/* `front` bytes (whole pages), then `bytes` rounded up to whole 2 MB pages
+   starting on a 2 MB boundary and advised for huge pages. Returns where
+   the 2 MB pages start, and the mapping (from the front) in `start` and
+   `length`; NULL when it cannot be had. */
+static uint8_t *map_huge(size_t front, size_t bytes, void **start, size_t *length) {
+#ifdef MADV_HUGEPAGE
+    if (bytes == 0 || bytes > SIZE_MAX / 2 || front > HUGE) return NULL;
+    /* Rounded up to whole 2 MB pages (a last part page would be faulted in
+       4 KB at a time), mapped with room to move to a 2 MB boundary. */
+    size_t body = (bytes + HUGE - 1) / HUGE * HUGE;
+    size_t asked = front + body + HUGE;
+    uint8_t *base = mmap(NULL, asked, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return NULL;
+    uintptr_t aligned = ((uintptr_t)base + front + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+    uint8_t *body_start = (uint8_t *)aligned, *first = body_start - front, *end = body_start + body;
+    /* Give back what lies before the front and after the body. */
+    if (first > base) munmap(base, (size_t)(first - base));
+    if (base + asked > end) munmap(end, (size_t)(base + asked - end));
+    madvise(body_start, body, MADV_HUGEPAGE);
+    *start = first;
+    *length = front + body;
+    return body_start;
+#else
+    (void)front;
+    (void)bytes;
+    (void)start;
+    (void)length;
+    return NULL;
+#endif
+}
+
 static void release(void *pixels) {
     const struct mapping *m = (const struct mapping *)((uint8_t *)pixels - sizeof(struct mapping));
     munmap(m->start, m->length);
 }
 
 cairo_surface_t *seatmap_huge_image_surface_create(int width, int height) {
-#ifdef MADV_HUGEPAGE
     if (width <= 0 || height <= 0) return NULL;
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width);
     if (stride <= 0) return NULL;
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0 || page > HUGE || (size_t)page < sizeof(struct mapping)) return NULL;
     size_t bytes = (size_t)stride * (size_t)height;
-    if (bytes < HUGE || bytes > SIZE_MAX / 2) return NULL;
-    /* The pixels, rounded up to whole 2 MB pages (a last part page would
-       be faulted in 4 KB at a time), after one page for the record; mapped
-       with room to move the pixels to a 2 MB boundary. */
-    size_t body = (bytes + HUGE - 1) / HUGE * HUGE;
-    size_t asked = (size_t)page + body + HUGE;
-    uint8_t *base = mmap(NULL, asked, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return NULL;
-    uintptr_t aligned = ((uintptr_t)base + (size_t)page + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
-    uint8_t *pixels = (uint8_t *)aligned, *front = pixels - page, *end = pixels + body;
-    /* Give back what lies before the record's page and after the pixels. */
-    if (front > base) munmap(base, (size_t)(front - base));
-    if (base + asked > end) munmap(end, (size_t)(base + asked - end));
-    madvise(pixels, body, MADV_HUGEPAGE);
+    if (bytes < HUGE) return NULL;
+    void *start;
+    size_t length;
+    uint8_t *pixels = map_huge((size_t)page, bytes, &start, &length);
+    if (!pixels) return NULL;
     struct mapping *m = (struct mapping *)(pixels - sizeof(struct mapping));
-    m->start = front;
-    m->length = (size_t)page + body;
+    m->start = start;
+    m->length = length;
     cairo_surface_t *surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, width, height, stride);
     if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS
         || cairo_surface_set_user_data(surface, &key, pixels, release) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(surface);
-        munmap(front, (size_t)page + body);
+        munmap(start, length);
         return NULL;
     }
     return surface;
-#else
-    (void)width;
-    (void)height;
-    return NULL;
-#endif
+}
+
+void *seatmap_huge_alloc(size_t bytes, size_t *mapped) {
+    void *start;
+    size_t length;
+    uint8_t *memory = map_huge(0, bytes, &start, &length);
+    if (!memory) return NULL;
+    *mapped = length;
+    return memory;
+}
+
+void seatmap_huge_free(void *memory, size_t mapped) {
+    if (memory) munmap(memory, mapped);
 }

@@ -35,8 +35,11 @@ public struct Bench {
     /// Only layout and hit-testing (`--hit-only`).
     var hitOnly = false
     /// The parts of the run (`--only`): the scenes' figures, the 4K diff,
-    /// the batch scaling. All by default.
+    /// the batch scaling, the picker. All by default. `drawing` (the drawing
+    /// against the memory fill, alone, in 15 rounds) is part of `scenes`
+    /// and only runs alone when asked for.
     static let parts = ["scenes", "diff", "batch", "picker"]
+    static let optionalParts = ["drawing"]
     var parts = Set(Bench.parts)
     /// The geometry flags (`--theme`, `--no-header`, `--no-legend`): the
     /// theme whose style every layout of the run is built with.
@@ -66,7 +69,7 @@ public struct Bench {
             .value("json", "FILE", "Also write every figure as JSON."),
             .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
             .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
-            .values("only", "PART", "Only this part of the run: \(Bench.parts.joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh)."),
+            .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds)."),
         ] + GeometryFlags.all.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
         details: """
         Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
@@ -88,8 +91,8 @@ public struct Bench {
                 return 0
             }
             if let extra = a.positionals.first { throw UsageError(message: "unexpected argument \(extra)") }
-            for part in a.values["only"] ?? [] where !Bench.parts.contains(part) {
-                throw UsageError(message: "--only expects one of \(Bench.parts.joined(separator: ", ")), got \(part)")
+            for part in a.values["only"] ?? [] where !(Bench.parts + Bench.optionalParts).contains(part) {
+                throw UsageError(message: "--only expects one of \((Bench.parts + Bench.optionalParts).joined(separator: ", ")), got \(part)")
             }
             geometry = try GeometryOptions(a)
         } catch let e as UsageError {
@@ -155,6 +158,14 @@ public struct Bench {
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// The process's processor time so far (user, system), every thread, in ms.
+    static func cpuMs() -> (user: Double, system: Double) {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return (0, 0) }
+        func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+        return (ms(usage.ru_utime), ms(usage.ru_stime))
+    }
 
     /// Median, min and max of times in milliseconds.
     static func stat(_ ms: [Double]) -> Stat {
@@ -287,6 +298,11 @@ public struct Bench {
             ratios.append(("layout stadium-100k / arena-10k", r))
             target("layout grows linearly: stadium-100k / arena-10k", r, "≤ 12×", r <= 12)
         }
+        for (name, hall) in scenes where parts.contains("drawing") && !parts.contains("scenes") && !hitOnly && name != "arena-free-100k" {
+            let big = name == "stadium-100k"
+            let scene = try self.scene(hall, zoom: renderZoom ?? 1, scale: renderScale ?? (big ? 1.0 : 2.0))
+            _ = try drawingFigures(name, scene, runs: quick ? 1 : 15)
+        }
         if !hitOnly && parts.contains("diff") { try diff4K() }
         if !hitOnly && parts.contains("batch") { try batchScaling() }
         if !hitOnly && parts.contains("picker") { try picker() }
@@ -350,6 +366,45 @@ public struct Bench {
         if name == "arena-free-10k" { target("hit-test vs linear scan at arena-free-10k", ratio, "≥ 100×", ratio >= 100) }
     }
 
+    /// The drawing of a full render against a plain memory fill of an image
+    /// its size (the floor any drawing pays), in rounds of both; the ratio is
+    /// the median of the rounds' ratios. Returns the last drawing, its
+    /// figure and the render's peak memory.
+    mutating func drawingFigures(_ name: String, _ scene: Scene, runs: Int) throws -> (image: RasterImage, draw: Stat, peak: Double, before: Double) {
+        let zoom = scene.layout.zoom, scale = scene.layout.scale
+        var image: RasterImage? = nil
+        var user: [Double] = [], system: [Double] = []
+        let (drawNs, fillNs) = try rounds(runs, {
+            image = nil  // free the previous image first: one render's memory at a time
+            let before = Bench.cpuMs()
+            image = try Renderer.raster(scene)
+            let after = Bench.cpuMs()
+            user.append(after.user - before.user)
+            system.append(after.system - before.system)
+        }, { try RasterImage(width: scene.layout.width, height: scene.layout.height).fillBytes(0x5a) })
+        let draw = Bench.stat(drawNs.map { $0 / 1e6 }), fill = Bench.stat(fillNs.map { $0 / 1e6 })
+        let drawOverFill = Bench.medianRatio(drawNs, fillNs)
+        // Peak memory of one render on its own, from a reset high-water mark.
+        image = nil
+        Bench.resetPeak()
+        let before = Bench.peakMB()
+        let drawn = try Renderer.raster(scene)
+        let peak = Bench.peakMB()
+        add(name, "PNG render: drawing (z\(Bench.short(zoom)) s\(Bench.short(scale)))", draw, "\(drawn.width)×\(drawn.height) px")
+        // Its processor time over every thread: less moved than its wall
+        // time by a shared machine's other work (the warm-up round left out).
+        let counted = quick ? user.indices : user.indices.dropFirst()
+        add(name, "  processor time of the drawing, user (every thread)", Bench.stat(counted.map { user[$0] }),
+            String(format: "system %.1f ms", Bench.stat(counted.map { system[$0] }).median))
+        let bytes = drawn.width * drawn.height * 4
+        add(name, "  memory fill of the same image (allocated as a render allocates it, then memset)", fill, "\(bytes / 1_048_576) MB")
+        ratios.append(("drawing / memory fill, \(name)", drawOverFill))
+        if name == "arena-10k" && zoom == 1 && scale == 2 {
+            target("drawing / memory fill of the same image, arena-10k z1 s2", drawOverFill, "≤ 3×", drawOverFill <= 3)
+        }
+        return (drawn, draw, peak, before)
+    }
+
     mutating func render(_ name: String, _ hall: Hall) throws {
         let big = name == "stadium-100k"
         // Full PNG render at zoom 1, scale 2 (scale 1 for the stadium, whose
@@ -359,25 +414,7 @@ public struct Bench {
         let scene = try self.scene(hall, zoom: zoom, scale: scale)
         let seats = HallSummary(hall).seats
         let runs = big ? 3 : 7
-        var image: RasterImage? = nil
-        // The drawing and a plain memory fill of an image its size (the
-        // floor any drawing pays) in rounds of both; the ratio is the median
-        // of the rounds' ratios.
-        let (drawNs, fillNs) = try rounds(runs, {
-            image = nil  // free the previous image first: one render's memory at a time
-            image = try Renderer.raster(scene)
-        }, { try RasterImage(width: scene.layout.width, height: scene.layout.height).fillBytes(0x5a) })
-        let draw = Bench.stat(drawNs.map { $0 / 1e6 }), fill = Bench.stat(fillNs.map { $0 / 1e6 })
-        let drawOverFill = Bench.medianRatio(drawNs, fillNs)
-        // Peak memory of one render on its own, from a reset high-water mark.
-        image = nil
-        Bench.resetPeak()
-        let before = Bench.peakMB()
-        image = try Renderer.raster(scene)
-        let renderPeak = Bench.peakMB()
-        guard let image else { return }
-        let pixels = "\(image.width)×\(image.height) px"
-        add(name, "PNG render: drawing (z\(Bench.short(zoom)) s\(Bench.short(scale)))", draw, pixels)
+        let (image, draw, renderPeak, before) = try drawingFigures(name, scene, runs: runs)
         // The same drawing with every fill left to Cairo (no stamps).
         let unstamped = try Renderer.$stampsFills.withValue(false) {
             try measure(runs) { _ = try Renderer.raster(scene) }
@@ -385,12 +422,6 @@ public struct Bench {
         add(name, "  the same drawing, every fill by Cairo (no stamps)", unstamped,
             String(format: "stamps save %.0f %%", (1 - draw.median / unstamped.median) * 100))
         ratios.append(("drawing: Cairo's fills / stamped, \(name)", unstamped.median / draw.median))
-        let bytes = image.width * image.height * 4
-        add(name, "  memory fill of the same image (allocated as a render allocates it, then memset)", fill, "\(bytes / 1_048_576) MB")
-        ratios.append(("drawing / memory fill, \(name)", drawOverFill))
-        if name == "arena-10k" && zoom == 1 && scale == 2 {
-            target("drawing / memory fill of the same image, arena-10k z1 s2", drawOverFill, "≤ 3×", drawOverFill <= 3)
-        }
         let swift = measure(runs) { _ = Renderer.dryRun(scene) }
         add(name, "  of which Swift-side (painter, no Cairo)", swift,
             String(format: "%.2f µs per seat, %.0f %% of drawing", swift.median * 1000 / Double(max(1, seats)), swift.median / draw.median * 100))

@@ -70,10 +70,9 @@ final class CairoCanvas: Canvas {
             && y1 + dy + margin > Double(keep.y) && y0 + dy - margin < Double(keep.maxY)
     }
 
-    /// Whether a path (every point of it, control points too: a curve lies
-    /// within them) `margin` px round can touch a kept pixel.
-    private func reaches(_ path: Path, margin: Double) -> Bool {
-        guard keep != nil, !scaled else { return true }
+    /// A path's box in user space: every point of it, control points too (a
+    /// curve lies within them); x0 > x1 when it has none.
+    private static func box(_ path: Path) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         func add(_ x: Double, _ y: Double) {
             x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
@@ -85,13 +84,47 @@ final class CairoCanvas: Canvas {
             case .close: break
             }
         }
-        return x0 > x1 || reaches(x0, y0, x1, y1, margin: margin)
+        return (x0, y0, x1, y1)
+    }
+
+    /// Whether a path `margin` px round can touch a kept pixel.
+    private func reaches(_ path: Path, margin: Double) -> Bool {
+        guard keep != nil, !scaled else { return true }
+        let b = CairoCanvas.box(path)
+        return b.x0 > b.x1 || reaches(b.x0, b.y0, b.x1, b.y1, margin: margin)
+    }
+
+    /// Called once, before Cairo first draws what may reach past the kept
+    /// pixels: a frame drawn in place in the image, whose pixels past its
+    /// part are its neighbours', keeps them only then (stamps write only
+    /// the kept pixels).
+    var beforeDrawingPastKeep: (() -> Void)?
+
+    /// Before Cairo draws within `x0`…`x1`, `y0`…`y1` (user space) and
+    /// `margin` px round: calls `beforeDrawingPastKeep` unless that lies
+    /// within the kept pixels.
+    private func cairoDraws(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, margin: Double) {
+        guard let call = beforeDrawingPastKeep else { return }
+        if let keep, !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite,
+           x0 + dx - margin >= Double(keep.x), x1 + dx + margin <= Double(keep.maxX),
+           y0 + dy - margin >= Double(keep.y), y1 + dy + margin <= Double(keep.maxY) {
+            return
+        }
+        beforeDrawingPastKeep = nil
+        call()
+    }
+
+    private func cairoDraws(_ path: Path, margin: Double) {
+        guard beforeDrawingPastKeep != nil else { return }
+        let b = CairoCanvas.box(path)
+        if b.x0 <= b.x1 { cairoDraws(b.x0, b.y0, b.x1, b.y1, margin: margin) }
     }
 
     func fill(_ path: Path, _ color: Color) {
         // A pixel of antialiasing round the shape.
         guard reaches(path, margin: 2) else { return }
         if let stamps, !scaled, stamps.fill(path, color, dx: dx, dy: dy, clip: clips.last, keep: keep) { return }
+        cairoDraws(path, margin: 2)
         addPath(path)
         setColor(color)
         cairo_fill(cr)
@@ -107,7 +140,8 @@ final class CairoCanvas: Canvas {
     func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {
         // Half the width (round joins, butt caps) and antialiasing.
         guard reaches(path, margin: width / 2 + 2) else { return }
-        if let stamps, !scaled, dash.isEmpty, stamps.stroke(path, color, width: width, dx: dx, dy: dy, clip: clips.last) { return }
+        if let stamps, !scaled, dash.isEmpty, stamps.stroke(path, color, width: width, dx: dx, dy: dy, clip: clips.last, keep: keep) { return }
+        cairoDraws(path, margin: width / 2 + 2)
         addPath(path)
         setColor(color)
         CairoCanvas.setStrokeStyle(cr, width: width)
@@ -121,11 +155,33 @@ final class CairoCanvas: Canvas {
         pango.update(for: cr, canvas: id, state: textState)
         guard let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
         let origin = pango.origin(of: fitted, x: x, y: y, align: align)
+        // A quarter of the size more than antialiasing needs: the ink
+        // extents of bitmap and colour glyphs are the font's word.
+        let margin = 4 + style.size / 4
+        var ink: (x: Double, y: Double, w: Double, h: Double)? = nil
         if style.rotation == 0, keep != nil {
-            let ink = PangoText.ink(of: fitted.layout, at: origin)
-            // A quarter of the size more than antialiasing needs: the ink
-            // extents of bitmap and colour glyphs are the font's word.
-            guard reaches(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: 4 + style.size / 4) else { return }
+            let box = PangoText.ink(of: fitted.layout, at: origin)
+            guard reaches(box.x, box.y, box.x + box.w, box.y + box.h, margin: margin) else { return }
+            ink = box
+        }
+        // Drawn again where it was drawn before, at the same fraction of a
+        // pixel: its coverage, composited as Cairo composites glyphs.
+        if style.rotation == 0, !scaled, let stamps {
+            // Where Cairo keeps the current point: device space, 1/256 px.
+            let fx = ((origin.x + dx) * 256).rounded(.toNearestOrEven), fy = ((origin.y + dy) * 256).rounded(.toNearestOrEven)
+            if abs(fx) < Double(1 << 30), abs(fy) < Double(1 << 30) {
+                let ix = Int(fx), iy = Int(fy)
+                if let sprite = pango.sprites.sprite(fitted.layout, fx: ix & 255, fy: iy & 255),
+                   stamps.text(sprite, x: (ix >> 8) + sprite.x, y: (iy >> 8) + sprite.y, color: style.color, clip: clips.last, keep: keep) {
+                    return
+                }
+            }
+        }
+        // (Turned text: its ink box is in the turned frame.)
+        if let ink, style.rotation == 0 {
+            cairoDraws(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: margin)
+        } else {
+            cairoDraws(-.infinity, -.infinity, .infinity, .infinity, margin: 0)
         }
         if style.rotation != 0 {
             cairo_save(cr)

@@ -27,9 +27,9 @@ final class CairoSurface {
     /// ~60,000 page faults, a 7-megapixel one ~1,800 (3-6 ms of a 40 ms
     /// cinema render). The pixels are the same either way.
     convenience init(width: Int, height: Int) throws(SeatMapError) {
-        let made = width > 0 && height > 0 && width <= Int(Int32.max) && height <= Int(Int32.max)
-            ? seatmap_huge_image_surface_create(Int32(width), Int32(height)) : nil
-        try self.init(adopting: made ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height)),
+        // Both refuse a side out of range (the C function with NULL, Cairo with an error status).
+        let w = Int32(clamping: width), h = Int32(clamping: height)
+        try self.init(adopting: seatmap_huge_image_surface_create(w, h) ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h),
                       what: "a \(width)×\(height) image")
     }
 
@@ -54,10 +54,24 @@ final class CairoSurface {
 final class FrameMemory {
     private var bytes: UnsafeMutableRawPointer?
     private var capacity = 0
+    /// What was mapped for `bytes` (`seatmap_huge_alloc`), or 0 when it came from the allocator.
+    private var mapped = 0
+
+    /// From this size on a frame's memory is whole 2 MB pages of its own
+    /// (one page fault, and one page's zeroing, instead of one fault every
+    /// 4 KB: the second tile of a cinema render at scale 2 took ~270).
+    static let hugeFrom = 256 << 10
 
     init() {}
 
-    deinit { free(bytes) }
+    deinit { release() }
+
+    private func release() {
+        if mapped > 0 { seatmap_huge_free(bytes, mapped) } else { free(bytes) }
+        bytes = nil
+        capacity = 0
+        mapped = 0
+    }
 
     /// An ARGB32 surface over this memory (valid until the next call), or
     /// nil when the memory cannot be had (the caller makes a fresh one).
@@ -66,15 +80,16 @@ final class FrameMemory {
         guard stride > 0 else { return nil }
         let size = stride * height
         if size > capacity {
-            free(bytes)
-            bytes = nil
-            capacity = 0
-            var made: UnsafeMutableRawPointer? = nil
-            guard posix_memalign(&made, 2 << 20, size) == 0, let made else { return nil }
-            #if os(Linux)
-            if size >= 4 << 20 { _ = madvise(made, size, MADV_HUGEPAGE) }  // as `CairoSurface` asks for its pixels
-            #endif
-            bytes = made
+            release()
+            var length = 0
+            if size >= FrameMemory.hugeFrom, let made = seatmap_huge_alloc(size, &length) {
+                bytes = made
+                mapped = length
+            } else {
+                var made: UnsafeMutableRawPointer? = nil
+                guard posix_memalign(&made, 64, size) == 0, let made else { return nil }
+                bytes = made
+            }
             capacity = size
         }
         guard let bytes else { return nil }

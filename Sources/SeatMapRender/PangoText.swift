@@ -21,6 +21,8 @@ package final class PangoText {
     private let primary: OpaquePointer
     private var layouts: [Key: OpaquePointer] = [:]
     private var metrics: [Double: (ascent: Double, descent: Double)] = [:]
+    /// Coverages of the shaped texts drawn again (kept with them).
+    let sprites = TextSprites()
     /// The first character found that no font has.
     private(set) var missing: SeatMapError?
 
@@ -138,6 +140,7 @@ package final class PangoText {
             serial = pango_context_get_serial(context)
             for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
             for layout in cut { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            sprites.removeAll()
             layouts.removeAll()
             cut.removeAll()
             fits.removeAll()

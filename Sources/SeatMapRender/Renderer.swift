@@ -147,8 +147,12 @@ public enum Renderer {
     /// after tile), or nil for a fresh surface.
     /// `inPlace`: the target's pixels at the frame's origin and their
     /// stride, to draw the frame straight into the target (see `drawRegion`).
+    /// `beforeDrawingPastPart`: called once before Cairo first draws what
+    /// may reach past the part (stamps never do); nil when nothing past the
+    /// part needs keeping.
     static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Stamping,
-                            memory: FrameMemory? = nil, inPlace: (pixels: UnsafeMutablePointer<UInt8>, stride: Int)? = nil)
+                            memory: FrameMemory? = nil, inPlace: (pixels: UnsafeMutablePointer<UInt8>, stride: Int)? = nil,
+                            beforeDrawingPastPart: (() -> Void)? = nil)
         throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
         let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
         let frame = frame(of: tile, layout)
@@ -176,6 +180,7 @@ public enum Renderer {
         if fx != 0 || fy != 0 { canvas.translate(Double(-fx), Double(-fy)) }
         // Only the part's pixels are kept from this frame.
         if part != frame { canvas.keep = PixelRect(x: part.x - fx, y: part.y - fy, w: part.w, h: part.h) }
+        canvas.beforeDrawingPastKeep = beforeDrawingPastPart
         let region = PixelRect(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
         // Seats are drawn only where they can reach the part: one in the
         // padding alone would be cropped away, and one crossing the
@@ -204,28 +209,28 @@ public enum Renderer {
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = self.stamping
         let whole = PixelRect(x: originX, y: originY, w: target.width, h: target.height)
+        let inPlace = tilesInPlace && region == whole
+            && tiles.allSatisfy({ let f = frame(of: $0, scene.layout); return whole.intersection(f) == f })
         if workers == 1 || region.w * region.h < parallelPixels {
+            if inPlace {
+                // Tile after tile, each straight into the image (see `drawInPlace`).
+                let serialStamping = stamping.ownMasks(), kept = KeptPixels()
+                let frames = tiles.map { frame(of: $0, scene.layout) }
+                for i in tiles.indices {
+                    try drawTileInPlace(scene, tiles, frames, i, drawn: Array(0..<i), text: text, stamping: serialStamping, kept: kept,
+                                        destination, stride, originX, originY)
+                }
+                inPlaceCount.withLock { countedInPlace += tiles.count }
+                cairo_surface_mark_dirty(target.surface.pointer)
+                return
+            }
             // The frames' memory outlives every surface over it (each is copied from before the next is made).
             let frames = FrameMemory(), serialStamping = stamping.ownMasks()
             defer { withExtendedLifetime(frames) {} }
-            // The first frame, when it starts at the target's origin and fits
-            // in it, is drawn straight into the target (no frame memory, no
-            // copy): what it draws outside its part lies in the later tiles'
-            // parts, which are drawn over it.
-            var firstInPlace = false
-            if tiles.count > 1, region == whole, region.intersection(scene.layout.bounds) == region {
-                let first = frame(of: tiles[0], scene.layout)
-                firstInPlace = first.x == originX && first.y == originY && first.w <= whole.w && first.h <= whole.h
-            }
-            for (i, (tile, part)) in zip(tiles, parts).enumerated() {
-                if i == 0 && firstInPlace {
-                    _ = try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, inPlace: (data, stride))
-                    continue
-                }
+            for (tile, part) in zip(tiles, parts) {
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, memory: frames), part, destination, stride, originX, originY)
             }
-        } else if tilesInPlace, region == whole, inPlaceAtOnce(tiles) >= workers,
-                  tiles.allSatisfy({ let f = frame(of: $0, scene.layout); return whole.intersection(f) == f }) {
+        } else if inPlace, inPlaceAtOnce(tiles) >= workers {
             try drawInPlace(scene, tiles, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
         } else {
             let errors = BandErrors(count: tiles.count)
@@ -253,8 +258,10 @@ public enum Renderer {
     @TaskLocal package static var tilesInPlace = true
     /// Tiles drawn straight into their image by every render of the process (tests).
     package static var totalTilesInPlace: Int { inPlaceCount.withLock { countedInPlace } }
+    /// Of which kept the pixels of drawn tiles under their frame (tests).
+    package static var totalTilesKept: Int { inPlaceCount.withLock { countedKept } }
     private static let inPlaceCount = NSLockBox()
-    nonisolated(unsafe) private static var countedInPlace = 0
+    nonisolated(unsafe) private static var countedInPlace = 0, countedKept = 0
 
     /// How many tiles can be drawn in place at once: every frame meets its
     /// eight neighbours' (the padding is wider than a seat), so one tile in
@@ -271,9 +278,11 @@ public enum Renderer {
     /// - a tile starts only when no tile whose frame meets its frame is
     ///   being drawn (`TileSchedule`): two frames never draw on the same
     ///   pixels at once;
-    /// - before drawing, a tile keeps the pixels of the tiles already drawn
-    ///   that its frame covers, and puts them back after: every pixel ends
-    ///   as its own tile drew it, in whatever order the tiles were drawn.
+    /// - stamps write only the tile's part; before Cairo first draws past
+    ///   it, a tile keeps the pixels of the tiles already drawn that its
+    ///   frame covers, and puts them back after (`drawTileInPlace`): every
+    ///   pixel ends as its own tile drew it, in whatever order the tiles
+    ///   were drawn.
     /// A tile not yet drawn needs nothing kept: its own part is filled
     /// with the background (its frame cleared first, under a translucent
     /// one) before anything is drawn on it. The bytes equal the copying
@@ -288,29 +297,51 @@ public enum Renderer {
         DispatchQueue.concurrentPerform(iterations: workers) { k in
             let own: PangoText
             do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
-            var kept: [UInt8] = []
-            let mine = stamping.ownMasks()
+            let mine = stamping.ownMasks(), kept = KeptPixels()
             while let (i, drawn) = schedule.take() {
                 defer { schedule.finish(i) }
                 if errors.first != nil { continue }
-                let f = frames[i]
-                let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
-                func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
-                    (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
-                }
-                kept.removeAll(keepingCapacity: true)
-                for r in covered {
-                    let (first, width) = rows(r)
-                    for row in 0..<r.h { kept.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }
-                }
                 do throws(SeatMapError) {
-                    _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: own, stamping: mine,
-                                        inPlace: (rows(f).0, stride))
+                    try drawTileInPlace(scene, tiles, frames, i, drawn: drawn, text: own, stamping: mine, kept: kept,
+                                        destination, stride, originX, originY)
                 } catch {
                     errors.set(i, error)
                 }
+            }
+        }
+        inPlaceCount.withLock { countedInPlace += tiles.count }
+        if let error = errors.first { throw error }
+    }
+
+    /// Draws tile `i` of a full render straight into the image (its frame
+    /// within it), after the tiles `drawn`: the pixels of theirs that its
+    /// frame covers are kept before anything can change them, and put back
+    /// after. Stamps write only the tile's part, so they are kept only
+    /// when Cairo is about to draw past the part, or the frame is cleared
+    /// first (a translucent background).
+    static func drawTileInPlace(_ scene: Scene, _ tiles: [PixelRect], _ frames: [PixelRect], _ i: Int, drawn: [Int], text: PangoText,
+                                stamping: Stamping, kept: KeptPixels, _ destination: BandTarget, _ stride: Int,
+                                _ originX: Int, _ originY: Int) throws(SeatMapError) {
+        let f = frames[i]
+        let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
+        func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
+            (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
+        }
+        kept.bytes.removeAll(keepingCapacity: true)
+        kept.taken = false
+        func keep() {
+            guard !kept.taken else { return }
+            kept.taken = true
+            inPlaceCount.withLock { countedKept += 1 }
+            for r in covered {
+                let (first, width) = rows(r)
+                for row in 0..<r.h { kept.bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }
+            }
+        }
+        defer {
+            if kept.taken {
                 var at = 0
-                kept.withUnsafeBufferPointer { saved in
+                kept.bytes.withUnsafeBufferPointer { saved in
                     guard let base = saved.baseAddress else { return }
                     for r in covered {
                         let (first, width) = rows(r)
@@ -322,8 +353,14 @@ public enum Renderer {
                 }
             }
         }
-        inPlaceCount.withLock { countedInPlace += tiles.count }
-        if let error = errors.first { throw error }
+        if covered.isEmpty {
+            _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (rows(f).0, stride))
+            return
+        }
+        // The frame is cleared first under a translucent background.
+        if scene.theme.background.a < 1 { keep() }
+        _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (rows(f).0, stride),
+                            beforeDrawingPastPart: keep)
     }
 
     /// Copies a drawn part into the target's pixels.
@@ -571,6 +608,13 @@ final class TileSchedule: @unchecked Sendable {
 }
 
 /// The image's pixels, written by the band threads (each its own rows).
+/// The pixels of drawn tiles a frame drawn in place covers, kept while it
+/// is drawn (one drawing thread's, reused tile after tile).
+final class KeptPixels {
+    var bytes: [UInt8] = []
+    var taken = false
+}
+
 struct BandTarget: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<UInt8>
 }

@@ -86,9 +86,11 @@ final class Stamps {
     package static var totalStampedStrokes: Int { counter.withLock { countedStrokes } }
     /// Of which cut by a clip inside them (a locked seat's hatching).
     package static var totalStampedCut: Int { counter.withLock { countedCut } }
+    /// Texts composited from their sprites by every canvas of the process.
+    package static var totalStampedTexts: Int { counter.withLock { countedTexts } }
     private static let counter = NSLockBox()
-    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0, countedCut = 0
-    private var stamped = 0, stampedStrokes = 0, stampedCut = 0
+    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0, countedCut = 0, countedTexts = 0
+    private var stamped = 0, stampedStrokes = 0, stampedCut = 0, stampedTexts = 0
 
     /// Stamps for an ARGB32 image surface; nil for any other surface.
     init?(_ surface: CairoSurface, masks: StampMasks? = nil) {
@@ -106,11 +108,12 @@ final class Stamps {
     var distinct: Int { known.masks.count }
 
     deinit {
-        let n = stamped, strokes = stampedStrokes, cut = stampedCut
+        let n = stamped, strokes = stampedStrokes, cut = stampedCut, texts = stampedTexts
         Stamps.counter.withLock {
             Stamps.counted += n
             Stamps.countedStrokes += strokes
             Stamps.countedCut += cut
+            Stamps.countedTexts += texts
         }
     }
 
@@ -133,7 +136,7 @@ final class Stamps {
                 return true
             }
         }
-        return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip)
+        return stamp(path, color, lineWidth: nil, dx: dx, dy: dy, clip: clip, keep: keep)
     }
 
     /// The device rect a path covers when it is a rect (`Path.rect`: four
@@ -159,12 +162,20 @@ final class Stamps {
     /// only on the segments' directions and the width, so a stroke keyed
     /// like a fill (its fixed-point path relative to a whole-pixel origin,
     /// and its width) covers the same pixels wherever it is moved.
-    func stroke(_ path: Path, _ color: Color, width: Double, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
+    /// `keep`: as for `fill`, the device pixels whose values are kept: only
+    /// they are written.
+    func stroke(_ path: Path, _ color: Color, width: Double, dx: Double, dy: Double, clip: PixelRect?, keep: PixelRect? = nil) -> Bool {
         guard width.isFinite, width > 0, width < 4096 else { return false }
-        return stamp(path, color, lineWidth: width, dx: dx, dy: dy, clip: clip)
+        return stamp(path, color, lineWidth: width, dx: dx, dy: dy, clip: clip, keep: keep)
     }
 
-    private func stamp(_ path: Path, _ color: Color, lineWidth: Double?, dx: Double, dy: Double, clip: PixelRect?) -> Bool {
+    /// The device pixels a stamp may write: the kept ones, or all.
+    private func window(_ keep: PixelRect?) -> (Int32, Int32, Int32, Int32) {
+        guard let keep else { return (0, 0, Int32(width), Int32(height)) }
+        return (Int32(clamping: keep.x), Int32(clamping: keep.y), Int32(clamping: keep.maxX), Int32(clamping: keep.maxY))
+    }
+
+    private func stamp(_ path: Path, _ color: Color, lineWidth: Double?, dx: Double, dy: Double, clip: PixelRect?, keep: PixelRect?) -> Bool {
         guard color.a == 1, !path.elements.isEmpty else { return false }
         // Device coordinates as Cairo computes them: (1·x + 0·y) + x0, then
         // rounded to 1/256 px, ties to even.
@@ -247,13 +258,39 @@ final class Stamps {
         }
         guard let pixel = colour(color) else { return false }
         cairo_surface_flush(target.pointer)
+        let (wx0, wy0, wx1, wy1) = window(keep)
         mask.spans.withUnsafeBufferPointer { spans in
-            seatmap_stamp_opaque(pixels, stride, mask.data, mask.width, mask.height, mask.stride, spans.baseAddress, Int32(ox), Int32(oy), pixel)
+            seatmap_stamp_opaque(pixels, stride, mask.data, mask.width, mask.height, mask.stride, spans.baseAddress, Int32(ox), Int32(oy), pixel,
+                                 wx0, wy0, wx1, wy1)
         }
         cairo_surface_mark_dirty_rectangle(target.pointer, Int32(ox), Int32(oy), Int32(w), Int32(h))
         stamped += 1
         if lineWidth != nil { stampedStrokes += 1 }
         if cut != nil { stampedCut += 1 }
+        return true
+    }
+
+    /// Composites a text's sprite in `color` with its top-left corner at
+    /// the device pixel (`x`, `y`), as Cairo composites the text's glyphs;
+    /// false when the caller must draw the text with Cairo (the sprite
+    /// would reach past the surface or the clip).
+    /// `keep`: as for `fill`.
+    func text(_ sprite: TextSprite, x: Int, y: Int, color: Color, clip: PixelRect?, keep: PixelRect? = nil) -> Bool {
+        let box = PixelRect(x: x, y: y, w: Int(sprite.width), h: Int(sprite.height))
+        guard !box.isEmpty else {
+            stampedTexts += 1
+            return true
+        }
+        guard let coverage = sprite.coverage, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height,
+              clip.map({ $0.intersection(box) == box }) ?? true, let pixel = colour(color) else { return false }
+        cairo_surface_flush(target.pointer)
+        let (wx0, wy0, wx1, wy1) = window(keep)
+        sprite.spans.withUnsafeBufferPointer { spans in
+            seatmap_stamp_glyphs(pixels, stride, coverage, sprite.width, sprite.height, sprite.width, spans.baseAddress, Int32(x), Int32(y), pixel,
+                                 wx0, wy0, wx1, wy1)
+        }
+        cairo_surface_mark_dirty_rectangle(target.pointer, Int32(x), Int32(y), sprite.width, sprite.height)
+        stampedTexts += 1
         return true
     }
 

@@ -106,6 +106,25 @@ struct InPlaceTileTests {
         }
     }
 
+    @Test("a grid hall drawn in place, on one core and on two, keeps its neighbours' pixels only for tiles where Cairo draws past the part (stamps write only the part): the same pixels as drawn in frames and copied")
+    func gridKeepsLittle() throws {
+        let theme = try Theme.builtIn("light")
+        let layout = try GeometryOptions(theme: theme, zoom: 4, scale: 3).layout(for: try Fixtures.example("cinema-12x18.json")).layout
+        let scene = try Scene(layout: layout, theme: theme)
+        let tiles = Renderer.tiles(layout.bounds, layout)
+        #expect(tiles.count >= 6)
+        let copied = try Renderer.$cores.withValue(1) { try Renderer.$tilesInPlace.withValue(false) { try Renderer.raster(scene) } }
+        for cores in [1, 2] {
+            let placed = Renderer.totalTilesInPlace, kept = Renderer.totalTilesKept
+            let image = try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) }
+            #expect(Renderer.totalTilesInPlace - placed == tiles.count, "\(cores) cores: every tile drawn in place")
+            // Every tile but the first has a drawn neighbour under its frame;
+            // the stamped seats, labels and numbers need none of them kept.
+            #expect(Renderer.totalTilesKept - kept < tiles.count - 1, "\(cores) cores: \(Renderer.totalTilesKept - kept) tiles kept pixels")
+            #expect(image.differingPixels(from: copied) == 0, "\(cores) cores: in place against copied")
+        }
+    }
+
     @Test("a viewport is drawn in frames and copied (its tiles' frames reach past the image), the same pixels as before")
     func viewportCopies() throws {
         let scene = try Self.scene(alpha: 1)

@@ -1,5 +1,6 @@
 #ifndef SEATMAP_IMAGE_MEMORY_H
 #define SEATMAP_IMAGE_MEMORY_H
+#include <stddef.h>
 #include <cairo.h>
 
 /* An ARGB32 image surface whose pixels lie on 2 MB boundaries in memory
@@ -10,5 +11,12 @@
    reference). NULL when the image is under 2 MB, or the memory cannot be
    had; the caller then makes the image as Cairo does. */
 cairo_surface_t *seatmap_huge_image_surface_create(int width, int height);
+
+/* `bytes` of zeroed memory of its own on a 2 MB boundary, in whole 2 MB
+   pages advised for huge pages (memory reused for one tile after another:
+   a 1 MB frame is one page fault instead of 256). `mapped` gets what
+   seatmap_huge_free must be given back. NULL when it cannot be had. */
+void *seatmap_huge_alloc(size_t bytes, size_t *mapped);
+void seatmap_huge_free(void *memory, size_t mapped);
 
 #endif

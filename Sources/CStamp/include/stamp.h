@@ -9,14 +9,28 @@
    channel, rounded as Cairo rounds. So a mask made once by filling a path
    into an A8 surface, stamped at a whole-pixel origin, gives the bytes that
    filling the same path there would. The caller keeps the mask inside the
-   image. `spans` comes from `seatmap_stamp_spans` for the same mask. */
+   image. `spans` comes from `seatmap_stamp_spans` for the same mask.
+   Only the pixels within the window [wx0, wx1) × [wy0, wy1) are written
+   (each pixel is composited on its own: those written are as the whole
+   stamp writes them). */
 void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,
-                          const int32_t *spans, int x, int y, uint32_t colour);
+                          const int32_t *spans, int x, int y, uint32_t colour, int wx0, int wy0, int wx1, int wy1);
 
 /* A mask's rows as spans, four numbers a row: the first and past-the-last
    pixel with any coverage, and within them the longest run of full
    coverage, which a stamp writes without reading the mask. */
 void seatmap_stamp_spans(const uint8_t *mask, int mask_width, int mask_height, int mask_stride, int32_t *spans);
+
+/* Composites a colour (premultiplied ARGB32, any alpha) through a text's
+   coverage (8 bits a pixel) onto premultiplied ARGB32 pixels, with the
+   arithmetic pixman uses when Cairo composites glyphs in a solid colour
+   (OVER, the colour in the coverage): the bytes Cairo's drawing of the
+   text gives where no pixel is covered by two glyphs. `spans` comes from
+   `seatmap_stamp_spans` for the same coverage. The caller keeps the
+   coverage inside the image. Only the window's pixels are written, as
+   `seatmap_stamp_opaque` writes. */
+void seatmap_stamp_glyphs(uint8_t *pixels, int stride, const uint8_t *coverage, int width, int height, int coverage_stride,
+                          const int32_t *spans, int x, int y, uint32_t colour, int wx0, int wy0, int wx1, int wy1);
 
 /* Writes an opaque colour over every pixel of a whole-pixel rect, as Cairo
    writes it when it fills such a rect (full coverage everywhere). */
