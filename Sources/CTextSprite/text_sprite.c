@@ -86,6 +86,19 @@ static int add_glyphs(PangoLayout *layout, double ox, double oy, scratch *alone,
     return result;
 }
 
+/* The glyphs of a layout (a line's runs, every line). */
+static int glyph_count(PangoLayout *layout) {
+    int n = 0;
+    for (GSList *lines = pango_layout_get_lines_readonly(layout); lines; lines = lines->next) {
+        PangoLayoutLine *line = lines->data;
+        for (GSList *l = line ? line->runs : NULL; l; l = l->next) {
+            PangoGlyphItem *run = l->data;
+            if (run && run->glyphs) n += run->glyphs->num_glyphs;
+        }
+    }
+    return n;
+}
+
 int seatmap_text_sprite_make(PangoLayout *layout, int fx, int fy, int max_side, seatmap_text_sprite *out) {
     memset(out, 0, sizeof *out);
     if (!layout || fx < 0 || fx > 255 || fy < 0 || fy > 255 || max_side <= 0) return REFUSED;
@@ -114,11 +127,21 @@ int seatmap_text_sprite_make(PangoLayout *layout, int fx, int fy, int max_side, 
     pango_cairo_show_layout(whole.cr, layout);
     cairo_surface_flush(whole.surface);
     if (cairo_status(whole.cr) != CAIRO_STATUS_SUCCESS) goto done;
-    result = add_glyphs(layout, sx, sy, &alone, sum, width, height);
-    if (result != MADE) goto done;
     const uint8_t *drawn = cairo_image_surface_get_data(whole.surface);
     int stride = cairo_image_surface_get_stride(whole.surface);
-    if (!drawn) { result = FAILED; goto done; }
+    if (!drawn) goto done;
+    if (glyph_count(layout) <= 1) {
+        /* One glyph: nothing to share a pixel with; its coverage is the
+           drawing's (which the colour check below still reads). */
+        for (int y = 0; y < height; y++) {
+            const uint32_t *row = (const uint32_t *)(drawn + (size_t)y * (size_t)stride);
+            for (int x = 0; x < width; x++) sum[(size_t)y * (size_t)width + x] = (uint8_t)(row[x] >> 24);
+        }
+        result = MADE;
+    } else {
+        result = add_glyphs(layout, sx, sy, &alone, sum, width, height);
+    }
+    if (result != MADE) goto done;
     int left = width, right = -1, top = height, bottom = -1;
     for (int y = 0; y < height && result == MADE; y++) {
         const uint32_t *row = (const uint32_t *)(drawn + (size_t)y * (size_t)stride);

@@ -34,15 +34,20 @@ final class TextSprite {
 }
 
 /// The sprites of one text engine (one drawing thread), by shaped text and
-/// fraction of a pixel. A text is drawn by Cairo the first time; its
-/// sprite is made the second time it is asked for (a text drawn once, a
-/// title, costs no more than before).
+/// fraction of a pixel. Making a sprite costs about what Cairo's drawing
+/// of the text 15 times does (its glyphs drawn one by one, the whole text
+/// once more to check them), so a text is drawn by Cairo until it is asked
+/// for the `makeAt`-th time: a cinema's seat numbers, each drawn once a
+/// row, stay with Cairo; an arena's, each drawn a hundred times, are
+/// stamped.
 final class TextSprites {
     private enum State {
-        case seen
+        case seen(Int)
         case made(TextSprite)
         case refused
     }
+    /// The request that makes a text's sprite.
+    static let makeAt = 16
 
     private struct Key: Hashable {
         let layout: UInt
@@ -70,7 +75,10 @@ final class TextSprites {
         case .made(let sprite): return sprite
         case .refused: return nil
         case nil:
-            if states.count < TextSprites.limit { states[key] = .seen }
+            if states.count < TextSprites.limit { states[key] = .seen(1) }
+            return nil
+        case .seen(let n) where n + 1 < TextSprites.makeAt:
+            states[key] = .seen(n + 1)
             return nil
         case .seen:
             var made = seatmap_text_sprite()
