@@ -214,11 +214,11 @@ public enum Renderer {
         if workers == 1 || region.w * region.h < parallelPixels {
             if inPlace {
                 // Tile after tile, each straight into the image (see `drawInPlace`).
-                let serialStamping = stamping.ownMasks(), kept = KeptPixels()
+                let serialStamping = stamping.ownMasks(), kept = KeptPixels(), counts = inPlaceCounts
                 let frames = tiles.map { frame(of: $0, scene.layout) }
                 for i in tiles.indices {
                     try drawTileInPlace(scene, tiles, frames, i, drawn: Array(0..<i), text: text, stamping: serialStamping, kept: kept,
-                                        destination, stride, originX, originY)
+                                        destination, stride, originX, originY, counts: counts)
                 }
                 inPlaceCount.withLock { countedInPlace += tiles.count }
                 cairo_surface_mark_dirty(target.surface.pointer)
@@ -258,10 +258,25 @@ public enum Renderer {
     @TaskLocal package static var tilesInPlace = true
     /// Tiles drawn straight into their image by every render of the process (tests).
     package static var totalTilesInPlace: Int { inPlaceCount.withLock { countedInPlace } }
-    /// Of which kept the pixels of drawn tiles under their frame (tests).
-    package static var totalTilesKept: Int { inPlaceCount.withLock { countedKept } }
     private static let inPlaceCount = NSLockBox()
-    nonisolated(unsafe) private static var countedInPlace = 0, countedKept = 0
+    nonisolated(unsafe) private static var countedInPlace = 0
+
+    /// Tiles drawn in place, and of which kept the pixels of drawn tiles
+    /// under their frame, by the renders of one task (tests: the process's
+    /// totals move with every test running beside).
+    package final class InPlaceCounts: @unchecked Sendable {
+        private let lock = NSLockBox()
+        private var placed = 0, kept = 0
+        package init() {}
+        package var tiles: (placed: Int, kept: Int) { lock.withLock { (placed, kept) } }
+        func add(placed: Int = 0, kept: Int = 0) {
+            lock.withLock {
+                self.placed += placed
+                self.kept += kept
+            }
+        }
+    }
+    @TaskLocal package static var inPlaceCounts: InPlaceCounts?
 
     /// How many tiles can be drawn in place at once: every frame meets its
     /// eight neighbours' (the padding is wider than a seat), so one tile in
@@ -289,6 +304,8 @@ public enum Renderer {
     /// path's ("Tiles drawn in place" in the render tests).
     static func drawInPlace(_ scene: Scene, _ tiles: [PixelRect], workers: Int, stamping: Stamping, into target: RasterImage,
                             originX: Int, originY: Int) throws(SeatMapError) {
+        // Read here: the workers below are not tasks and see no task-local values.
+        let counts = inPlaceCounts
         guard let data = cairo_image_surface_get_data(target.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
         let destination = BandTarget(pointer: data), stride = target.stride
         let frames = tiles.map { frame(of: $0, scene.layout) }
@@ -303,7 +320,7 @@ public enum Renderer {
                 if errors.first != nil { continue }
                 do throws(SeatMapError) {
                     try drawTileInPlace(scene, tiles, frames, i, drawn: drawn, text: own, stamping: mine, kept: kept,
-                                        destination, stride, originX, originY)
+                                        destination, stride, originX, originY, counts: counts)
                 } catch {
                     errors.set(i, error)
                 }
@@ -321,7 +338,8 @@ public enum Renderer {
     /// first (a translucent background).
     static func drawTileInPlace(_ scene: Scene, _ tiles: [PixelRect], _ frames: [PixelRect], _ i: Int, drawn: [Int], text: PangoText,
                                 stamping: Stamping, kept: KeptPixels, _ destination: BandTarget, _ stride: Int,
-                                _ originX: Int, _ originY: Int) throws(SeatMapError) {
+                                _ originX: Int, _ originY: Int, counts: InPlaceCounts?) throws(SeatMapError) {
+        counts?.add(placed: 1)
         let f = frames[i]
         let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
         func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
@@ -332,7 +350,7 @@ public enum Renderer {
         func keep() {
             guard !kept.taken else { return }
             kept.taken = true
-            inPlaceCount.withLock { countedKept += 1 }
+            counts?.add(kept: 1)
             for r in covered {
                 let (first, width) = rows(r)
                 for row in 0..<r.h { kept.bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }

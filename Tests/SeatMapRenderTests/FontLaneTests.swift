@@ -115,12 +115,12 @@ struct InPlaceTileTests {
         #expect(tiles.count >= 6)
         let copied = try Renderer.$cores.withValue(1) { try Renderer.$tilesInPlace.withValue(false) { try Renderer.raster(scene) } }
         for cores in [1, 2] {
-            let placed = Renderer.totalTilesInPlace, kept = Renderer.totalTilesKept
-            let image = try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) }
-            #expect(Renderer.totalTilesInPlace - placed == tiles.count, "\(cores) cores: every tile drawn in place")
+            let counts = Renderer.InPlaceCounts()
+            let image = try Renderer.$inPlaceCounts.withValue(counts) { try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) } }
+            #expect(counts.tiles.placed == tiles.count, "\(cores) cores: every tile drawn in place")
             // Every tile but the first has a drawn neighbour under its frame;
             // the stamped seats, labels and numbers need none of them kept.
-            #expect(Renderer.totalTilesKept - kept < tiles.count - 1, "\(cores) cores: \(Renderer.totalTilesKept - kept) tiles kept pixels")
+            #expect(counts.tiles.kept < tiles.count - 1, "\(cores) cores: \(counts.tiles.kept) tiles kept pixels")
             #expect(image.differingPixels(from: copied) == 0, "\(cores) cores: in place against copied")
         }
     }
