@@ -72,7 +72,6 @@ struct TextSpriteTests {
             rows.append(Row(number: r, price: 45, seats: (1...seats).map { Seat(column: $0, status: ($0 * 7 + r) % 10 < 3 ? .sold : .available) }))
         }
         let hall = try Hall(cinemaName: "Test", hallName: "Stadium rows", rows: rows)
-        let before = Stamps.totalStampedTexts
         for theme in ["light", "dark"] {
             let scene = try GeometryOptions(theme: Theme.builtIn(theme), zoom: zoom, scale: scale).scene(for: hall)
             // On one core: one text engine sees every row of a number (on
@@ -81,7 +80,9 @@ struct TextSpriteTests {
             let n = try Renderer.$cores.withValue(1) { try StampTests.differing(scene) }
             #expect(n == 0, "\(theme) z\(zoom) s\(scale): \(n) pixels differ")
         }
-        // (The process's count only grows with the tests running beside.)
-        #expect(Stamps.totalStampedTexts - before > seats, "seat numbers stamped")
+        // (That such numbers are drawn from sprites at all is the test above:
+        // "100" and "388" at 12.6 px. The process's count of stamped texts
+        // is no measure here: it came out 250 with this test alone and
+        // 104 with the stamp tests running beside.)
     }
 }
