@@ -160,6 +160,26 @@ int seatmap_text_sprite_make(PangoLayout *layout, int fx, int fy, int max_side, 
         }
     }
     if (result != MADE) goto done;
+    /* Drawn again in white: a glyph of colour pixels ignores the colour
+       it is drawn in (even one whose pixels are all black), a glyph of
+       coverage alone comes out white wherever it covers. */
+    cairo_save(whole.cr);
+    cairo_set_operator(whole.cr, CAIRO_OPERATOR_CLEAR);
+    cairo_paint(whole.cr);
+    cairo_restore(whole.cr);
+    cairo_set_source_rgba(whole.cr, 1, 1, 1, 1);
+    cairo_move_to(whole.cr, sx, sy);
+    pango_cairo_show_layout(whole.cr, layout);
+    cairo_surface_flush(whole.surface);
+    if (cairo_status(whole.cr) != CAIRO_STATUS_SUCCESS) { result = FAILED; goto done; }
+    for (int y = 0; y < height && result == MADE; y++) {
+        const uint32_t *row = (const uint32_t *)(drawn + (size_t)y * (size_t)stride);
+        for (int x = 0; x < width; x++) {
+            uint32_t pixel = row[x], alpha = pixel >> 24;
+            if (pixel != (alpha << 24 | alpha << 16 | alpha << 8 | alpha) || alpha != sum[(size_t)y * (size_t)width + x]) { result = REFUSED; break; }
+        }
+    }
+    if (result != MADE) goto done;
     if (right < 0) {
         out->x = out->y = 0;
         goto done;  /* nothing inked: an empty sprite */

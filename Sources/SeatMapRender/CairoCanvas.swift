@@ -166,7 +166,9 @@ final class CairoCanvas: Canvas {
         }
         // Drawn again where it was drawn before, at the same fraction of a
         // pixel: its coverage, composited as Cairo composites glyphs.
-        if style.rotation == 0, !scaled, let stamps {
+        // (A sprite's glyphs fall on the pixels they fall on at its origin's
+        // fraction only under a whole-pixel translation.)
+        if style.rotation == 0, !scaled, dx == dx.rounded(), dy == dy.rounded(), let stamps {
             // Where Cairo keeps the current point: device space, 1/256 px.
             let fx = ((origin.x + dx) * 256).rounded(.toNearestOrEven), fy = ((origin.y + dy) * 256).rounded(.toNearestOrEven)
             if abs(fx) < Double(1 << 30), abs(fy) < Double(1 << 30) {

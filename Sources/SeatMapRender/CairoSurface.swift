@@ -85,12 +85,13 @@ final class FrameMemory {
             if size >= FrameMemory.hugeFrom, let made = seatmap_huge_alloc(size, &length) {
                 bytes = made
                 mapped = length
+                capacity = length  // whole 2 MB pages: a larger frame may fit
             } else {
                 var made: UnsafeMutableRawPointer? = nil
                 guard posix_memalign(&made, 64, size) == 0, let made else { return nil }
                 bytes = made
+                capacity = size
             }
-            capacity = size
         }
         guard let bytes else { return nil }
         if clear { memset(bytes, 0, size) }

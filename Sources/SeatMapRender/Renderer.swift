@@ -625,7 +625,6 @@ final class TileSchedule: @unchecked Sendable {
     }
 }
 
-/// The image's pixels, written by the band threads (each its own rows).
 /// The pixels of drawn tiles a frame drawn in place covers, kept while it
 /// is drawn (one drawing thread's, reused tile after tile).
 final class KeptPixels {
@@ -633,6 +632,7 @@ final class KeptPixels {
     var taken = false
 }
 
+/// The image's pixels, written by the band threads (each its own rows).
 struct BandTarget: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<UInt8>
 }

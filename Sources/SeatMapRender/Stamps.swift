@@ -294,8 +294,10 @@ final class Stamps {
         return true
     }
 
-    /// The premultiplied pixel Cairo writes for an opaque colour (read off
-    /// a one-pixel surface Cairo painted, so the conversion is Cairo's own).
+    /// The premultiplied pixel Cairo writes for a colour over a clear pixel
+    /// (read off a one-pixel surface Cairo painted, so the conversion is
+    /// Cairo's own): for an opaque colour what its fills write, for any
+    /// colour the solid pixman composites a text's glyphs in.
     private func colour(_ c: Color) -> UInt32? {
         if let known = colours[c] { return known }
         guard let surface = try? CairoSurface(width: 1, height: 1), let context = try? CairoContext(surface) else { return nil }

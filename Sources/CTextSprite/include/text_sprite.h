@@ -26,7 +26,8 @@ typedef struct {
    their sum, made only when
    - no pixel is covered by two glyphs,
    - every glyph has a coverage (no colour glyph: the text drawn in black
-     has no colour in it),
+     has no colour in it, and drawn in white it is white wherever it
+     covers, which a colour glyph of black pixels is not),
    - the sum is, byte for byte, Cairo's own drawing of the whole layout
      there (which checks the glyphs' places), and that drawing has a clear
      pixel all round (nothing lies beyond the surface it was drawn on),
