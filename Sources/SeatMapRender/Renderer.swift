@@ -209,18 +209,16 @@ public enum Renderer {
         // Read here: the workers below are not tasks and see no task-local values.
         let stamping = self.stamping
         let whole = PixelRect(x: originX, y: originY, w: target.width, h: target.height)
-        let inPlace = tilesInPlace && region == whole
-            && tiles.allSatisfy({ let f = frame(of: $0, scene.layout); return whole.intersection(f) == f })
+        let frames = tiles.map { frame(of: $0, scene.layout) }
+        let inPlace = tilesInPlace && region == whole && frames.allSatisfy { whole.intersection($0) == $0 }
         if workers == 1 || region.w * region.h < parallelPixels {
             if inPlace {
                 // Tile after tile, each straight into the image (see `drawInPlace`).
                 let serialStamping = stamping.ownMasks(), kept = KeptPixels(), counts = inPlaceCounts
-                let frames = tiles.map { frame(of: $0, scene.layout) }
                 for i in tiles.indices {
                     try drawTileInPlace(scene, tiles, frames, i, drawn: Array(0..<i), text: text, stamping: serialStamping, kept: kept,
                                         destination, stride, originX, originY, counts: counts)
                 }
-                inPlaceCount.withLock { countedInPlace += tiles.count }
                 cairo_surface_mark_dirty(target.surface.pointer)
                 return
             }
@@ -231,7 +229,7 @@ public enum Renderer {
                 try copyPart(try drawInFrame(scene, tile: tile, part: part, text: text, stamping: serialStamping, memory: frames), part, destination, stride, originX, originY)
             }
         } else if inPlace, inPlaceAtOnce(tiles) >= workers {
-            try drawInPlace(scene, tiles, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
+            try drawInPlace(scene, tiles, frames, workers: workers, stamping: stamping, into: target, originX: originX, originY: originY)
         } else {
             let errors = BandErrors(count: tiles.count)
             DispatchQueue.concurrentPerform(iterations: workers) { k in
@@ -302,13 +300,12 @@ public enum Renderer {
     /// with the background (its frame cleared first, under a translucent
     /// one) before anything is drawn on it. The bytes equal the copying
     /// path's ("Tiles drawn in place" in the render tests).
-    static func drawInPlace(_ scene: Scene, _ tiles: [PixelRect], workers: Int, stamping: Stamping, into target: RasterImage,
+    static func drawInPlace(_ scene: Scene, _ tiles: [PixelRect], _ frames: [PixelRect], workers: Int, stamping: Stamping, into target: RasterImage,
                             originX: Int, originY: Int) throws(SeatMapError) {
         // Read here: the workers below are not tasks and see no task-local values.
         let counts = inPlaceCounts
         guard let data = cairo_image_surface_get_data(target.surface.pointer) else { throw SeatMapError("the image has no pixel data") }
         let destination = BandTarget(pointer: data), stride = target.stride
-        let frames = tiles.map { frame(of: $0, scene.layout) }
         let schedule = TileSchedule(frames)
         let errors = BandErrors(count: tiles.count)
         DispatchQueue.concurrentPerform(iterations: workers) { k in
@@ -326,7 +323,6 @@ public enum Renderer {
                 }
             }
         }
-        inPlaceCount.withLock { countedInPlace += tiles.count }
         if let error = errors.first { throw error }
     }
 
@@ -340,6 +336,7 @@ public enum Renderer {
                                 stamping: Stamping, kept: KeptPixels, _ destination: BandTarget, _ stride: Int,
                                 _ originX: Int, _ originY: Int, counts: InPlaceCounts?) throws(SeatMapError) {
         counts?.add(placed: 1)
+        inPlaceCount.withLock { countedInPlace += 1 }
         let f = frames[i]
         let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
         func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {

@@ -130,9 +130,9 @@ struct InPlaceTileTests {
         let scene = try Self.scene(alpha: 1)
         let full = try Renderer.$cores.withValue(2) { try Renderer.raster(scene) }
         let view = ViewTransform(layout: scene.layout, viewportWidth: 800, viewportHeight: 700, offsetX: 150.5, offsetY: 120)
-        let before = Renderer.totalTilesInPlace
-        let part = try Renderer.$cores.withValue(2) { try Renderer.raster(scene, viewport: view) }
-        #expect(Renderer.totalTilesInPlace == before)
+        let counts = Renderer.InPlaceCounts()
+        let part = try Renderer.$inPlaceCounts.withValue(counts) { try Renderer.$cores.withValue(2) { try Renderer.raster(scene, viewport: view) } }
+        #expect(counts.tiles.placed == 0)
         let visible = try Renderer.visibleRect(scene, view)
         let a = full.rgbaPixels(), b = part.rgbaPixels()
         var differing = 0
