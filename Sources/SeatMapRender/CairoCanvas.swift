@@ -94,24 +94,31 @@ final class CairoCanvas: Canvas {
         return b.x0 > b.x1 || reaches(b.x0, b.y0, b.x1, b.y1, margin: margin)
     }
 
-    /// Called once, before Cairo first draws what may reach past the kept
-    /// pixels: a frame drawn in place in the image, whose pixels past its
-    /// part are its neighbours', keeps them only then (stamps write only
-    /// the kept pixels).
-    var beforeDrawingPastKeep: (() -> Void)?
+    /// Called before Cairo draws what may reach past the kept pixels, with
+    /// the device pixels it may change (nil: any): a frame drawn in place
+    /// in the image, whose pixels past its part are its neighbours', keeps
+    /// those of them only then (stamps write only the kept pixels). After a
+    /// call with nil it is not called again.
+    var beforeDrawingPastKeep: ((PixelRect?) -> Void)?
 
     /// Before Cairo draws within `x0`…`x1`, `y0`…`y1` (user space) and
-    /// `margin` px round: calls `beforeDrawingPastKeep` unless that lies
-    /// within the kept pixels.
+    /// `margin` px round: calls `beforeDrawingPastKeep` with those pixels
+    /// unless they lie within the kept pixels.
     private func cairoDraws(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, margin: Double) {
         guard let call = beforeDrawingPastKeep else { return }
-        if let keep, !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite,
-           x0 + dx - margin >= Double(keep.x), x1 + dx + margin <= Double(keep.maxX),
-           y0 + dy - margin >= Double(keep.y), y1 + dy + margin <= Double(keep.maxY) {
+        if !scaled, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite {
+            let left = x0 + dx - margin, top = y0 + dy - margin, right = x1 + dx + margin, bottom = y1 + dy + margin
+            if let keep, left >= Double(keep.x), right <= Double(keep.maxX), top >= Double(keep.y), bottom <= Double(keep.maxY) {
+                return
+            }
+            // Whole pixels round it, within a range no frame reaches past.
+            func pixel(_ v: Double) -> Int { Int(min(max(v, -0x1p40), 0x1p40)) }
+            let l = pixel(left.rounded(.down)), t = pixel(top.rounded(.down))
+            call(PixelRect(x: l, y: t, w: pixel(right.rounded(.up)) - l, h: pixel(bottom.rounded(.up)) - t))
             return
         }
         beforeDrawingPastKeep = nil
-        call()
+        call(nil)
     }
 
     private func cairoDraws(_ path: Path, margin: Double) {

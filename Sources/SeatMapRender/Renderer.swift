@@ -147,12 +147,13 @@ public enum Renderer {
     /// after tile), or nil for a fresh surface.
     /// `inPlace`: the target's pixels at the frame's origin and their
     /// stride, to draw the frame straight into the target (see `drawRegion`).
-    /// `beforeDrawingPastPart`: called once before Cairo first draws what
-    /// may reach past the part (stamps never do); nil when nothing past the
-    /// part needs keeping.
+    /// `beforeDrawingPastPart`: called before Cairo draws what may reach
+    /// past the part (stamps never do), with the frame pixels it may change
+    /// (nil: any; see `CairoCanvas.beforeDrawingPastKeep`); nil when
+    /// nothing past the part needs keeping.
     static func drawInFrame(_ scene: Scene, tile: PixelRect, part: PixelRect, text: PangoText, stamping: Stamping,
                             memory: FrameMemory? = nil, inPlace: (pixels: UnsafeMutablePointer<UInt8>, stride: Int)? = nil,
-                            beforeDrawingPastPart: (() -> Void)? = nil)
+                            beforeDrawingPastPart: ((PixelRect?) -> Void)? = nil)
         throws(SeatMapError) -> (surface: CairoSurface, x: Int, y: Int) {
         let layout = scene.layout, pad = layout.regionPadding, b = layout.bounds
         let frame = frame(of: tile, layout)
@@ -264,13 +265,17 @@ public enum Renderer {
     /// totals move with every test running beside).
     package final class InPlaceCounts: @unchecked Sendable {
         private let lock = NSLockBox()
-        private var placed = 0, kept = 0
+        private var placed = 0, kept = 0, covered = 0, keptPixels = 0
         package init() {}
         package var tiles: (placed: Int, kept: Int) { lock.withLock { (placed, kept) } }
-        func add(placed: Int = 0, kept: Int = 0) {
+        /// The drawn tiles' pixels under the frames, and of them those kept.
+        package var pixels: (covered: Int, kept: Int) { lock.withLock { (covered, keptPixels) } }
+        func add(placed: Int = 0, kept: Int = 0, covered: Int = 0, keptPixels: Int = 0) {
             lock.withLock {
                 self.placed += placed
                 self.kept += kept
+                self.covered += covered
+                self.keptPixels += keptPixels
             }
         }
     }
@@ -329,42 +334,46 @@ public enum Renderer {
     /// Draws tile `i` of a full render straight into the image (its frame
     /// within it), after the tiles `drawn`: the pixels of theirs that its
     /// frame covers are kept before anything can change them, and put back
-    /// after. Stamps write only the tile's part, so they are kept only
-    /// when Cairo is about to draw past the part, or the frame is cleared
-    /// first (a translucent background).
+    /// after. Stamps write only the tile's part, so pixels are kept only
+    /// where Cairo is about to draw past the part (those Cairo may change),
+    /// or all of them when the frame is cleared first (a translucent
+    /// background).
     static func drawTileInPlace(_ scene: Scene, _ tiles: [PixelRect], _ frames: [PixelRect], _ i: Int, drawn: [Int], text: PangoText,
                                 stamping: Stamping, kept: KeptPixels, _ destination: BandTarget, _ stride: Int,
                                 _ originX: Int, _ originY: Int, counts: InPlaceCounts?) throws(SeatMapError) {
-        counts?.add(placed: 1)
-        inPlaceCount.withLock { countedInPlace += 1 }
         let f = frames[i]
         let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
+        counts?.add(placed: 1, covered: covered.reduce(0) { $0 + $1.w * $1.h })
+        inPlaceCount.withLock { countedInPlace += 1 }
         func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
             (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
         }
         kept.bytes.removeAll(keepingCapacity: true)
-        kept.taken = false
-        func keep() {
-            guard !kept.taken else { return }
-            kept.taken = true
-            counts?.add(kept: 1)
-            for r in covered {
+        kept.saved.removeAll(keepingCapacity: true)
+        kept.all = false
+        // Keeps the covered pixels within `reach` (frame pixels; nil: all)
+        // not kept already. Rects kept later are put back first, so a
+        // pixel kept twice ends as it was before the first.
+        func keep(_ reach: PixelRect?) {
+            guard !kept.all else { return }
+            let inImage = reach.map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) }
+            if inImage == nil { kept.all = true }
+            for c in covered {
+                let r = inImage.map { c.intersection($0) } ?? c
+                if r.isEmpty || kept.saved.contains(where: { $0.rect.intersection(r) == r }) { continue }
+                if kept.saved.isEmpty { counts?.add(kept: 1) }
+                kept.saved.append((r, kept.bytes.count))
+                counts?.add(keptPixels: r.w * r.h)
                 let (first, width) = rows(r)
                 for row in 0..<r.h { kept.bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }
             }
         }
         defer {
-            if kept.taken {
-                var at = 0
-                kept.bytes.withUnsafeBufferPointer { saved in
-                    guard let base = saved.baseAddress else { return }
-                    for r in covered {
-                        let (first, width) = rows(r)
-                        for row in 0..<r.h {
-                            (first + row * stride).update(from: base + at, count: width)
-                            at += width
-                        }
-                    }
+            kept.bytes.withUnsafeBufferPointer { saved in
+                guard let base = saved.baseAddress else { return }
+                for (r, at) in kept.saved.reversed() {
+                    let (first, width) = rows(r)
+                    for row in 0..<r.h { (first + row * stride).update(from: base + at + row * width, count: width) }
                 }
             }
         }
@@ -373,7 +382,7 @@ public enum Renderer {
             return
         }
         // The frame is cleared first under a translucent background.
-        if scene.theme.background.a < 1 { keep() }
+        if scene.theme.background.a < 1 { keep(nil) }
         _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (rows(f).0, stride),
                             beforeDrawingPastPart: keep)
     }
@@ -626,7 +635,10 @@ final class TileSchedule: @unchecked Sendable {
 /// is drawn (one drawing thread's, reused tile after tile).
 final class KeptPixels {
     var bytes: [UInt8] = []
-    var taken = false
+    /// The image rects kept, in order, and where each starts in `bytes`.
+    var saved: [(rect: PixelRect, at: Int)] = []
+    /// Whether every covered pixel is kept.
+    var all = false
 }
 
 /// The image's pixels, written by the band threads (each its own rows).
