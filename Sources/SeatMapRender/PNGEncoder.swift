@@ -41,48 +41,21 @@ enum PNGEncoder {
     static func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, compression: PNGCompression,
                        workers: Int? = nil) throws(SeatMapError) -> [UInt8] {
         guard width > 0, height > 0 else { throw SeatMapError("the image is empty") }
-        let opaque = seatmap_strips_opaque(pixels, Int32(width), Int32(height), Int32(stride)) == 1
-        let channels = opaque ? 3 : 4
-        let rowBytes = width * channels + 1
-        let rowsPerStrip = max(1, stripBytes(filtered: rowBytes * height) / rowBytes)
-        let count = (height + rowsPerStrip - 1) / rowsPerStrip
-        let (level, effort) = settings(compression)
-        let box = StripBox(count: count)
-        // The pixels outlive the concurrent loop, which only reads them.
-        let source = UnsafeSendable(pixels)
-        let n = max(1, min(workers ?? Renderer.cores, count))
-        DispatchQueue.concurrentPerform(iterations: n) { w in
-            let pixels = source.value
-            // One filter buffer per worker, reused strip after strip.
-            let filtered = malloc(rowsPerStrip * rowBytes)?.assumingMemoryBound(to: UInt8.self)
-            defer { free(filtered) }
-            var s = w
-            while s < count {
-                let y0 = s * rowsPerStrip, y1 = min(height, y0 + rowsPerStrip)
-                let length = (y1 - y0) * rowBytes
-                var strip = Strip()
-                strip.length = length
-                if let filtered {
-                    seatmap_strips_filter(pixels, Int32(width), Int32(stride), Int32(y0), Int32(y1), Int32(channels), effort, filtered)
-                    strip.adler = seatmap_strips_adler32(1, filtered, length)
-                    var out: UnsafeMutablePointer<UInt8>? = nil
-                    var size = 0
-                    if seatmap_strips_deflate(filtered, length, level, s == count - 1 ? 1 : 0, &out, &size) == 0 {
-                        strip.bytes = out
-                        strip.size = size
-                    } else {
-                        strip.failed = true
-                    }
-                } else {
-                    strip.failed = true
-                }
-                box.set(s, strip)
-                s += n
-            }
+        // RGB when every pixel is opaque. Each strip checks its own rows
+        // before filtering them (on every core, each while its rows are
+        // read anyway); when one is not, the image is encoded again as
+        // RGBA. A translucent first pixel says so at once.
+        let firstOpaque = pixels.withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee >> 24 == 0xFF }
+        var made = try strips(pixels, width: width, height: height, stride: stride, compression: compression, workers: workers,
+                              channels: firstOpaque ? 3 : 4)
+        if made == nil {
+            made = try strips(pixels, width: width, height: height, stride: stride, compression: compression, workers: workers, channels: 4)
         }
+        // (An RGBA encoding is never refused.)
+        guard let box = made else { throw SeatMapError("the PNG encoder ran out of memory") }
         defer { for s in box.strips { free(s.bytes) } }
-        guard box.strips.allSatisfy({ !$0.failed && $0.bytes != nil }) else { throw SeatMapError("the PNG encoder ran out of memory") }
-
+        let opaque = box.channels == 3
+        let (level, _) = settings(compression)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png.reserveCapacity(box.strips.reduce(64) { $0 + $1.size + 12 })
         func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
@@ -114,14 +87,91 @@ enum PNGEncoder {
     }
 }
 
+
+extension PNGEncoder {
+    /// The image's rows filtered (`channels` 3: RGB, 4: RGBA) and
+    /// compressed in strips on `workers` cores. Nil when a strip of an RGB
+    /// encoding has a pixel that is not opaque; throws when memory runs out.
+    fileprivate static func strips(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, compression: PNGCompression,
+                                   workers: Int?, channels: Int) throws(SeatMapError) -> StripBox? {
+        let rowBytes = width * channels + 1
+        let rowsPerStrip = max(1, stripBytes(filtered: rowBytes * height) / rowBytes)
+        let count = (height + rowsPerStrip - 1) / rowsPerStrip
+        let (level, effort) = settings(compression)
+        let box = StripBox(count: count, channels: channels)
+        // The pixels outlive the concurrent loop, which only reads them.
+        let source = UnsafeSendable(pixels)
+        let n = max(1, min(workers ?? Renderer.cores, count))
+        DispatchQueue.concurrentPerform(iterations: n) { w in
+            let pixels = source.value
+            // One filter buffer per worker, reused strip after strip.
+            let filtered = malloc(rowsPerStrip * rowBytes)?.assumingMemoryBound(to: UInt8.self)
+            defer { free(filtered) }
+            var s = w
+            while s < count, !box.translucent {
+                let y0 = s * rowsPerStrip, y1 = min(height, y0 + rowsPerStrip)
+                if channels == 3, seatmap_strips_opaque(pixels + y0 * stride, Int32(width), Int32(y1 - y0), Int32(stride)) != 1 {
+                    box.setTranslucent()
+                    return
+                }
+                let length = (y1 - y0) * rowBytes
+                var strip = Strip()
+                strip.length = length
+                if let filtered {
+                    seatmap_strips_filter(pixels, Int32(width), Int32(stride), Int32(y0), Int32(y1), Int32(channels), effort, filtered)
+                    strip.adler = seatmap_strips_adler32(1, filtered, length)
+                    var out: UnsafeMutablePointer<UInt8>? = nil
+                    var size = 0
+                    if seatmap_strips_deflate(filtered, length, level, s == count - 1 ? 1 : 0, &out, &size) == 0 {
+                        strip.bytes = out
+                        strip.size = size
+                    } else {
+                        strip.failed = true
+                    }
+                } else {
+                    strip.failed = true
+                }
+                box.set(s, strip)
+                s += n
+            }
+        }
+        if box.translucent {
+            for s in box.strips { free(s.bytes) }
+            return nil
+        }
+        guard box.strips.allSatisfy({ !$0.failed && $0.bytes != nil }) else {
+            for s in box.strips { free(s.bytes) }
+            throw SeatMapError("the PNG encoder ran out of memory")
+        }
+        return box
+    }
+}
+
 /// Strip results written from several threads, each slot by one.
 private final class StripBox: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var strips: [PNGEncoder.Strip]
-    init(count: Int) { strips = Array(repeating: PNGEncoder.Strip(), count: count) }
+    /// 3 (RGB) or 4 (RGBA).
+    let channels: Int
+    private var sawTranslucent = false
+    init(count: Int, channels: Int) {
+        strips = Array(repeating: PNGEncoder.Strip(), count: count)
+        self.channels = channels
+    }
     func set(_ i: Int, _ s: PNGEncoder.Strip) {
         lock.lock()
         strips[i] = s
+        lock.unlock()
+    }
+    /// Whether a strip of an RGB encoding found a pixel that is not opaque.
+    var translucent: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return sawTranslucent
+    }
+    func setTranslucent() {
+        lock.lock()
+        sawTranslucent = true
         lock.unlock()
     }
 }

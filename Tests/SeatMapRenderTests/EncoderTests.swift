@@ -26,6 +26,22 @@ struct EncoderTests {
         return image
     }
 
+    /// An opaque render with one translucent pixel, placed by the image's
+    /// width and height: the encoder guesses RGB from the first pixel and
+    /// must start again as RGBA when a strip finds this one.
+    static func oneTranslucentPixel(_ place: (Int, Int) -> (x: Int, y: Int)) throws -> RasterImage {
+        let scene = try Scene(hall: try Fixtures.example("cinema-12x18.json"), theme: try Theme.search("light"), zoom: 3, scale: 2)
+        let image = try Renderer.raster(scene)
+        let (x, y) = place(image.width, image.height)
+        let context = try CairoContext(image.surface)
+        cairo_set_operator(context.cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_rgba(context.cr, 0.2, 0.4, 0.6, 0.5)
+        cairo_rectangle(context.cr, Double(x), Double(y), 1, 1)
+        cairo_fill(context.cr)
+        cairo_surface_flush(image.surface.pointer)
+        return image
+    }
+
     static func pngcheck(_ bytes: [UInt8]) throws -> Bool? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pngcheck") else { return nil }
         let file = try Fixtures.tempFolder().appendingPathComponent("c.png")
@@ -43,7 +59,8 @@ struct EncoderTests {
           arguments: PNGCompression.allCases)
     func roundTrip(level: PNGCompression) throws {
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.search("dark"), zoom: 2, scale: 2)
-        for image in [try Renderer.raster(scene), try EncoderTests.translucent()] {
+        for image in [try Renderer.raster(scene), try EncoderTests.translucent(), try EncoderTests.oneTranslucentPixel { _, _ in (0, 0) },
+                      try EncoderTests.oneTranslucentPixel { w, h in (w - 1, h - 1) }, try EncoderTests.oneTranslucentPixel { _, h in (300, h / 2) }] {
             let png = try image.pngData(compression: level)
             // Colour type 2 (RGB) for an opaque image, 6 (RGBA) otherwise.
             let opaque = image.rgbaPixels().allSatisfy { $0 >> 24 == 0xFF }
@@ -66,6 +83,12 @@ struct EncoderTests {
             #expect(try image.pngData(compression: level, workers: 2) == one)
             #expect(try image.pngData(compression: level, workers: 7) == one)
         }
+        // Found translucent by a strip after others were encoded as RGB.
+        let last = try EncoderTests.oneTranslucentPixel { w, h in (w - 1, h - 1) }
+        let one = try last.pngData(compression: .default, workers: 1)
+        #expect(one[25] == 6)
+        #expect(try last.pngData(compression: .default, workers: 2) == one)
+        #expect(try last.pngData(compression: .default, workers: 7) == one)
     }
 
     /// An opaque image `width` wide: rects of several colours, some
