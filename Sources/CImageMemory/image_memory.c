@@ -47,6 +47,23 @@ static uint8_t *map_huge(size_t front, size_t bytes, void **start, size_t *lengt
 #endif
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+int seatmap_huge_image_populate(cairo_surface_t *surface, size_t from) {
+    uint8_t *pixels = cairo_surface_get_user_data(surface, &key);
+    if (!pixels) return -1;
+    const struct mapping *m = (const struct mapping *)(pixels - sizeof(struct mapping));
+    uint8_t *end = (uint8_t *)m->start + m->length, *first = pixels + from / HUGE * HUGE;
+    /* The last page first: a drawing from the top meets these halfway. */
+    for (uint8_t *page = end; page > first;) {
+        page -= HUGE;
+        if (madvise(page, HUGE, MADV_POPULATE_WRITE) != 0) return -1;
+    }
+    return 0;
+}
+
 static void release(void *pixels) {
     const struct mapping *m = (const struct mapping *)((uint8_t *)pixels - sizeof(struct mapping));
     munmap(m->start, m->length);

@@ -44,6 +44,11 @@ public enum Renderer {
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
         let image = try RasterImage(width: visible.w, height: visible.h)
+        // A render drawn on one core: its image's pages past the first
+        // faulted in on another meanwhile.
+        if scene.ticket == nil, viewport == nil, cores > 1, visible.w * visible.h < parallelPixels {
+            image.surface.faultInAside(from: 2 << 20)
+        }
         if let ticket = scene.ticket {
             // The crop exactly as a full render draws it, the band and callout over it.
             try overlay(image, visible, text, "drawing the ticket", checkText: false) { $0.fill(.rect(visible), scene.theme.background) }

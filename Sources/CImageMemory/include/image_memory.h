@@ -17,6 +17,15 @@ cairo_surface_t *seatmap_huge_image_surface_create(int width, int height);
    a 1 MB frame is one page fault instead of 256). `mapped` gets what
    seatmap_huge_free must be given back. NULL when it cannot be had. */
 void *seatmap_huge_alloc(size_t bytes, size_t *mapped);
+
+/* Has the kernel back the pixels of such a surface from `from` bytes on
+   (rounded down to a 2 MB page) with memory now, zeroed, as its first
+   writes would, the last page first (Linux MADV_POPULATE_WRITE; the
+   pixels do not change).
+   Returns 0, or -1 when the surface is not one of these, the kernel does
+   not do it, or memory is short: the writes then fault it in as before.
+   Another thread may draw on the surface meanwhile. */
+int seatmap_huge_image_populate(cairo_surface_t *surface, size_t from);
 void seatmap_huge_free(void *memory, size_t mapped);
 
 #endif
