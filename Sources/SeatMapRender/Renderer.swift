@@ -40,15 +40,16 @@ public enum Renderer {
     /// Draws the whole scene, or what a viewport shows of it (the viewport
     /// image is exactly that region of the full image), into a raster image.
     public static func raster(_ scene: Scene, viewport: ViewTransform? = nil, minimap: Bool = false) throws(SeatMapError) -> RasterImage {
-        let text = try PangoText(scene.theme, locale: scene.layout.locale)
         let visible = try visibleRect(scene, viewport)
         try checkSize(width: visible.w, height: visible.h)
         let image = try RasterImage(width: visible.w, height: visible.h)
-        // A render drawn on one core: its image's pages past the first
-        // faulted in on another meanwhile.
+        // A render drawn on one core: its image's pages faulted in on
+        // another meanwhile (from before the text engine, which may wait
+        // for the fonts' configuration).
         if scene.ticket == nil, viewport == nil, cores > 1, visible.w * visible.h < parallelPixels {
-            image.surface.faultInAside(from: 2 << 20)
+            image.surface.faultInAside(from: 0)
         }
+        let text = try PangoText(scene.theme, locale: scene.layout.locale)
         if let ticket = scene.ticket {
             // The crop exactly as a full render draws it, the band and callout over it.
             try overlay(image, visible, text, "drawing the ticket", checkText: false) { $0.fill(.rect(visible), scene.theme.background) }
