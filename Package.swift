@@ -31,11 +31,9 @@ let package = Package(
         // The include path of Pango's headers (/usr/include/pango-1.0), nothing more.
         .target(name: "CPangoHeaders"),
 
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
+        // SQLite: the local store. Headers only (Debian libsqlite3-dev), opened
+        // when used like CMicroHTTPD: a render's process does not load it.
+        .systemLibrary(name: "CSQLite"),
 
         // libmicrohttpd: the HTTP/1.1 server under `seatmap serve`.
         // Headers only (Debian libmicrohttpd-dev): no pkgConfig, whose libs
@@ -45,9 +43,9 @@ let package = Package(
         // libpq: the PostgreSQL client under `--store postgresql://...`.
         // Headers only (Debian libpq-dev), opened when used like CMicroHTTPD.
         .systemLibrary(name: "CLibPQ"),
-        // libpq and libmicrohttpd opened at their first use (dlopen): a render's
-        // process loads neither, nor their TLS, Kerberos and LDAP libraries.
-        .target(name: "CLazyLibs", dependencies: ["CLibPQ", "CMicroHTTPD"]),
+        // libpq, libmicrohttpd and SQLite opened at their first use (dlopen): a
+        // render's process loads none, nor their TLS, Kerberos and LDAP libraries.
+        .target(name: "CLazyLibs", dependencies: ["CLibPQ", "CMicroHTTPD", "CSQLite"]),
 
         .systemLibrary(
             name: "CZlib",

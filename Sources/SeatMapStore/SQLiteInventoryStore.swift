@@ -226,8 +226,8 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
         return notes
     }
 
-    /// The version of the linked SQLite, as linked at run time.
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    /// The version of SQLite, as opened at run time ("?" when it cannot be).
+    public static var sqliteVersion: String { sqlite3_libversion().map { String(cString: $0) } ?? "?" }
 
     /// How long a hold lasts unless the user says otherwise.
     public static let defaultHoldSeconds: Double = HoldTime.defaultSeconds
@@ -256,6 +256,9 @@ final class SQLiteConnection {
 
     init(path: String) throws(SQLiteFailure) {
         self.path = path
+        if let why = seatmap_sqlite_load() {
+            throw SQLiteFailure(code: SQLITE_CANTOPEN, error: SeatMapError(file: path, "cannot open the store: SQLite (Debian libsqlite3-0) cannot be loaded: \(String(cString: why))"))
+        }
         var handle: OpaquePointer? = nil
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
         db = handle
