@@ -51,13 +51,18 @@ static uint8_t *map_huge(size_t front, size_t bytes, void **start, size_t *lengt
 #define MADV_POPULATE_WRITE 23
 #endif
 
-int seatmap_huge_image_populate(cairo_surface_t *surface, size_t from) {
+void *seatmap_huge_image_pixels(cairo_surface_t *surface, size_t *length) {
     uint8_t *pixels = cairo_surface_get_user_data(surface, &key);
-    if (!pixels) return -1;
+    if (!pixels) return NULL;
     const struct mapping *m = (const struct mapping *)(pixels - sizeof(struct mapping));
-    uint8_t *end = (uint8_t *)m->start + m->length, *first = pixels + from / HUGE * HUGE;
+    *length = (size_t)((uint8_t *)m->start + m->length - pixels);
+    return pixels;
+}
+
+int seatmap_huge_populate(void *pixels, size_t length) {
+    if (!pixels || (uintptr_t)pixels % HUGE != 0 || length % HUGE != 0) return -1;
     /* The last page first: a drawing from the top meets these halfway. */
-    for (uint8_t *page = end; page > first;) {
+    for (uint8_t *page = (uint8_t *)pixels + length; page > (uint8_t *)pixels;) {
         page -= HUGE;
         if (madvise(page, HUGE, MADV_POPULATE_WRITE) != 0) return -1;
     }

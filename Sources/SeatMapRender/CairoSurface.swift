@@ -35,14 +35,19 @@ final class CairoSurface {
 
     deinit { cairo_surface_destroy(pointer) }
 
-    /// Has another thread fault in the pixels past the first `from` bytes
-    /// of a surface on 2 MB pages of its own (`seatmap_huge_image_populate`),
-    /// while this one draws from the top: the kernel's zeroing of a new
-    /// image (~0.2 ms a 2 MB page here) off the drawing's path. Nothing
-    /// for any other surface; the pixels are the same either way.
-    func faultInAside(from: Int) {
-        let surface = SurfaceToFault(self, from: from)
-        DispatchQueue.global(qos: .userInitiated).async { _ = seatmap_huge_image_populate(surface.value.pointer, surface.from) }
+    /// Has another thread fault in the pixels of a surface on 2 MB pages
+    /// of its own (`seatmap_huge_populate`), the last page first, while
+    /// this one draws from the top: the kernel's zeroing of a new image
+    /// (~0.2 ms a 2 MB page here) off the drawing's path. Nothing for any
+    /// other surface; the pixels are the same either way.
+    func faultInAside() {
+        var length = 0
+        guard let pixels = seatmap_huge_image_pixels(pointer, &length) else { return }
+        let pages = PagesToFault(surface: self, pixels: pixels, length: length)
+        DispatchQueue.global(qos: .userInitiated).async {
+            _ = seatmap_huge_populate(pages.pixels, pages.length)
+            withExtendedLifetime(pages.surface) {}
+        }
     }
 
     func check(_ what: String) throws(SeatMapError) {
@@ -53,15 +58,12 @@ final class CairoSurface {
     }
 }
 
-/// A surface kept alive by the thread faulting its pages in, which only
-/// asks the kernel for them.
-private struct SurfaceToFault: @unchecked Sendable {
-    let value: CairoSurface
-    let from: Int
-    init(_ value: CairoSurface, from: Int) {
-        self.value = value
-        self.from = from
-    }
+/// An image's pages for another thread to fault in, and the surface that
+/// owns them, kept alive until it is done (it only asks the kernel).
+private struct PagesToFault: @unchecked Sendable {
+    let surface: CairoSurface
+    let pixels: UnsafeMutableRawPointer
+    let length: Int
 }
 
 /// The pixels of tile frames drawn one after another by one worker: one

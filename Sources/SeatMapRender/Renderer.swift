@@ -47,7 +47,7 @@ public enum Renderer {
         // another meanwhile (from before the text engine, which may wait
         // for the fonts' configuration).
         if scene.ticket == nil, viewport == nil, cores > 1, visible.w * visible.h < parallelPixels {
-            image.surface.faultInAside(from: 0)
+            image.surface.faultInAside()
         }
         let text = try PangoText(scene.theme, locale: scene.layout.locale)
         if let ticket = scene.ticket {

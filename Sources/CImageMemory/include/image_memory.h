@@ -18,14 +18,16 @@ cairo_surface_t *seatmap_huge_image_surface_create(int width, int height);
    seatmap_huge_free must be given back. NULL when it cannot be had. */
 void *seatmap_huge_alloc(size_t bytes, size_t *mapped);
 
-/* Has the kernel back the pixels of such a surface from `from` bytes on
-   (rounded down to a 2 MB page) with memory now, zeroed, as its first
-   writes would, the last page first (Linux MADV_POPULATE_WRITE; the
-   pixels do not change).
-   Returns 0, or -1 when the surface is not one of these, the kernel does
-   not do it, or memory is short: the writes then fault it in as before.
-   Another thread may draw on the surface meanwhile. */
-int seatmap_huge_image_populate(cairo_surface_t *surface, size_t from);
+/* The pixels of such a surface and the whole 2 MB pages they lie on, in
+   `length`; NULL for any other surface. */
+void *seatmap_huge_image_pixels(cairo_surface_t *surface, size_t *length);
+
+/* Has the kernel back those pages with memory now, zeroed, as their first
+   writes would, the last page first (Linux MADV_POPULATE_WRITE: the
+   contents do not change, so another thread may draw meanwhile). Returns
+   0, or -1 when the kernel does not do it or memory is short: the writes
+   then fault the pages in as before. */
+int seatmap_huge_populate(void *pixels, size_t length);
 void seatmap_huge_free(void *memory, size_t mapped);
 
 #endif
