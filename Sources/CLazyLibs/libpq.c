@@ -37,17 +37,9 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 SEATMAP_PQ_FUNCTIONS(SEATMAP_LAZY_POINTER)
 SEATMAP_PQ_PROCEDURES(SEATMAP_LAZY_PROCEDURE_POINTER)
 
-static void open_library(void) {
-    if (!seatmap_lazy_open(&lazy_lib)) return;
-    SEATMAP_PQ_FUNCTIONS(SEATMAP_LAZY_FIND)
-    SEATMAP_PQ_PROCEDURES(SEATMAP_LAZY_FIND_PROCEDURE)
-    lazy_lib.ready = 1;
-}
+SEATMAP_LAZY_OPENER(SEATMAP_PQ_FUNCTIONS, SEATMAP_PQ_PROCEDURES)
 
-const char *seatmap_libpq_load(void) {
-    pthread_once(&once, open_library);
-    return lazy_lib.ready ? NULL : lazy_lib.error;
-}
+const char *seatmap_libpq_load(void) { return seatmap_lazy_load(&lazy_lib, &once, open_library); }
 
 /* Without libpq, PQconnectdb answers NULL (the caller asks
    seatmap_libpq_load why); the others need a connection or a result,

@@ -50,10 +50,7 @@ static void open_library(void) {
     lazy_lib.ready = 1;
 }
 
-const char *seatmap_libmicrohttpd_load(void) {
-    pthread_once(&once, open_library);
-    return lazy_lib.ready ? NULL : lazy_lib.error;
-}
+const char *seatmap_libmicrohttpd_load(void) { return seatmap_lazy_load(&lazy_lib, &once, open_library); }
 
 /* Without the library, starting a daemon answers NULL (the caller asks
    seatmap_libmicrohttpd_load why) and MHD_get_version NULL; the others

@@ -38,17 +38,9 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 SEATMAP_SQLITE_FUNCTIONS(SEATMAP_LAZY_POINTER)
 SEATMAP_SQLITE_PROCEDURES(SEATMAP_LAZY_PROCEDURE_POINTER)
 
-static void open_library(void) {
-    if (!seatmap_lazy_open(&lazy_lib)) return;
-    SEATMAP_SQLITE_FUNCTIONS(SEATMAP_LAZY_FIND)
-    SEATMAP_SQLITE_PROCEDURES(SEATMAP_LAZY_FIND_PROCEDURE)
-    lazy_lib.ready = 1;
-}
+SEATMAP_LAZY_OPENER(SEATMAP_SQLITE_FUNCTIONS, SEATMAP_SQLITE_PROCEDURES)
 
-const char *seatmap_sqlite_load(void) {
-    pthread_once(&once, open_library);
-    return lazy_lib.ready ? NULL : lazy_lib.error;
-}
+const char *seatmap_sqlite_load(void) { return seatmap_lazy_load(&lazy_lib, &once, open_library); }
 
 /* Without SQLite, opening answers SQLITE_CANTOPEN and the messages say
    why (the caller asks seatmap_sqlite_load first); the others need a

@@ -32,6 +32,13 @@ static inline void *seatmap_lazy_symbol(struct seatmap_lazy *lib, const char *na
     return symbol;
 }
 
+/* Opens the library once per process, `open` finding its symbols; NULL
+   once it is open, else why it cannot be. */
+static inline const char *seatmap_lazy_load(struct seatmap_lazy *lib, pthread_once_t *once, void (*open)(void)) {
+    pthread_once(once, open);
+    return lib->ready ? NULL : lib->error;
+}
+
 /* Each library's file lists its functions as X(ret, name, params, args,
    fallback) and its procedures as X(name, params, args), names its struct
    seatmap_lazy `lazy_lib` and its loading call `lazy_load`, and expands
@@ -47,6 +54,15 @@ static inline void *seatmap_lazy_symbol(struct seatmap_lazy *lib, const char *na
     if (!(p_##name = (ret (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
 #define SEATMAP_LAZY_FIND_PROCEDURE(name, params, args) \
     if (!(p_##name = (void (*) params)seatmap_lazy_symbol(&lazy_lib, #name))) return;
+/* `open_library` for a library whose functions and procedures are all in
+   its two lists: opens it and finds each. */
+#define SEATMAP_LAZY_OPENER(FUNCTIONS, PROCEDURES) \
+    static void open_library(void) { \
+        if (!seatmap_lazy_open(&lazy_lib)) return; \
+        FUNCTIONS(SEATMAP_LAZY_FIND) \
+        PROCEDURES(SEATMAP_LAZY_FIND_PROCEDURE) \
+        lazy_lib.ready = 1; \
+    }
 #define SEATMAP_LAZY_FORWARD(ret, name, params, args, fallback) \
     SEATMAP_LAZY_HIDDEN ret name params { return lazy_load() ? (fallback) : p_##name args; }
 #define SEATMAP_LAZY_FORWARD_PROCEDURE(name, params, args) \
