@@ -360,9 +360,13 @@ public enum Renderer {
         // Keeps the covered pixels within `reach` (frame pixels; nil: all)
         // not kept already. Rects kept later are put back first, so a
         // pixel kept twice ends as it was before the first.
+        // Past 64 rects, or as many bytes as lie under the frame, every
+        // covered pixel is kept at once: the work stays bounded.
+        let coveredBytes = covered.reduce(0) { $0 + $1.w * $1.h * 4 }
         func keep(_ reach: PixelRect?) {
             guard !kept.all else { return }
-            let inImage = reach.map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) }
+            let bounded = kept.saved.count < 64 && kept.bytes.count < coveredBytes
+            let inImage = (bounded ? reach : nil).map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) }
             if inImage == nil { kept.all = true }
             for c in covered {
                 let r = inImage.map { c.intersection($0) } ?? c
