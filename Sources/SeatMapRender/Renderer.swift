@@ -349,7 +349,8 @@ public enum Renderer {
                                 _ originX: Int, _ originY: Int, counts: InPlaceCounts?) throws(SeatMapError) {
         let f = frames[i]
         let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
-        counts?.add(placed: 1, covered: covered.reduce(0) { $0 + $1.w * $1.h })
+        let coveredPixels = covered.reduce(0) { $0 + $1.w * $1.h }
+        counts?.add(placed: 1, covered: coveredPixels)
         inPlaceCount.withLock { countedInPlace += 1 }
         func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
             (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
@@ -359,13 +360,12 @@ public enum Renderer {
         kept.all = false
         // Keeps the covered pixels within `reach` (frame pixels; nil: all)
         // not kept already. Rects kept later are put back first, so a
-        // pixel kept twice ends as it was before the first.
-        // Past 64 rects, or as many bytes as lie under the frame, every
-        // covered pixel is kept at once: the work stays bounded.
-        let coveredBytes = covered.reduce(0) { $0 + $1.w * $1.h * 4 }
+        // pixel kept twice ends as it was before the first. Past 64 rects,
+        // or as many bytes as lie under the frame, every covered pixel is
+        // kept at once: the work stays bounded.
         func keep(_ reach: PixelRect?) {
             guard !kept.all else { return }
-            let bounded = kept.saved.count < 64 && kept.bytes.count < coveredBytes
+            let bounded = kept.saved.count < 64 && kept.bytes.count < coveredPixels * 4
             let inImage = (bounded ? reach : nil).map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) }
             if inImage == nil { kept.all = true }
             for c in covered {
