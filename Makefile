@@ -10,8 +10,11 @@ PREFIX ?= /usr/local
 # The installed binary (and the benchmark's): the Swift runtime linked in, and
 # generic types' metadata reached through their accessors instead of looked up
 # by mangled name at run time (each first lookup scanned the binary's ~5,300
-# protocol conformances: ~3 ms of a 45 ms cinema render). Same code otherwise.
-RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# protocol conformances: ~3 ms of a 45 ms cinema render). No $ORIGIN run
+# path: nothing is loaded from beside the binary, and the loader otherwise
+# looked for each of the 41 libraries there first (~50 failed opens, 2-4 % of
+# a small render's process). Same code otherwise.
+RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 .PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-peers fuzz fuzz-smoke install uninstall clean
 
