@@ -261,10 +261,6 @@ public enum Renderer {
     /// the image (see `drawInPlace`) rather than in a frame of its own
     /// copied in; off only to compare the two (tests).
     @TaskLocal package static var tilesInPlace = true
-    /// Tiles drawn straight into their image by every render of the process (tests).
-    package static var totalTilesInPlace: Int { inPlaceCount.withLock { countedInPlace } }
-    private static let inPlaceCount = NSLockBox()
-    nonisolated(unsafe) private static var countedInPlace = 0
 
     /// Tiles drawn in place, and of which kept the pixels of drawn tiles
     /// under their frame, by the renders of one task (tests: the process's
@@ -349,51 +345,23 @@ public enum Renderer {
                                 _ originX: Int, _ originY: Int, counts: InPlaceCounts?) throws(SeatMapError) {
         let f = frames[i]
         let covered = drawn.map { tiles[$0].intersection(f) }.filter { !$0.isEmpty }
-        let coveredPixels = covered.reduce(0) { $0 + $1.w * $1.h }
-        counts?.add(placed: 1, covered: coveredPixels)
-        inPlaceCount.withLock { countedInPlace += 1 }
-        func rows(_ r: PixelRect) -> (UnsafeMutablePointer<UInt8>, Int) {
-            (destination.pointer + (r.y - originY) * stride + (r.x - originX) * 4, r.w * 4)
-        }
-        kept.bytes.removeAll(keepingCapacity: true)
-        kept.saved.removeAll(keepingCapacity: true)
-        kept.all = false
-        // Keeps the covered pixels within `reach` (frame pixels; nil: all)
-        // not kept already. Rects kept later are put back first, so a
-        // pixel kept twice ends as it was before the first. Past 64 rects,
-        // or as many bytes as lie under the frame, every covered pixel is
-        // kept at once: the work stays bounded.
+        counts?.add(placed: 1, covered: covered.reduce(0) { $0 + $1.w * $1.h })
+        kept.begin(covered: covered, image: destination, stride: stride, originX: originX, originY: originY)
+        // Keeps the covered pixels Cairo may change (frame pixels; nil: all).
         func keep(_ reach: PixelRect?) {
-            guard !kept.all else { return }
-            let bounded = kept.saved.count < 64 && kept.bytes.count < coveredPixels * 4
-            let inImage = (bounded ? reach : nil).map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) }
-            if inImage == nil { kept.all = true }
-            for c in covered {
-                let r = inImage.map { c.intersection($0) } ?? c
-                if r.isEmpty || kept.saved.contains(where: { $0.rect.intersection(r) == r }) { continue }
-                if kept.saved.isEmpty { counts?.add(kept: 1) }
-                kept.saved.append((r, kept.bytes.count))
-                counts?.add(keptPixels: r.w * r.h)
-                let (first, width) = rows(r)
-                for row in 0..<r.h { kept.bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * stride, count: width)) }
-            }
+            let first = kept.saved.isEmpty
+            let pixels = kept.keep(reach.map { PixelRect(x: $0.x + f.x, y: $0.y + f.y, w: $0.w, h: $0.h) })
+            if pixels > 0 { counts?.add(kept: first ? 1 : 0, keptPixels: pixels) }
         }
-        defer {
-            kept.bytes.withUnsafeBufferPointer { saved in
-                guard let base = saved.baseAddress else { return }
-                for (r, at) in kept.saved.reversed() {
-                    let (first, width) = rows(r)
-                    for row in 0..<r.h { (first + row * stride).update(from: base + at + row * width, count: width) }
-                }
-            }
-        }
+        defer { kept.restore() }
+        let framePixels = destination.pointer + (f.y - originY) * stride + (f.x - originX) * 4
         if covered.isEmpty {
-            _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (rows(f).0, stride))
+            _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (framePixels, stride))
             return
         }
         // The frame is cleared first under a translucent background.
         if scene.theme.background.a < 1 { keep(nil) }
-        _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (rows(f).0, stride),
+        _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (framePixels, stride),
                             beforeDrawingPastPart: keep)
     }
 
@@ -644,11 +612,63 @@ final class TileSchedule: @unchecked Sendable {
 /// The pixels of drawn tiles a frame drawn in place covers, kept while it
 /// is drawn (one drawing thread's, reused tile after tile).
 final class KeptPixels {
-    var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
     /// The image rects kept, in order, and where each starts in `bytes`.
-    var saved: [(rect: PixelRect, at: Int)] = []
+    private(set) var saved: [(rect: PixelRect, at: Int)] = []
     /// Whether every covered pixel is kept.
-    var all = false
+    private(set) var all = false
+    /// The drawn tiles' pixels under the frame (image pixels), and their count.
+    private var covered: [PixelRect] = []
+    private var coveredPixels = 0
+    /// The image's pixels and stride; its pixel (0, 0) is the scene's
+    /// (`originX`, `originY`).
+    private var image: (pixels: BandTarget, stride: Int, originX: Int, originY: Int)?
+
+    /// Starts a tile whose frame covers `covered` pixels of drawn tiles in
+    /// `image`: nothing kept yet.
+    func begin(covered: [PixelRect], image: BandTarget, stride: Int, originX: Int, originY: Int) {
+        bytes.removeAll(keepingCapacity: true)
+        saved.removeAll(keepingCapacity: true)
+        all = false
+        self.covered = covered
+        coveredPixels = covered.reduce(0) { $0 + $1.w * $1.h }
+        self.image = (image, stride, originX, originY)
+    }
+
+    /// Keeps the covered pixels within `reach` (image pixels; nil: all) not
+    /// kept already, and answers how many it kept. Past 64 rects, or as
+    /// many bytes as lie under the frame, every covered pixel is kept at
+    /// once: the work stays bounded.
+    @discardableResult
+    func keep(_ reach: PixelRect?) -> Int {
+        guard !all, let image else { return 0 }
+        let bounded = saved.count < 64 && bytes.count < coveredPixels * 4
+        let within = bounded ? reach : nil
+        if within == nil { all = true }
+        var count = 0
+        for c in covered {
+            let r = within.map { c.intersection($0) } ?? c
+            if r.isEmpty || saved.contains(where: { $0.rect.intersection(r) == r }) { continue }
+            saved.append((r, bytes.count))
+            count += r.w * r.h
+            let first = image.pixels.pointer + (r.y - image.originY) * image.stride + (r.x - image.originX) * 4
+            for row in 0..<r.h { bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * image.stride, count: r.w * 4)) }
+        }
+        return count
+    }
+
+    /// Puts every kept pixel back, the rects kept last first: a pixel kept
+    /// twice ends as it was before the first.
+    func restore() {
+        guard let image else { return }
+        bytes.withUnsafeBufferPointer { kept in
+            guard let base = kept.baseAddress else { return }
+            for (r, at) in saved.reversed() {
+                let first = image.pixels.pointer + (r.y - image.originY) * image.stride + (r.x - image.originX) * 4
+                for row in 0..<r.h { (first + row * image.stride).update(from: base + at + row * r.w * 4, count: r.w * 4) }
+            }
+        }
+    }
 }
 
 /// The image's pixels, written by the band threads (each its own rows).

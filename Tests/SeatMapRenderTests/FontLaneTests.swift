@@ -97,9 +97,14 @@ struct InPlaceTileTests {
         #expect(layout.width * layout.height >= Renderer.parallelPixels, "large enough to draw on every core")
         let serial = try Renderer.$cores.withValue(1) { try Renderer.raster(scene) }
         for cores in [2, 3] {
-            let before = Renderer.totalTilesInPlace
-            let inPlace = try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) }
-            if cores == 2 { #expect(Renderer.totalTilesInPlace > before, "the render drew its tiles in place") }
+            let counts = Renderer.InPlaceCounts()
+            let inPlace = try Renderer.$inPlaceCounts.withValue(counts) { try Renderer.$cores.withValue(cores) { try Renderer.raster(scene) } }
+            if cores == 2 {
+                #expect(counts.tiles.placed > 0, "the render drew its tiles in place")
+                // A translucent background clears each frame first: every covered pixel is kept.
+                let pixels = counts.pixels
+                if alpha < 1 { #expect(pixels.covered > 0 && pixels.kept == pixels.covered, "\(pixels.kept) of \(pixels.covered) pixels kept") }
+            }
             let copied = try Renderer.$cores.withValue(cores) { try Renderer.$tilesInPlace.withValue(false) { try Renderer.raster(scene) } }
             #expect(inPlace.differingPixels(from: copied) == 0, "\(cores) cores: in place against copied")
             #expect(inPlace.differingPixels(from: serial) == 0, "\(cores) cores: in place against one core")
@@ -127,6 +132,65 @@ struct InPlaceTileTests {
             #expect(pixels.covered > 0 && pixels.kept * 8 < pixels.covered, "\(cores) cores: \(pixels.kept) of \(pixels.covered) pixels kept")
             #expect(image.differingPixels(from: copied) == 0, "\(cores) cores: in place against copied")
         }
+    }
+
+    @Test("kept pixels: rects that partly overlap, kept with drawings between them, are put back so every covered pixel ends as it was, pixels outside the covered rects untouched; a rect within one kept adds nothing; past 64 rects everything is kept at once")
+    func keptPixelsRestore() {
+        // A 40 × 30 image whose pixel (0, 0) is the scene's (100, 50); every byte distinct in its neighbourhood.
+        let width = 40, height = 30, stride = width * 4, originX = 100, originY = 50
+        var pixels = (0..<(stride * height)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / stride) }
+        let original = pixels
+        // Two drawn tiles under the frame: the left half, and the top of the right half.
+        let covered = [PixelRect(x: 100, y: 50, w: 20, h: 30), PixelRect(x: 120, y: 50, w: 20, h: 10)]
+        func inCovered(_ x: Int, _ y: Int) -> Bool { covered.contains { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY } }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let kept = KeptPixels()
+            kept.begin(covered: covered, image: BandTarget(pointer: base), stride: stride, originX: originX, originY: originY)
+            // Draws `value` over a rect (scene pixels), as Cairo would past a part.
+            func draw(_ r: PixelRect, _ value: UInt8) {
+                for y in r.y..<r.maxY { for x in r.x..<r.maxX { for c in 0..<4 { base[(y - originY) * stride + (x - originX) * 4 + c] = value } } }
+            }
+            let a = PixelRect(x: 110, y: 55, w: 20, h: 10), b = PixelRect(x: 115, y: 58, w: 20, h: 12)
+            #expect(kept.keep(a) == 10 * 10 + 10 * 5, "the covered part of a: \(kept.saved)")
+            draw(a, 0xA1)
+            // b overlaps a: its overlap now holds a's drawing, kept again.
+            #expect(kept.keep(b) > 0)
+            draw(b, 0xB2)
+            #expect(kept.keep(PixelRect(x: 112, y: 56, w: 3, h: 3)) == 0, "within a rect kept already")
+            #expect(!kept.all)
+            kept.restore()
+            for y in 0..<height {
+                for x in 0..<width {
+                    let sx = x + originX, sy = y + originY, i = y * stride + x * 4
+                    if inCovered(sx, sy) {
+                        #expect(Array(buffer[i..<i + 4]) == Array(original[i..<i + 4]), "covered pixel (\(sx), \(sy)) put back")
+                    }
+                }
+            }
+            // Past 64 rects, the next keeps every covered pixel at once.
+            kept.begin(covered: covered, image: BandTarget(pointer: base), stride: stride, originX: originX, originY: originY)
+            for k in 0..<64 { kept.keep(PixelRect(x: 100 + k % 20, y: 50 + k / 20, w: 1, h: 1)) }
+            #expect(kept.saved.count == 64 && !kept.all)
+            kept.keep(PixelRect(x: 130, y: 52, w: 1, h: 1))
+            #expect(kept.all, "every covered pixel kept at once")
+            draw(PixelRect(x: 100, y: 50, w: 40, h: 30), 0xC3)
+            kept.restore()
+        }
+        // The drawing over the whole image stays outside the covered pixels.
+        var outside = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * stride + x * 4
+                if inCovered(x + originX, y + originY) {
+                    #expect(Array(pixels[i..<i + 4]) == Array(original[i..<i + 4]), "covered pixel (\(x + originX), \(y + originY)) put back")
+                } else {
+                    outside += 1
+                    #expect(pixels[i] == 0xC3, "a pixel no tile drew keeps the drawing")
+                }
+            }
+        }
+        #expect(outside == 20 * 20)
     }
 
     @Test("a viewport is drawn in frames and copied (its tiles' frames reach past the image), the same pixels as before")
