@@ -292,6 +292,24 @@ package final class PangoText {
     /// Off: every text takes the family list (tests compare the two).
     var primaryAlone = true
 
+    /// Asks now for the primary family's fonts at `sizes` (in the order
+    /// given), as drawn through `cr`: Pango matches and sorts each size's
+    /// fonts on threads of its own, and its first text at that size waits
+    /// for the match. Asked for together before the drawing, the matches
+    /// run on another core while the drawing goes on, instead of one wait a
+    /// size when its first text comes. Changes nothing drawn: the same
+    /// fonts, asked for earlier (Pango keeps them for the context, whose
+    /// state `update(for:)` sets here as the drawing will find it).
+    func loadFontsAhead(_ sizes: [Double], for cr: OpaquePointer) {
+        update(for: cr)
+        guard primaryAlone, let map = pango_context_get_font_map(context) else { return }
+        let language = pango_context_get_language(context)
+        for size in sizes where size > 0 && size.isFinite && primaryFonts[size] == nil {
+            pango_font_description_set_absolute_size(primary, size * PangoText.unit)
+            if let fontset = pango_font_map_load_fontset(map, context, primary, language) { g_object_unref(UnsafeMutableRawPointer(fontset)) }
+        }
+    }
+
     /// The primary family's font at a size (its fontset's first).
     private func primaryFont(size: Double) -> UnsafeMutablePointer<PangoFont>? {
         if let known = primaryFonts[size] { return known }
@@ -302,6 +320,8 @@ package final class PangoText {
         return font
     }
     private var primaryFonts: [Double: UnsafeMutablePointer<PangoFont>?] = [:]
+    /// The sizes whose primary font the drawing has loaded so far (tests).
+    var loadedSizes: Set<Double> { Set(primaryFonts.keys) }
 
     /// The primary font's ascent and descent at a size (pixels): every line
     /// is placed by them, so a fallback glyph never moves its line.
@@ -387,6 +407,23 @@ public struct DrawnText: Sendable {
     /// The text as drawn: cut, with its ellipsis, when `ellipsized`.
     public let shown: String
     public let inkX: Double, inkY: Double, inkWidth: Double, inkHeight: Double
+}
+
+/// Records the sizes of the texts a drawing asks for, each once, in the
+/// order it first asks (see `PangoText.loadFontsAhead`).
+final class TextSizeCanvas: Canvas {
+    private(set) var sizes: [Double] = []
+    private var seen = Set<Double>()
+    func fill(_ path: Path, _ color: Color) {}
+    func stroke(_ path: Path, _ color: Color, width: Double, dash: [Double]) {}
+    func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
+        if !string.isEmpty, style.size > 0, seen.insert(style.size).inserted { sizes.append(style.size) }
+    }
+    func pushClip(_ rect: PixelRect) {}
+    func popClip() {}
+    var wantsSeatTags: Bool { false }
+    func beginSeat(_ tag: SeatTag) {}
+    func endSeat() {}
 }
 
 /// Records where each text's ink lands, fitted and placed exactly as the

@@ -50,6 +50,14 @@ public enum Renderer {
             image.surface.faultInAside()
         }
         let text = try PangoText(scene.theme, locale: scene.layout.locale)
+        // A render drawn on one core asks for its text sizes' fonts first
+        // (see `PangoText.loadFontsAhead`); tiles drawn on every core draw
+        // with engines of their own.
+        if fontsAhead, visible.w * visible.h < parallelPixels {
+            let probe = try CairoContext(image.surface)
+            let sizes = textSizes(scene, region: scene.ticket?.crop ?? (viewport == nil ? nil : visible))
+            withExtendedLifetime(probe) { text.loadFontsAhead(sizes, for: probe.cr) }
+        }
         if let ticket = scene.ticket {
             // The crop exactly as a full render draws it, the band and callout over it.
             try overlay(image, visible, text, "drawing the ticket", checkText: false) { $0.fill(.rect(visible), scene.theme.background) }
@@ -95,6 +103,18 @@ public enum Renderer {
     public static func draw(_ scene: Scene, on canvas: Canvas, region: PixelRect? = nil) {
         Painter(scene: scene, canvas: canvas).draw(region: region, clip: region != nil)
     }
+
+    /// The sizes of the texts the drawing routine draws in `region` (nil:
+    /// all), each once, in the order it first draws them.
+    static func textSizes(_ scene: Scene, region: PixelRect? = nil) -> [Double] {
+        let canvas = TextSizeCanvas()
+        Painter(scene: scene, canvas: canvas).draw(region: region)
+        return canvas.sizes
+    }
+
+    /// Whether a render drawn on one core asks for its fonts ahead; off only
+    /// to compare the two (tests).
+    @TaskLocal package static var fontsAhead = true
 
     /// Runs the drawing routine on a counting canvas: the Swift-side work of
     /// a full render, without Cairo. Returns the number of drawing operations.

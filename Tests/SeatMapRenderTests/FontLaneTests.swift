@@ -305,3 +305,47 @@ struct PrimaryAloneTests {
         try text.check()
     }
 }
+
+/// A render drawn on one core asks for its text sizes' fonts before it
+/// draws (Pango then matches them on its threads while the drawing goes
+/// on): the same fonts, asked for earlier.
+@Suite("Fonts asked for ahead")
+struct FontsAheadTests {
+    @Test("a render that asks for its fonts ahead draws the same bytes as one that does not: every example in every shipped theme, whole, through a viewport and as a ticket",
+          arguments: Fixtures.exampleNames)
+    func sameBytes(example: String) throws {
+        let hall = try Fixtures.example(example)
+        for themeName in Theme.shippedNames {
+            let geometry = try GeometryOptions(theme: try Theme.builtIn(themeName), zoom: 1.37, scale: 1)
+            let scene = try geometry.scene(for: hall)
+            #expect(scene.layout.width * scene.layout.height < Renderer.parallelPixels, "drawn on one core, where fonts are asked for ahead")
+            var ticket = scene
+            try ticket.makeTicket(for: Array(hall.cells.filter { $0.seat.isSeat }.map(\.id).prefix(2)), showOccupancy: true)
+            let view = ViewTransform(layout: scene.layout, viewportWidth: 300, viewportHeight: 200, offsetX: 40, offsetY: 30)
+            for (what, scene, viewport) in [("whole", scene, nil), ("viewport", scene, view), ("ticket", ticket, nil)] {
+                let ahead = try Renderer.raster(scene, viewport: viewport)
+                let not = try Renderer.$fontsAhead.withValue(false) { try Renderer.raster(scene, viewport: viewport) }
+                #expect(ahead.differingPixels(from: not) == 0, "\(example) \(themeName) \(what)")
+            }
+        }
+    }
+
+    @Test("the sizes asked for ahead are the sizes whose fonts the drawing loads, in the order it first draws them, for halls whose texts all fit")
+    func sizesAsked() throws {
+        for example in ["cinema-12x18.json", "theatre-curved.json", "imax-3-sections.json"] {
+            let scene = try GeometryOptions(theme: try Theme.builtIn("light"), zoom: 1, scale: 2).scene(for: try Fixtures.example(example))
+            let asked = Renderer.textSizes(scene)
+            #expect(asked.count == Set(asked).count, "each size once")
+            let texts = try Renderer.drawnTexts(scene)
+            #expect(texts.allSatisfy { !$0.ellipsized }, "\(example): every text fits")
+            // The sizes in the order the drawing first draws them.
+            var drawn: [Double] = []
+            for t in texts where !drawn.contains(t.size) { drawn.append(t.size) }
+            #expect(asked == drawn, "\(example): asked \(asked), drawn \(drawn)")
+            let text = try PangoText(scene.theme, locale: scene.layout.locale)
+            let b = scene.layout.bounds
+            _ = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: .all)
+            #expect(text.loadedSizes == Set(asked), "\(example): loaded \(text.loadedSizes.sorted()), asked \(asked.sorted())")
+        }
+    }
+}
