@@ -67,7 +67,7 @@ let package = Package(
         // MARK: Fontconfig and Pango's font map loaded on a thread of their own, from a render's first moment
         .target(name: "CTextWarmUp", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
         // MARK: A text's coverage, worked out once and composited wherever it is drawn again (SeatMapRender's PangoText)
-        .target(name: "CTextSprite", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
+        .target(name: "CTextSprite", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders", "CImageMemory"]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),

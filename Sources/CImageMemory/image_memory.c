@@ -3,6 +3,8 @@
    how long it is, so the surface's destroy callback can unmap it all. */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "image_memory.h"
@@ -110,4 +112,27 @@ void *seatmap_huge_alloc(size_t bytes, size_t *mapped) {
 
 void seatmap_huge_free(void *memory, size_t mapped) {
     if (memory) munmap(memory, mapped);
+}
+
+static const cairo_user_data_key_t cleared_key;
+
+cairo_surface_t *seatmap_cleared_image_surface_create(cairo_format_t format, int width, int height) {
+    int stride = cairo_format_stride_for_width(format, width);
+    if (width <= 0 || height <= 0 || stride <= 0 || (size_t)height > SIZE_MAX / (size_t)stride) {
+        return cairo_image_surface_create(format, width, height);
+    }
+    size_t bytes = (size_t)stride * (size_t)height;
+    unsigned char *pixels = malloc(bytes);
+    if (!pixels) return cairo_image_surface_create(format, width, height);
+    /* Written, not merely zero: a compiler turns malloc and memset into
+       calloc, which is what this avoids. */
+    explicit_bzero(pixels, bytes);
+    cairo_surface_t *surface = cairo_image_surface_create_for_data(pixels, format, width, height, stride);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS
+        || cairo_surface_set_user_data(surface, &cleared_key, pixels, free) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        free(pixels);
+        return cairo_image_surface_create(format, width, height);
+    }
+    return surface;
 }

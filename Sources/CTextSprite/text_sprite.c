@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text_sprite.h"
+#include "image_memory.h"
 
 enum { MADE = 1, REFUSED = 0, FAILED = -1 };
 
@@ -13,7 +14,7 @@ typedef struct {
 } scratch;
 
 static int scratch_open(scratch *s, cairo_format_t format, int width, int height) {
-    s->surface = cairo_image_surface_create(format, width, height);
+    s->surface = seatmap_cleared_image_surface_create(format, width, height);
     s->cr = cairo_create(s->surface);
     if (cairo_status(s->cr) != CAIRO_STATUS_SUCCESS) return 0;
     cairo_set_source_rgba(s->cr, 0, 0, 0, 1);

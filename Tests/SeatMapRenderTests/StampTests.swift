@@ -1,3 +1,5 @@
+import CCairo
+import CImageMemory
 import Foundation
 import Testing
 import SeatMapCore
@@ -118,5 +120,40 @@ struct WholeRectTests {
                 #expect(stamped.differingPixels(from: plain) == 0, "rect \(x), \(y), \(w) × \(h) translated by \(translated)")
             }
         }
+    }
+}
+
+/// Masks and text scratch surfaces take memory whose pixels are written
+/// before Cairo first reads them: a first read of fresh memory maps the
+/// kernel's zero page, and the first write then copies it (another page
+/// fault, and an interrupt to the processor of any other thread running).
+@Suite("Cleared image surfaces")
+struct ClearedSurfaceTests {
+    @Test("a cleared surface is Cairo's image surface (format, size, stride), zero, and every page of its pixels already in memory, even one larger than the allocator ever takes from its heap; an impossible size gets Cairo's error")
+    func cleared() throws {
+        // 8200 × 4100 A8 is 33.6 MB: past the largest block the allocator
+        // serves from its heap, so calloc would hand fresh, untouched pages.
+        for (format, width, height) in [(CAIRO_FORMAT_A8, 8200, 4100), (CAIRO_FORMAT_A8, 37, 23), (CAIRO_FORMAT_ARGB32, 517, 300)] {
+            let surface = try #require(seatmap_cleared_image_surface_create(format, Int32(width), Int32(height)))
+            defer { cairo_surface_destroy(surface) }
+            #expect(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS)
+            #expect(cairo_image_surface_get_format(surface) == format)
+            #expect(Int(cairo_image_surface_get_width(surface)) == width && Int(cairo_image_surface_get_height(surface)) == height)
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            #expect(stride == Int(cairo_format_stride_for_width(format, Int32(width))))
+            let data = try #require(cairo_image_surface_get_data(surface))
+            let bytes = stride * height
+            // Asked before the pixels are read here: a read maps the zero page, which counts as in memory.
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let start = UInt(bitPattern: data) & ~UInt(page - 1)
+            let length = Int(UInt(bitPattern: data) + UInt(bytes) - start)
+            var resident = [UInt8](repeating: 0, count: (length + page - 1) / page)
+            #expect(mincore(UnsafeMutableRawPointer(bitPattern: start), length, &resident) == 0)
+            #expect(resident.allSatisfy { $0 & 1 == 1 }, "\(width)×\(height): \(resident.filter { $0 & 1 == 0 }.count) of \(resident.count) pages not in memory")
+            #expect(UnsafeBufferPointer(start: data, count: bytes).allSatisfy { $0 == 0 })
+        }
+        let bad = try #require(seatmap_cleared_image_surface_create(CAIRO_FORMAT_A8, -1, 10))
+        defer { cairo_surface_destroy(bad) }
+        #expect(cairo_surface_status(bad) == CAIRO_STATUS_INVALID_SIZE)
     }
 }

@@ -28,6 +28,17 @@ void *seatmap_huge_image_pixels(cairo_surface_t *surface, size_t *length);
    0, or -1 when the kernel does not do it or memory is short: the writes
    then fault the pages in as before. */
 int seatmap_huge_populate(void *pixels, size_t length);
+
+/* An image surface (`format`, as cairo_image_surface_create makes one)
+   whose pixels are cleared here, written before Cairo first reads them.
+   Cairo's own surface takes its memory from calloc, which leaves fresh
+   pages untouched; Cairo's first read of such a page (a fill blending
+   into a mask) maps the kernel's shared zero page, and its first write
+   then copies it: a second page fault, which while another thread of the
+   process runs interrupts that thread's processor to drop the old
+   mapping. Falls back to cairo_image_surface_create when the memory
+   cannot be had; the memory is released with the surface. */
+cairo_surface_t *seatmap_cleared_image_surface_create(cairo_format_t format, int width, int height);
 void seatmap_huge_free(void *memory, size_t mapped);
 
 #endif
