@@ -655,7 +655,7 @@ final class KeptPixels {
         self.image = (image, stride, originX, originY)
     }
 
-    /// Keeps the covered pixels within `reach` (image pixels; nil: all) not
+    /// Keeps the covered pixels within `reach` (scene pixels; nil: all) not
     /// kept already, and answers how many it kept. Past 64 rects, or as
     /// many bytes as lie under the frame, every covered pixel is kept at
     /// once: the work stays bounded.
