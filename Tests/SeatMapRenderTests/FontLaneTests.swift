@@ -316,10 +316,9 @@ struct FontsAheadTests {
     @Test("a render that asks for its fonts ahead draws the same bytes as one that does not: every example in every shipped theme, whole, through a viewport and as a ticket",
           arguments: Fixtures.exampleNames)
     func sameBytes(example: String) throws {
-        let hall = try Fixtures.example(example)
         for themeName in Theme.shippedNames {
-            let geometry = try GeometryOptions(theme: try Theme.builtIn(themeName), zoom: 1.37, scale: 1)
-            let scene = try geometry.scene(for: hall)
+            let hall = try Fixtures.example(example)
+            let scene = try GeometryOptions(theme: try Theme.builtIn(themeName), zoom: 1.37, scale: 1).scene(for: hall)
             #expect(scene.layout.width * scene.layout.height < Renderer.parallelPixels, "drawn on one core, where fonts are asked for ahead")
             var ticket = scene
             try ticket.makeTicket(for: Array(hall.cells.filter { $0.seat.isSeat }.map(\.id).prefix(2)), showOccupancy: true)
