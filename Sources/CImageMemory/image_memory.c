@@ -117,8 +117,10 @@ void seatmap_huge_free(void *memory, size_t mapped) {
 static const cairo_user_data_key_t cleared_key;
 
 cairo_surface_t *seatmap_cleared_image_surface_create(cairo_format_t format, int width, int height) {
+    /* Past Cairo's side limit (32767 px) Cairo refuses the size itself
+       (an error surface): nothing is allocated or zeroed first. */
     int stride = cairo_format_stride_for_width(format, width);
-    if (width <= 0 || height <= 0 || stride <= 0 || (size_t)height > SIZE_MAX / (size_t)stride) {
+    if (width <= 0 || height <= 0 || width > 32767 || height > 32767 || stride <= 0 || (size_t)height > SIZE_MAX / (size_t)stride) {
         return cairo_image_surface_create(format, width, height);
     }
     size_t bytes = (size_t)stride * (size_t)height;

@@ -13,8 +13,10 @@ typedef struct {
     cairo_t *cr;
 } scratch;
 
-static int scratch_open(scratch *s, cairo_format_t format, int width, int height) {
-    s->surface = seatmap_cleared_image_surface_create(format, width, height);
+/* `cleared`: its memory written before Cairo first reads it (see
+   image_memory.h); otherwise the caller clears it before each use. */
+static int scratch_open(scratch *s, cairo_format_t format, int width, int height, int cleared) {
+    s->surface = cleared ? seatmap_cleared_image_surface_create(format, width, height) : cairo_image_surface_create(format, width, height);
     s->cr = cairo_create(s->surface);
     if (cairo_status(s->cr) != CAIRO_STATUS_SUCCESS) return 0;
     cairo_set_source_rgba(s->cr, 0, 0, 0, 1);
@@ -122,7 +124,7 @@ int seatmap_text_sprite_make(PangoLayout *layout, int fx, int fy, int max_side, 
     scratch whole = {0}, alone = {0};
     uint8_t *sum = calloc((size_t)width * (size_t)height, 1);
     if (!sum) goto done;
-    if (!scratch_open(&whole, CAIRO_FORMAT_ARGB32, width, height) || !scratch_open(&alone, CAIRO_FORMAT_A8, width, height)) goto done;
+    if (!scratch_open(&whole, CAIRO_FORMAT_ARGB32, width, height, 1)) goto done;
     /* Cairo's own drawing of the whole layout there. */
     cairo_move_to(whole.cr, sx, sy);
     pango_cairo_show_layout(whole.cr, layout);
@@ -140,7 +142,8 @@ int seatmap_text_sprite_make(PangoLayout *layout, int fx, int fy, int max_side, 
         }
         result = MADE;
     } else {
-        result = add_glyphs(layout, sx, sy, &alone, sum, width, height);
+        /* Cleared before each glyph (add_glyphs): Cairo never reads unwritten memory. */
+        result = scratch_open(&alone, CAIRO_FORMAT_A8, width, height, 0) ? add_glyphs(layout, sx, sy, &alone, sum, width, height) : FAILED;
     }
     if (result != MADE) goto done;
     int left = width, right = -1, top = height, bottom = -1;

@@ -49,6 +49,16 @@ extension Bench {
             image = try Renderer.raster(scene)
         })
         guard let image else { return }
+        // Part of the drawing, not another stage: a render drawn on one core
+        // (under `Renderer.parallelPixels`) first runs the drawing routine
+        // on a canvas that notes its text sizes, to ask for their fonts ahead.
+        if image.width * image.height < Renderer.parallelPixels {
+            let pass = measure(runs) { _ = Renderer.textSizes(scene) }
+            add(name, "within the drawing: the text-size pass (fonts asked for ahead)", pass)
+            if let drawing = figures.last(where: { $0.scene == name && $0.name == "stage: drawing" })?.stat.median, drawing > 0 {
+                ratios.append(("text-size pass / drawing, \(name)", pass.median / drawing))
+            }
+        }
         var png: [UInt8] = []
         stage("PNG encode (default)", try measure(runs) { png = try image.pngData(compression: .default) }, "\(png.count / 1024) KiB")
         let drawing = figures.last(where: { $0.scene == name && $0.name == "stage: drawing" })?.stat.median ?? 0

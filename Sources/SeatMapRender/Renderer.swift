@@ -106,7 +106,7 @@ public enum Renderer {
 
     /// The sizes of the texts the drawing routine draws in `region` (nil:
     /// all), each once, in the order it first draws them.
-    static func textSizes(_ scene: Scene, region: PixelRect? = nil) -> [Double] {
+    package static func textSizes(_ scene: Scene, region: PixelRect? = nil) -> [Double] {
         let canvas = TextSizeCanvas()
         Painter(scene: scene, canvas: canvas).draw(region: region)
         return canvas.sizes
@@ -125,7 +125,7 @@ public enum Renderer {
     }
 
     /// Full renders of at least this many pixels draw their tiles on every core.
-    static let parallelPixels = 4_000_000
+    package static let parallelPixels = 4_000_000
 
     /// The tile grid every raster pixel is drawn in: tiles of `tileWidth` ×
     /// `tileHeight` px from the layout's origin. Cairo's arithmetic is not
@@ -374,7 +374,7 @@ public enum Renderer {
             if pixels > 0 { counts?.add(kept: first ? 1 : 0, keptPixels: pixels) }
         }
         defer { kept.restore() }
-        let framePixels = destination.pointer + (f.y - originY) * stride + (f.x - originX) * 4
+        let framePixels = destination.at(x: f.x, y: f.y, stride: stride, originX: originX, originY: originY)
         if covered.isEmpty {
             _ = try drawInFrame(scene, tile: tiles[i], part: tiles[i], text: text, stamping: stamping, inPlace: (framePixels, stride))
             return
@@ -392,7 +392,7 @@ public enum Renderer {
         let sourceStride = Int(cairo_image_surface_get_stride(drawn.surface.pointer))
         for row in 0..<part.h {
             let from = source + (part.y - drawn.y + row) * sourceStride + (part.x - drawn.x) * 4
-            let to = destination.pointer + (part.y - originY + row) * stride + (part.x - originX) * 4
+            let to = destination.at(x: part.x, y: part.y + row, stride: stride, originX: originX, originY: originY)
             to.update(from: from, count: part.w * 4)
         }
     }
@@ -633,16 +633,17 @@ final class TileSchedule: @unchecked Sendable {
 /// is drawn (one drawing thread's, reused tile after tile).
 final class KeptPixels {
     private var bytes: [UInt8] = []
-    /// The image rects kept, in order, and where each starts in `bytes`.
+    /// The rects kept (scene pixels), in order, and where each starts in `bytes`.
     private(set) var saved: [(rect: PixelRect, at: Int)] = []
     /// Whether every covered pixel is kept.
     private(set) var all = false
-    /// The drawn tiles' pixels under the frame (image pixels), and their count.
+    /// The drawn tiles' pixels under the frame (scene pixels), and their count.
     private var covered: [PixelRect] = []
     private var coveredPixels = 0
     /// The image's pixels and stride; its pixel (0, 0) is the scene's
     /// (`originX`, `originY`).
-    private var image: (pixels: BandTarget, stride: Int, originX: Int, originY: Int)?
+    private var image: Image?
+    private typealias Image = (pixels: BandTarget, stride: Int, originX: Int, originY: Int)
 
     /// Starts a tile whose frame covers `covered` pixels of drawn tiles in
     /// `image`: nothing kept yet.
@@ -671,10 +672,15 @@ final class KeptPixels {
             if r.isEmpty || saved.contains(where: { $0.rect.intersection(r) == r }) { continue }
             saved.append((r, bytes.count))
             count += r.w * r.h
-            let first = image.pixels.pointer + (r.y - image.originY) * image.stride + (r.x - image.originX) * 4
+            let first = start(of: r, image)
             for row in 0..<r.h { bytes.append(contentsOf: UnsafeBufferPointer(start: first + row * image.stride, count: r.w * 4)) }
         }
         return count
+    }
+
+    /// Where rect `r`'s first row starts in the image.
+    private func start(of r: PixelRect, _ image: Image) -> UnsafeMutablePointer<UInt8> {
+        image.pixels.at(x: r.x, y: r.y, stride: image.stride, originX: image.originX, originY: image.originY)
     }
 
     /// Puts every kept pixel back, the rects kept last first: a pixel kept
@@ -684,7 +690,7 @@ final class KeptPixels {
         bytes.withUnsafeBufferPointer { kept in
             guard let base = kept.baseAddress else { return }
             for (r, at) in saved.reversed() {
-                let first = image.pixels.pointer + (r.y - image.originY) * image.stride + (r.x - image.originX) * 4
+                let first = start(of: r, image)
                 for row in 0..<r.h { (first + row * image.stride).update(from: base + at + row * r.w * 4, count: r.w * 4) }
             }
         }
@@ -694,4 +700,10 @@ final class KeptPixels {
 /// The image's pixels, written by the band threads (each its own rows).
 struct BandTarget: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<UInt8>
+
+    /// Scene pixel (`x`, `y`)'s first byte, in an image whose pixel (0, 0)
+    /// is the scene's (`originX`, `originY`).
+    func at(x: Int, y: Int, stride: Int, originX: Int, originY: Int) -> UnsafeMutablePointer<UInt8> {
+        pointer + (y - originY) * stride + (x - originX) * 4
+    }
 }

@@ -152,8 +152,12 @@ struct ClearedSurfaceTests {
             #expect(resident.allSatisfy { $0 & 1 == 1 }, "\(width)×\(height): \(resident.filter { $0 & 1 == 0 }.count) of \(resident.count) pages not in memory")
             #expect(UnsafeBufferPointer(start: data, count: bytes).allSatisfy { $0 == 0 })
         }
-        let bad = try #require(seatmap_cleared_image_surface_create(CAIRO_FORMAT_A8, -1, 10))
-        defer { cairo_surface_destroy(bad) }
-        #expect(cairo_surface_status(bad) == CAIRO_STATUS_INVALID_SIZE)
+        // A negative size, and one past Cairo's 32767 px a side (refused
+        // before any memory is taken or zeroed).
+        for (width, height) in [(-1, 10), (32768, 1), (1, 40000)] {
+            let bad = try #require(seatmap_cleared_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
+            defer { cairo_surface_destroy(bad) }
+            #expect(cairo_surface_status(bad) == CAIRO_STATUS_INVALID_SIZE, "\(width)×\(height)")
+        }
     }
 }

@@ -29,6 +29,9 @@ void *seatmap_huge_image_pixels(cairo_surface_t *surface, size_t *length);
    then fault the pages in as before. */
 int seatmap_huge_populate(void *pixels, size_t length);
 
+/* Gives back what seatmap_huge_alloc gave (`mapped` as it said). */
+void seatmap_huge_free(void *memory, size_t mapped);
+
 /* An image surface (`format`, as cairo_image_surface_create makes one)
    whose pixels are cleared here, written before Cairo first reads them.
    Cairo's own surface takes its memory from calloc, which leaves fresh
@@ -39,6 +42,5 @@ int seatmap_huge_populate(void *pixels, size_t length);
    mapping. Falls back to cairo_image_surface_create when the memory
    cannot be had; the memory is released with the surface. */
 cairo_surface_t *seatmap_cleared_image_surface_create(cairo_format_t format, int width, int height);
-void seatmap_huge_free(void *memory, size_t mapped);
 
 #endif
