@@ -86,26 +86,39 @@ extension SeatMapCLI {
         // Each render gets its share of the cores: with as many files as
         // cores, one each (no bands or strips fighting the other renders).
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let share = max(1, cores / max(1, min(files.count, cores)))
+        let workers = max(1, min(files.count, cores))
+        let share = max(1, cores / workers)
+        let queue = BatchQueue(order)
         let started = DispatchTime.now()
-        DispatchQueue.concurrentPerform(iterations: files.count) { k in
-            let i = order[k]
-            var failure: String? = nil
-            do {
-                try Files.$maxInputBytes.withValue(limit) {
-                    try Renderer.$cores.withValue(share) { try renderOne(files[i], to: outputs[i], format: format, settings, args: args) }
+        // A thread a worker, each taking the next file until none is left.
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            // One render a processor: each worker kept on a processor of its
+            // own, with the threads Pango starts for it (see ProcessorPin),
+            // and drawing with fonts of its own lane, which its earlier
+            // renders loaded (see Renderer.lane).
+            let pin = workers > 1 && share == 1 ? ProcessorPin(worker) : nil
+            let lane = share == 1 ? worker : nil
+            defer { withExtendedLifetime(pin) {} }
+            while let i = queue.next() {
+                var failure: String? = nil
+                do {
+                    try Files.$maxInputBytes.withValue(limit) {
+                        try Renderer.$cores.withValue(share) {
+                            try Renderer.$lane.withValue(lane) { try renderOne(files[i], to: outputs[i], format: format, settings, args: args) }
+                        }
+                    }
+                } catch let e as SeatMapError {
+                    failure = e.file == nil ? "\(files[i]): \(CLIWords.say(e))" : CLIWords.say(e)
+                } catch {
+                    failure = "\(files[i]): \(CLIWords.say(error))"
                 }
-            } catch let e as SeatMapError {
-                failure = e.file == nil ? "\(files[i]): \(CLIWords.say(e))" : CLIWords.say(e)
-            } catch {
-                failure = "\(files[i]): \(CLIWords.say(error))"
-            }
-            // Each result is said when it is known (a bad file at once, not
-            // after the whole batch); the bar, redrawn under it, names the file.
-            results.report(i, failure) { done in
-                if progress { console.rawErr("\r\u{1B}[K") }
-                if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
-                if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
+                // Each result is said when it is known (a bad file at once, not
+                // after the whole batch); the bar, redrawn under it, names the file.
+                results.report(i, failure) { done in
+                    if progress { console.rawErr("\r\u{1B}[K") }
+                    if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
+                    if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
+                }
             }
         }
         if progress { console.rawErr("\n") }
@@ -193,6 +206,24 @@ extension SeatMapCLI {
                 throw Suggestion.unknown("theme subcommand", sub, in: ["check", "list", "show"])
             }
         })
+}
+
+/// A batch's files in the order its workers take them, each once.
+final class BatchQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: [Int]
+    private var taken = 0
+
+    init(_ order: [Int]) { self.order = order }
+
+    /// The next file's index; nil when every one is taken.
+    func next() -> Int? {
+        lock.withLock {
+            guard taken < order.count else { return nil }
+            taken += 1
+            return order[taken - 1]
+        }
+    }
 }
 
 /// Per-file results of a batch, filled from several threads.

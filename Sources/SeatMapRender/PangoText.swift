@@ -45,7 +45,7 @@ package final class PangoText {
     /// side (a batch, the service's requests) mostly draw with fonts of
     /// their own.
     init(font: ResolvedFont, fallbacks: [String], language: String, rightToLeft: Bool, lane: Int? = nil) throws(SeatMapError) {
-        let lane = lane ?? PangoText.nextLane()
+        let lane = lane ?? Renderer.lane ?? PangoText.nextLane()
         self.rightToLeft = rightToLeft
         guard let map = pango_cairo_font_map_get_default(),
               let context = pango_font_map_create_context(map) else {

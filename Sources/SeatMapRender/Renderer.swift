@@ -13,6 +13,13 @@ public enum Renderer {
     /// gives each its share. Neither the pixels nor the bytes depend on it.
     @TaskLocal public static var cores: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    /// The font lane (see `CairoContext.withFixedFontOptions`) of a render
+    /// drawn on one core: a caller that runs one render a thread (`render
+    /// --out-dir`) gives each thread its own, so a thread's renders find
+    /// the fonts its earlier ones loaded. Nil: each render takes the next.
+    /// The same pixels for any.
+    @TaskLocal public static var lane: Int? = nil
+
     /// Whether opaque fills of raster renders are stamped (`Stamps`): the
     /// same bytes either way (tests draw both and compare); off only to
     /// measure or check the difference.

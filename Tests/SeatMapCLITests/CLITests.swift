@@ -217,6 +217,23 @@ struct RenderCLITests {
         #expect(one.code == 0 && one.out.isEmpty)
     }
 
+    @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes")
+    func batchSameBytes() throws {
+        let dir = try Fixtures.tempFolder()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.examplesFolder.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(names.count >= 8)
+        let outDir = dir.appendingPathComponent("batch").path
+        let r = seatmap(["render"] + names.map { Fixtures.examplePath($0) } + ["--out-dir", outDir, "--zoom", "1.37", "-q"])
+        #expect(r.code == 0, "\(r.err)")
+        for name in names {
+            let base = String(name.dropLast(".json".count))
+            let alone = dir.appendingPathComponent("\(base)-alone.png").path
+            #expect(seatmap("render", Fixtures.examplePath(name), "-o", alone, "--zoom", "1.37", "-q").code == 0)
+            let a = try Data(contentsOf: URL(fileURLWithPath: alone)), b = try Data(contentsOf: URL(fileURLWithPath: "\(outDir)/\(base).png"))
+            #expect(a == b, "\(name): the batch wrote other bytes than a render alone")
+        }
+    }
+
     @Test("render usage errors exit 2", arguments: [
         ["render", "x.json"], ["render", "x.json", "-o", "a.gif"], ["render", "x.json", "-o", "a.png", "--page", "b5"],
         ["render", "x.json", "-o", "a.png", "--png-compression", "max"], ["render", "x.json", "-o", "a.png", "--minimap"],
