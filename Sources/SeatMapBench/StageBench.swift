@@ -50,9 +50,9 @@ extension Bench {
         })
         guard let image else { return }
         // Part of the drawing, not another stage: a render drawn on one core
-        // (under `Renderer.parallelPixels`) first runs the drawing routine
-        // on a canvas that notes its text sizes, to ask for their fonts ahead.
-        if image.width * image.height < Renderer.parallelPixels {
+        // of a hall of at most 1,000 seats first runs the drawing routine on
+        // a canvas that notes its text sizes, to ask for their fonts ahead.
+        if Renderer.asksFontsAhead(scene, pixels: image.width * image.height) {
             let pass = measure(runs) { _ = Renderer.textSizes(scene) }
             add(name, "within the drawing: the text-size pass (fonts asked for ahead)", pass)
             if let drawing = figures.last(where: { $0.scene == name && $0.name == "stage: drawing" })?.stat.median, drawing > 0 {

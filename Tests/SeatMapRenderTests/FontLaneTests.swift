@@ -362,6 +362,22 @@ struct FontsAheadTests {
         }
     }
 
+    @Test("a render asks for its fonts ahead only when drawn on one core and of at most 1,000 seats (past that, noting the sizes costs more than the wait it saves)")
+    func onlySmallHalls() throws {
+        func hall(rows: Int, seats: Int) throws -> Hall {
+            try Hall(cinemaName: "Grid", hallName: "Grid", movieStartTime: "2026-01-01 20:00",
+                     rows: (1...rows).map { r in Row(number: r, price: 10, seats: (1...seats).map { Seat(column: $0, status: .available) }) })
+        }
+        let small = try GeometryOptions(zoom: 0.5, scale: 1).scene(for: try hall(rows: 25, seats: 40))
+        let large = try GeometryOptions(zoom: 0.5, scale: 1).scene(for: try hall(rows: 25, seats: 41))
+        #expect(small.layout.seats.count == 1_000 && large.layout.seats.count == 1_025)
+        for scene in [small, large] { #expect(scene.layout.width * scene.layout.height < Renderer.parallelPixels, "drawn on one core") }
+        #expect(Renderer.asksFontsAhead(small, pixels: small.layout.width * small.layout.height))
+        #expect(!Renderer.asksFontsAhead(large, pixels: large.layout.width * large.layout.height))
+        #expect(!Renderer.asksFontsAhead(small, pixels: Renderer.parallelPixels), "drawn on every core")
+        #expect(!Renderer.$fontsAhead.withValue(false) { Renderer.asksFontsAhead(small, pixels: 1) })
+    }
+
     @Test("the sizes asked for ahead are the sizes whose fonts the drawing loads, in the order it first draws them, for halls whose texts all fit")
     func sizesAsked() throws {
         for example in ["cinema-12x18.json", "theatre-curved.json", "imax-3-sections.json"] {
