@@ -79,6 +79,9 @@ public enum TextWarmUp {
 /// the render's processor, it runs in the time the wait leaves idle, where
 /// the scheduler would otherwise often queue it behind a render on the
 /// other processor (`render --out-dir` runs one render a processor).
+/// A thread started meanwhile keeps the pin for its life; Pango's end with
+/// their sort, so a process that lives on after a batch has every thread
+/// back on every processor (the batch test checks it).
 public final class ProcessorPin {
     private var previous = seatmap_cpu_mask()
 

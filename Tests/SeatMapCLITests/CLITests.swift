@@ -20,6 +20,30 @@ func seatmap(_ args: [String]) -> (code: Int32, out: String, err: String) {
     return (code, captured.stdout, captured.stderr)
 }
 
+/// The process's threads and the processors each may run on, as the
+/// kernel lists them in /proc.
+enum ProcessThreads {
+    static func ids() -> Set<Int> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { Int($0) })
+    }
+
+    /// The threads that may run on one processor only.
+    static func pinned() -> Set<Int> { ids().filter { processors(of: $0) == 1 } }
+
+    /// How many processors thread `id` (the calling one when nil) may run
+    /// on; 0 when it is gone.
+    static func processors(of id: Int?) -> Int {
+        let path = id.map { "/proc/self/task/\($0)/status" } ?? "/proc/thread-self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return 0 }
+        // "0-3,6": ranges and single processors.
+        return line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").reduce(0) { count, part in
+            let ends = part.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return count + (ends.count == 2 ? ends[1] - ends[0] + 1 : ends.count)
+        }
+    }
+}
+
 /// Parses CLI JSON output with the project's own parser.
 func parseJSON(_ text: String) throws -> JSONNode {
     try JSONParser.parse(Array(text.utf8))
@@ -217,14 +241,25 @@ struct RenderCLITests {
         #expect(one.code == 0 && one.out.isEmpty)
     }
 
-    @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes")
+    @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes, and leaves no thread of a process that lives on kept on one processor")
     func batchSameBytes() throws {
         let dir = try Fixtures.tempFolder()
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.examplesFolder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(names.count >= 8)
         let outDir = dir.appendingPathComponent("batch").path
+        let pinnedBefore = ProcessThreads.pinned(), processors = ProcessThreads.processors(of: nil)
         let r = seatmap(["render"] + names.map { Fixtures.examplePath($0) } + ["--out-dir", outDir, "--zoom", "1.37", "-q"])
         #expect(r.code == 0, "\(r.err)")
+        // A process that lives on after the batch (a server, these tests)
+        // gets its threads back with every processor they had: none is
+        // left on the one processor a worker was kept on, neither the
+        // workers nor threads born in the batch. (Checked twice, so a
+        // thread another test pins for a moment is not counted.)
+        if processors > 1 {
+            let first = ProcessThreads.pinned().subtracting(pinnedBefore)
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(first.intersection(ProcessThreads.pinned()).isEmpty, "threads left on one processor after the batch")
+        }
         for name in names {
             let base = String(name.dropLast(".json".count))
             let alone = dir.appendingPathComponent("\(base)-alone.png").path
