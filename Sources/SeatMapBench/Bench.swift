@@ -705,13 +705,17 @@ public struct Bench {
         }
         _ = try run(both)
         var one: [Double] = [], two: [Double] = [], r: [Double] = [], ceiling: [Double] = [], processes: [Double] = [], bound: [Double] = []
-        for _ in 0..<(quick ? 1 : 5) {
+        var reached: [Double] = []
+        for _ in 0..<(quick ? 1 : 9) {
             let a = try run(first), b = try run(both), c = try pair(), d = try split()
             let e1 = try alone(first), e2 = try alone(both)
             one.append(a); two.append(b); r.append(a / b); ceiling.append(2 * a / c); processes.append(d / b)
             // Amdahl: that part once (as two cores run it), the rest of the
             // one-core batch at the pace two cores give two jobs.
             bound.append(a / (e2 + max(0, a - e1) * c / (2 * a)))
+            // How much of that the round's batch reached (paired in the round,
+            // as the other ratios: the noise of one round is shared by both).
+            reached.append(a / b / bound[bound.count - 1])
         }
         func stat(_ t: [Double]) -> Stat {
             let s = t.sorted()
@@ -729,11 +733,11 @@ public struct Bench {
         ratios.append(("the files split over two one-core processes / the two-core batch", processes.sorted()[processes.count / 2]))
         ratios.append(("the most a split of this batch could reach: a render of \(smallest) alone once, the rest at the ceiling's pace",
                        bound.sorted()[bound.count / 2]))
-        target("batch render scales from one core to two", ratio, "≥ 1.8×", ratio >= 1.8)
-        // What #31 asks: the scaling judged against what this machine lets a
-        // split of this batch reach (its start-up is paid once, not split).
-        let most = bound.sorted()[bound.count / 2]
-        target("batch scaling / the most a split of it could reach", ratio / most, "≥ 0.95", ratio / most >= 0.95)
+        // The scaling judged against what this machine lets a split of this
+        // batch reach (its start-up is paid once, not split), as #31 asks in
+        // place of a fixed 1.8×, which the machine's ceiling itself misses.
+        let share = reached.sorted()[reached.count / 2]
+        target("batch scaling / the most a split of it could reach", share, "≥ 0.95", share >= 0.95)
     }
 
     /// `diff` of two 3840 × 2160 renders: identical, and with 100 seats changed.

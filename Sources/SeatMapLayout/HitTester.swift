@@ -34,19 +34,40 @@ public enum HitResult: Sendable, Equatable {
 /// index (for the grid: integer division by the pitch and one packed table
 /// entry). No scan over seats, and no geometry of its own.
 public struct HitTester: Sendable {
-    public let layout: Layout
+    /// The layout, held by reference: a tester is a few words, so passing
+    /// or capturing one copies none of the layout's strings, arrays and
+    /// paths (a query that did cost twice as much).
+    private final class Held: Sendable {
+        let layout: Layout
+        init(_ layout: Layout) { self.layout = layout }
+    }
+    private let held: Held
     private let index: SpatialIndex
+    /// The layout's zoom and scale, which a query's transform must match.
+    private let zoom: Double, scale: Double
+
+    /// The layout the tester answers for.
+    public var layout: Layout { held.layout }
 
     public init(layout: Layout) {
-        self.layout = layout
+        held = Held(layout)
         index = layout.index
+        zoom = layout.zoom
+        scale = layout.scale
+    }
+
+    /// Throws, as `ViewTransform.check` says, when `t` is not for this
+    /// tester's layout.
+    @inline(__always)
+    private func check(_ t: ViewTransform) throws(SeatMapError) {
+        if t.zoom != zoom || t.scale != scale { try t.check(held.layout) }
     }
 
     /// The cell under a view point, as an index (see `CellHit`): the
     /// allocation-free form of `hit`, for replaying many taps.
     @inline(__always)
     public func find(_ p: ViewPoint, _ t: ViewTransform) throws(SeatMapError) -> CellHit {
-        try t.check(layout)
+        try check(t)
         let c = t.contentPixel(of: p)
         guard c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 else { return .outside }
         return index.cell(at: HitTester.floor(c.x), HitTester.floor(c.y))
@@ -64,9 +85,9 @@ public struct HitTester: Sendable {
     /// nearer centre, then lower column, then lower row). Throws when the
     /// transform's zoom or scale is not the layout's.
     public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0) throws(SeatMapError) -> HitResult {
-        try t.check(layout)
+        try check(t)
         let c = t.contentPixel(of: p)
-        return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
+        return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * scale)
     }
 
     @available(*, deprecated, renamed: "hit(at:in:slop:)")
@@ -82,13 +103,13 @@ public struct HitTester: Sendable {
     /// As `hit(at:in:)`, for a view whose row labels are pinned to its edge
     /// (`Layout.pinnedRowLabels`): a tap on a label's pill answers that row.
     public func hit(at p: ViewPoint, in t: ViewTransform, slop: Double = 0, pinnedIn visible: PixelRect) throws(SeatMapError) -> HitResult {
-        try t.check(layout)
+        try check(t)
         let c = t.contentPixel(of: p)
         if c.x.isFinite, c.y.isFinite, abs(c.x) < 1e12, abs(c.y) < 1e12 {
             let i = HitTester.floor(c.x), j = HitTester.floor(c.y)
-            if let pinned = layout.pinnedRowLabels(visible: visible).first(where: { $0.label.pill.contains(i, j) }) { return .rowLabel(pinned.label) }
+            if let pinned = held.layout.pinnedRowLabels(visible: visible).first(where: { $0.label.pill.contains(i, j) }) { return .rowLabel(pinned.label) }
         }
-        return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * layout.scale)
+        return hit(pixelX: c.x, pixelY: c.y, slopPixels: slop * scale)
     }
 
     /// The cell under a content pixel position (continuous coordinates; the
@@ -96,13 +117,13 @@ public struct HitTester: Sendable {
     public func hit(pixelX x: Double, pixelY y: Double, slopPixels: Double = 0) -> HitResult {
         guard x.isFinite, y.isFinite, abs(x) < 1e12, abs(y) < 1e12 else { return .outside }
         var k = locate(Int(x.rounded(.down)), Int(y.rounded(.down)))
-        if k == HitTester.gap || k == HitTester.outside, slopPixels > 0, let near = index.nearestSeat(x, y, within: slopPixels, cells: layout.cells) { k = near }
+        if k == HitTester.gap || k == HitTester.outside, slopPixels > 0, let near = index.nearestSeat(x, y, within: slopPixels, cells: held.layout.cells) { k = near }
         switch k {
         case HitTester.outside: return .outside
         case HitTester.gap: return .gap
-        case ...HitTester.firstArea: return .area(layout.areas[HitTester.firstArea - k])
+        case ...HitTester.firstArea: return .area(held.layout.areas[HitTester.firstArea - k])
         default:
-            let cell = layout.cells[k]
+            let cell = held.layout.cells[k]
             return cell.isSeat ? .seat(cell) : .aisle(row: cell.row, column: cell.column)
         }
     }
@@ -156,7 +177,7 @@ extension HitTester {
     /// Seats a tap can never reach at their centre: another seat drawn over
     /// it there (plans that place two seats at one spot), in seat order.
     public func seatsCoveredAtTheirCentre() -> [SeatID] {
-        layout.cells.compactMap { cell -> SeatID? in
+        held.layout.cells.compactMap { cell -> SeatID? in
             guard cell.isSeat else { return nil }
             let r = cell.seatRect
             guard case .seat(let top) = hit(pixelX: Double(r.x) + Double(r.w) / 2, pixelY: Double(r.y) + Double(r.h) / 2), top.id != cell.id else { return nil }

@@ -136,11 +136,27 @@ struct HitTesterTests {
         #expect(try tester.hit(at: mid, in: t, slop: 4).seatID == "1-2-1")
     }
 
-    @Test("a transform at another zoom than the layout is refused")
+    @Test("a transform at another zoom or scale than the layout is refused, by every query, naming both")
     func mismatch() throws {
         let l = try Layout(hall: try Fixtures.example("seed.json"), zoom: 2, scale: 2)
-        let t = ViewTransform(viewportWidth: 375, viewportHeight: 667, zoom: 1, scale: 2)
-        #expect(throws: SeatMapError.self) { try HitTester(layout: l).hit(at: ViewPoint(10, 10), in: t) }
+        let tester = HitTester(layout: l)
+        for (zoom, scale) in [(1.0, 2.0), (2, 3), (Double.nan, 2)] {
+            let t = ViewTransform(viewportWidth: 375, viewportHeight: 667, zoom: zoom, scale: scale)
+            let e = #expect(throws: SeatMapError.self) { try tester.hit(at: ViewPoint(10, 10), in: t) }
+            #expect(e?.message.contains("zoom \(zoom), scale \(scale)") == true && e?.message.contains("zoom 2.0, scale 2.0") == true, "\(String(describing: e))")
+            #expect(throws: SeatMapError.self) { try tester.find(ViewPoint(10, 10), t) }
+            #expect(throws: SeatMapError.self) { try tester.hit(at: ViewPoint(10, 10), in: t, pinnedIn: PixelRect(x: 0, y: 0, w: 10, h: 10)) }
+        }
+        let t = ViewTransform(layout: l)
+        #expect(try tester.find(ViewPoint(1, 1), t) == .outside)
+    }
+
+    @Test("a tester is its index and a few words: passing one, as a query does, copies nothing else of its layout")
+    func small() {
+        // The index, the layout's reference, its zoom and scale.
+        let size = MemoryLayout<HitTester>.size
+        #expect(size <= MemoryLayout<SpatialIndex>.size + 3 * MemoryLayout<Double>.size, "\(size) bytes")
+        #expect(size < MemoryLayout<Layout>.size / 4, "\(size) of the layout's \(MemoryLayout<Layout>.size) bytes")
     }
 }
 
