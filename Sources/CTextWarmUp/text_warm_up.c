@@ -120,6 +120,8 @@ int seatmap_thread_pin(int n, seatmap_cpu_mask *previous) {
 void seatmap_thread_unpin(const seatmap_cpu_mask *previous) {
     cpu_set_t mask;
     memcpy(&mask, previous, sizeof mask);
+    /* No set written (the pin failed): nothing to give back. */
+    if (CPU_COUNT(&mask) == 0) return;
     pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
 }
 

@@ -85,9 +85,17 @@ extension SeatMapCLI {
         let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         // Each render gets its share of the cores: with as many files as
         // cores, one each (no bands or strips fighting the other renders).
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The processors this process may run on (taskset, a cpuset), or
+        // fewer when a CPU quota says so (activeProcessorCount reads it).
+        let active = ProcessInfo.processInfo.activeProcessorCount
+        let allowed = ProcessorPin.current().count > 0 ? ProcessorPin.current().count : active
+        let cores = max(1, min(active, allowed))
         let workers = max(1, min(files.count, cores))
         let share = max(1, cores / workers)
+        // A worker a processor, kept there, only when the workers have every
+        // processor the process may use: under a quota on a larger machine,
+        // pins would stack every batch on the first processors.
+        let pins = workers > 1 && share == 1 && active >= allowed
         let queue = BatchQueue(order)
         let started = DispatchTime.now()
         // A thread a worker, each taking the next file until none is left.
@@ -96,7 +104,7 @@ extension SeatMapCLI {
             // own, with the threads Pango starts for it (see ProcessorPin),
             // and drawing with fonts of its own lane, which its earlier
             // renders loaded (see Renderer.lane).
-            let pin = workers > 1 && share == 1 ? ProcessorPin(worker) : nil
+            let pin = pins ? ProcessorPin(worker) : nil
             let lane = share == 1 ? worker : nil
             defer { withExtendedLifetime(pin) {} }
             while let i = queue.next() {

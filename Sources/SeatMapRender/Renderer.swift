@@ -129,7 +129,9 @@ public enum Renderer {
     /// routine, about 0.6 µs a seat (6.2 ms at arena-10k drawn at 0.25 ×
     /// 1, 14 % of its drawing); what it saves is the wait for each size's
     /// fonts, about a millisecond a render (whole `render` processes:
-    /// cinema-200 0.974×, arena-10k at zoom 0.25 and 0.5 1.08× and 1.09×).
+    /// cinema-200 0.974×, arena-10k at zoom 0.25 and 0.5 1.08× and 1.09×
+    /// in one pairing, 0.99–1.01× in another: within the machine's noise).
+    /// It counts the whole hall's seats, also for a viewport or ticket.
     package static func asksFontsAhead(_ scene: Scene, pixels: Int) -> Bool {
         fontsAhead && pixels < parallelPixels && scene.layout.cells.lazy.filter(\.isSeat).prefix(fontsAheadSeats + 1).count <= fontsAheadSeats
     }

@@ -24,7 +24,8 @@ typedef struct { unsigned long bits[16]; } seatmap_cpu_mask;
    such processor or the kernel refuses. */
 int seatmap_thread_pin(int n, seatmap_cpu_mask *previous);
 
-/* Gives the calling thread back the set seatmap_thread_pin wrote. */
+/* Gives the calling thread back the set seatmap_thread_pin wrote (nothing
+   when it wrote none: an empty set). */
 void seatmap_thread_unpin(const seatmap_cpu_mask *previous);
 
 /* How many processors the calling thread may run on, and the first of
