@@ -731,13 +731,13 @@ public struct Bench {
         // Start-up cannot be split: the other way to use two cores, one
         // process a core, pays it twice. Above 1: the threads are faster.
         ratios.append(("the files split over two one-core processes / the two-core batch", processes.sorted()[processes.count / 2]))
-        ratios.append(("the most a split of this batch could reach: a render of \(smallest) alone once, the rest at the ceiling's pace",
+        ratios.append(("what a split of this batch could reach (an Amdahl estimate): a render of \(smallest) alone once, the rest at the ceiling's pace",
                        bound.sorted()[bound.count / 2]))
         // The scaling judged against what this machine lets a split of this
         // batch reach (its start-up is paid once, not split), as #31 asks in
         // place of a fixed 1.8×, which the machine's ceiling itself misses.
         let share = reached.sorted()[reached.count / 2]
-        target("batch scaling / the most a split of it could reach", share, "≥ 0.95", share >= 0.95)
+        target("batch scaling / the Amdahl estimate of what a split could reach", share, "≥ 0.95", share >= 0.95)
     }
 
     /// `diff` of two 3840 × 2160 renders: identical, and with 100 seats changed.
