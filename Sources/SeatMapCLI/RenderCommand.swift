@@ -87,15 +87,15 @@ extension SeatMapCLI {
         // cores, one each (no bands or strips fighting the other renders).
         // The processors this process may run on (taskset, a cpuset), or
         // fewer when a CPU quota says so (activeProcessorCount reads it).
-        let active = ProcessInfo.processInfo.activeProcessorCount
-        let allowed = ProcessorPin.current().count > 0 ? ProcessorPin.current().count : active
+        let active = ProcessInfo.processInfo.activeProcessorCount, mine = ProcessorPin.current().count
+        let allowed = mine > 0 ? mine : active
         let cores = max(1, min(active, allowed))
         let workers = max(1, min(files.count, cores))
         let share = max(1, cores / workers)
         // A worker a processor, kept there, only when the workers have every
-        // processor the process may use: under a quota on a larger machine,
-        // pins would stack every batch on the first processors.
-        let pins = workers > 1 && share == 1 && active >= allowed
+        // processor the process may use (no quota took some): under a quota
+        // on a larger machine, pins would stack every batch on the first ones.
+        let pins = workers > 1 && share == 1 && cores == allowed
         let queue = BatchQueue(order)
         let started = DispatchTime.now()
         // A thread a worker, each taking the next file until none is left.

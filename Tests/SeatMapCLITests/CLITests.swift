@@ -30,11 +30,9 @@ enum ProcessThreads {
     /// The threads that may run on one processor only.
     static func pinned() -> Set<Int> { ids().filter { processors(of: $0) == 1 } }
 
-    /// How many processors thread `id` (the calling one when nil) may run
-    /// on; 0 when it is gone.
-    static func processors(of id: Int?) -> Int {
-        let path = id.map { "/proc/self/task/\($0)/status" } ?? "/proc/thread-self/status"
-        guard let status = try? String(contentsOfFile: path, encoding: .utf8),
+    /// How many processors thread `id` may run on; 0 when it is gone.
+    static func processors(of id: Int) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/task/\(id)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return 0 }
         // "0-3,6": ranges and single processors.
         return line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").reduce(0) { count, part in
@@ -247,16 +245,16 @@ struct RenderCLITests {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.examplesFolder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(names.count >= 8)
         let outDir = dir.appendingPathComponent("batch").path
-        let pinnedBefore = ProcessThreads.pinned(), processors = ProcessThreads.processors(of: nil)
+        let pinnedBefore = ProcessThreads.pinned(), processors = ProcessorPin.current().count
         let r = seatmap(["render"] + names.map { Fixtures.examplePath($0) } + ["--out-dir", outDir, "--zoom", "1.37", "-q"])
         #expect(r.code == 0, "\(r.err)")
         // A process that lives on after the batch (a server, these tests)
         // gets its threads back with every processor they had: none is
         // left on the one processor a worker was kept on, neither the
-        // workers nor threads born in the batch. (Checked twice, so a
-        // thread another test, or a batch running beside this one, pins
-        // for a while is not counted: the check waits for it to end.)
-        // With 8 examples, workers are pinned on up to 8 processors.
+        // workers nor threads born in the batch. (A thread another test,
+        // or a batch running beside this one, pins for a while is not
+        // counted: the check waits up to 10 s for it to end.) With 8
+        // examples, workers are pinned on machines of up to 8 processors.
         if processors > 1 {
             let deadline = Date().addingTimeInterval(10)
             var left = ProcessThreads.pinned().subtracting(pinnedBefore)
