@@ -137,6 +137,47 @@ struct HitSize: Sendable, Hashable {
     }
 }
 
+/// Where each bucket's run starts in an index's entries (a run ends where
+/// the next one starts), kept small enough to stay in cache so that a
+/// query's one trip to memory is its run: a 4-byte base per 64 buckets and
+/// a 2-byte offset from it per bucket (0.66 MB for a 668 × 481 grid, half
+/// of whole starts). When some 64 buckets hold 65,536 entries or more
+/// (seats piled on one spot), `wide` holds every start whole instead and
+/// the two others are empty.
+struct RunStarts: Sendable {
+    static let segmentShift = 6
+    let bases: [Int32], offsets: [UInt16], wide: [Int32]
+
+    /// From `starts`: bucket k's run is `starts[k]..<starts[k + 1]` (never
+    /// decreasing). `offsetLimit` is the largest offset kept in two bytes
+    /// (less only in tests, to take the whole form).
+    init(_ starts: [Int32], offsetLimit: Int32 = Int32(UInt16.max)) {
+        let segments = starts.isEmpty ? 0 : (starts.count - 1) >> RunStarts.segmentShift + 1
+        var bases = [Int32](repeating: 0, count: segments), offsets = [UInt16](repeating: 0, count: starts.count)
+        for seg in 0..<segments { bases[seg] = starts[seg << RunStarts.segmentShift] }
+        for (slot, start) in starts.enumerated() {
+            let offset = start - bases[slot >> RunStarts.segmentShift]
+            guard offset >= 0, offset <= min(offsetLimit, Int32(UInt16.max)) else {
+                (self.bases, self.offsets, wide) = ([], [], starts)
+                return
+            }
+            offsets[slot] = UInt16(offset)
+        }
+        (self.bases, self.offsets, wide) = (bases, offsets, [])
+    }
+
+    /// Bucket `slot`'s run.
+    @inline(__always)
+    func run(_ slot: Int) -> Range<Int> {
+        guard wide.isEmpty else { return Int(wide[slot])..<max(Int(wide[slot]), Int(wide[slot + 1])) }
+        let s = RunStarts.segmentShift
+        let lo = Int(bases[slot >> s]) + Int(offsets[slot]), hi = Int(bases[(slot + 1) >> s]) + Int(offsets[slot + 1])
+        return lo..<max(lo, hi)
+    }
+
+    var byteCount: Int { 4 * bases.count + 2 * offsets.count + 4 * wide.count }
+}
+
 /// The free placement's index: uniform square buckets over the placed box,
 /// each listing the shapes that may cover it in drawing order; a query tests
 /// the bucket's shapes from the last drawn: O(1) expected. A class, so a
@@ -144,7 +185,8 @@ struct HitSize: Sendable, Hashable {
 public final class FreeIndex: Sendable {
     let originX: Int, originY: Int, width: Int, height: Int
     let bucket: Int, shift: Int, columns: Int, rows: Int
-    let starts: [Int32]
+    /// Where each bucket's run lies in `entries`.
+    let runs: RunStarts
     /// Each bucket's shapes, in drawing order, with what the test needs
     /// inline (so a query reads one bucket's run, not shapes all over memory).
     let entries: [HitEntry]
@@ -257,7 +299,7 @@ public final class FreeIndex: Sendable {
                 }
             }
         }
-        starts = counts
+        runs = RunStarts(counts)
         self.entries = entries
         self.sizes = sizes
     }
@@ -267,9 +309,9 @@ public final class FreeIndex: Sendable {
         let dx = i - originX, dy = j - originY
         guard dx >= 0, dy >= 0, dx < width, dy < height else { return .outside }
         let bx = dx >> shift, by = dy >> shift
-        let slot = by * columns + bx
-        var k = Int(starts[slot + 1]) - 1
-        let lo = Int(starts[slot])
+        let run = self.run(by * columns + bx)
+        var k = run.upperBound - 1
+        let lo = run.lowerBound
         // The pixel centre relative to the bucket's corner.
         let lx = Float(dx - bx * bucket) + 0.5, ly = Float(dy - by * bucket) + 0.5
         while k >= lo {
@@ -283,6 +325,16 @@ public final class FreeIndex: Sendable {
             k -= 1
         }
         return .gap
+    }
+
+    /// Bucket `slot`'s run in `entries`.
+    @inline(__always)
+    func run(_ slot: Int) -> Range<Int> { runs.run(slot) }
+
+    /// The bytes every hit-test reads from: the run starts, the entries and
+    /// the size classes (the shapes, read only for wide entries, left out).
+    var queryBytes: Int {
+        runs.byteCount + entries.count * MemoryLayout<HitEntry>.stride + sizes.count * MemoryLayout<HitSize>.stride
     }
 
     /// A wide entry's answer for pixel (i, j), or nil when it misses.
@@ -309,7 +361,7 @@ public final class FreeIndex: Sendable {
         for r in r0...r1 {
             for c in c0...c1 {
                 let slot = r * columns + c
-                for k in Int(starts[slot])..<Int(starts[slot + 1]) {
+                for k in run(slot) {
                     guard let t = seat(of: entries[k]) else { continue }
                     if cells[t].rect.intersects(area) { out.insert(t) }
                 }
@@ -333,7 +385,7 @@ public final class FreeIndex: Sendable {
         var pairs = Set<Int>()
         var out: [(Int, Int)] = []
         for slot in 0..<(columns * rows) {
-            let run = Int(starts[slot])..<Int(starts[slot + 1])
+            let run = self.run(slot)
             guard run.count > 1 else { continue }
             let seatsHere = run.compactMap { seat(of: entries[$0]).map { seatShape[$0] } }
             for (n, ka) in seatsHere.enumerated() {

@@ -16,6 +16,16 @@ public enum SpatialIndex: Sendable {
         }
     }
 
+    /// The bytes every hit-test reads from (a grid's table; a free index's
+    /// run starts, entries and size classes): what a query's trip to memory
+    /// is measured against.
+    public var queryBytes: Int {
+        switch self {
+        case .grid(let g): return g.table.count * MemoryLayout<Int32>.stride
+        case .free(let f): return f.queryBytes
+        }
+    }
+
     /// Indexes of the cells whose rects meet `area`, in cell order; the
     /// cost follows the area, not the hall.
     func cellIndexes(intersecting area: PixelRect, cells: [LaidOutCell]) -> [Int] {
