@@ -7,16 +7,18 @@
 struct MemoryTrip {
     static let lineWords = 8
     let bytes: Int
-    private let next: [Int]
+    /// Each line's first word: where the next line starts.
+    let next: [Int]
 
     init(bytes wanted: Int) {
         let lines = max(2, wanted / (MemoryTrip.lineWords * MemoryLayout<Int>.stride))
         bytes = lines * MemoryTrip.lineWords * MemoryLayout<Int>.stride
-        // Sattolo's shuffle: one cycle through every line.
+        // The lines in a random order, each linked to the next and the last
+        // to the first: one cycle through every line.
         var order = Array(0..<lines)
         var rng = BenchScenes.Random(state: 7)
         for i in stride(from: lines - 1, to: 0, by: -1) {
-            order.swapAt(i, Int(rng.next() % UInt64(i)))
+            order.swapAt(i, Int(rng.next() % UInt64(i + 1)))
         }
         var next = [Int](repeating: 0, count: lines * MemoryTrip.lineWords)
         for k in 0..<lines {

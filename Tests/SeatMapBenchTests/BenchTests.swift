@@ -17,12 +17,30 @@ struct BenchTests {
                        "PDF render", "incremental redraw, 1 seat", "diff 640×360, identical", "answers agree: true",
                        // Every stage of a full render, named (the whole process only when the seatmap binary is beside).
                        "stage: read and validate the hall file", "stage: layout", "stage: text set-up", "stage: drawing",
-                       "stage: PNG encode (default)", "stage: write the file", "stages, summed", "PNG encode default / drawing, cinema-200"] {
+                       "stage: PNG encode (default)", "stage: write the file", "stages, summed", "PNG encode default / drawing, cinema-200",
+                       "one dependent read at a random line of the index's size", "hit-test per query / one trip to memory"] {
             #expect(output.contains(figure), "\(figure) is reported")
         }
         let report = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: json))))
         guard case .array(let figures) = report["figures"]?.value else { Issue.record("no figures"); return }
         #expect(figures.count > 10)
+    }
+
+    @Test("one trip to memory walks every line of its buffer once, in one cycle, so no read is served by the one before")
+    func memoryTrip() {
+        for bytes in [0, 64, 1_000, 1 << 20] {
+            let trip = MemoryTrip(bytes: bytes)
+            let lines = trip.bytes / 64
+            #expect(lines >= 2 && trip.bytes >= bytes - 63, "\(bytes) bytes")
+            var seen = Set<Int>(), at = 0
+            for _ in 0..<lines {
+                #expect(at % MemoryTrip.lineWords == 0)
+                seen.insert(at)
+                at = trip.next[at]
+            }
+            #expect(at == 0 && seen.count == lines, "\(seen.count) of \(lines) lines, back at \(at)")
+            #expect(trip.nanosecondsPerRead(10) > 0)
+        }
     }
 
     @Test("scenes are generated deterministically with the documented sizes")
