@@ -4,8 +4,8 @@ import SeatMapCore
 @testable import SeatMapLayout
 import SeatMapTestSupport
 
-/// The free index's run starts come in two forms: two-byte offsets from a
-/// base per 64 buckets (what keeps them in cache), and whole starts when an
+/// The free index's run starts come in two forms: one-byte offsets from a
+/// base per 16 buckets (what keeps them in cache), and whole starts when an
 /// offset would not fit. Both must give every bucket its own run.
 @Suite("Free index run starts")
 struct FreeIndexTests {
@@ -20,16 +20,17 @@ struct FreeIndexTests {
         return out
     }
 
-    @Test("every bucket's run is its own, in the two-byte form and the whole one, at segment edges and past them")
+    @Test("every bucket's run is its own, in the one-byte form and the whole one, at segment edges and past them")
     func runs() {
-        for (buckets, longEvery) in [(1, 1), (63, 7), (64, 1_000), (65, 5), (1_000, 97), (4_097, 13)] {
+        let segment = 1 << RunStarts.segmentShift
+        for (buckets, longEvery) in [(1, 1), (15, 7), (16, 1_000), (17, 5), (1_000, 97), (1_000, 2_000), (4_097, 13)] {
             let starts = Self.starts(buckets: buckets, seed: UInt64(buckets), longEvery: longEvery)
             let narrow = RunStarts(starts), whole = RunStarts(starts, offsetLimit: 3)
-            // 64 buckets of up to 4 entries, or a long run now and then: the
-            // offsets fit unless a segment's runs pass 65,535 entries.
+            // Runs of up to 4 entries, or a long one now and then: the
+            // offsets fit unless a segment's runs pass 255 entries.
             var fits = true
-            for seg in stride(from: 0, to: starts.count, by: 64) {
-                if starts[min(seg + 63, starts.count - 1)] - starts[seg] > Int32(UInt16.max) { fits = false }
+            for seg in stride(from: 0, to: starts.count, by: segment) {
+                if starts[min(seg + segment - 1, starts.count - 1)] - starts[seg] > Int32(UInt8.max) { fits = false }
             }
             #expect(narrow.wide.isEmpty == fits, "\(buckets) buckets")
             #expect(!whole.wide.isEmpty && whole.offsets.isEmpty, "\(buckets) buckets")
@@ -38,26 +39,27 @@ struct FreeIndexTests {
                 #expect(narrow.run(slot) == expected, "slot \(slot) of \(buckets)")
                 #expect(whole.run(slot) == expected, "slot \(slot) of \(buckets)")
             }
-            // About half the bytes of whole starts.
-            if fits && buckets >= 64 { #expect(narrow.byteCount * 8 <= whole.byteCount * 5, "\(narrow.byteCount) of \(whole.byteCount) bytes") }
+            // About a third of the bytes of whole starts.
+            if fits && buckets >= 4 * segment { #expect(narrow.byteCount * 3 <= whole.byteCount, "\(narrow.byteCount) of \(whole.byteCount) bytes") }
+            if buckets == 1_000 && longEvery == 2_000 { #expect(fits, "the case where every offset fits") }
         }
     }
 
-    /// 17,000 seats on one spot: every bucket the spot covers lists all of
-    /// them, more than two bytes can count within 64 buckets.
+    /// 1,000 seats on one spot: every bucket the spot covers lists all of
+    /// them, more than a byte can count within 16 buckets.
     @Test("seats piled on one spot: the index keeps whole starts, and a tap there hits the last drawn")
     func piled() throws {
-        // Ten rows of 1,700 (a row holds at most 2,000 seats).
-        let count = 17_000
-        let seats = (0..<count / 10).map { _ in #"{"x": 0, "y": 0, "status": 0}"# }.joined(separator: ",")
-        let rows = (1...10).map { #"{"row": \#($0), "price": 10, "seats": ["# + seats + "]}" }.joined(separator: ",")
+        // Two rows of 500.
+        let count = 1_000
+        let seats = (0..<count / 2).map { _ in #"{"x": 0, "y": 0, "status": 0}"# }.joined(separator: ",")
+        let rows = (1...2).map { #"{"row": \#($0), "price": 10, "seats": ["# + seats + "]}" }.joined(separator: ",")
         let hall = try HallFormat.decode(#"{"cinemaName": "C", "hallName": "Piled", "rows": ["# + rows + "]}")
         let l = try Layout(hall: hall, zoom: 1, scale: 1)
         guard case .free(let index) = l.index else {
             Issue.record("not a free layout")
             return
         }
-        #expect(!index.runs.wide.isEmpty, "the two-byte form was kept for \(index.entries.count) entries")
+        #expect(!index.runs.wide.isEmpty, "the one-byte form was kept for \(index.entries.count) entries")
         let tester = HitTester(layout: l)
         let spot = l.cells[count - 1].seatRect
         let hit = try tester.find(ViewPoint(Double(spot.centerX), Double(spot.centerY)), ViewTransform(layout: l))
