@@ -142,9 +142,11 @@ struct HitSize: Sendable, Hashable {
 /// query's one trip to memory is its run: a 4-byte base per 16 buckets and
 /// a 1-byte offset from it per bucket (0.40 MB for a 668 × 481 grid, a
 /// third of whole starts; two-byte offsets per 64 buckets, 0.66 MB, took
-/// 5–12 % longer a query in the bench). When some 16 buckets hold 256
-/// entries or more (seats piled on one spot), `wide` holds every start
-/// whole instead and the two others are empty.
+/// 5–12 % longer a query in the bench). When a bucket's start lies more
+/// than 255 entries past its segment's base (the buckets before it in its
+/// 16 hold 256 entries or more: seats piled on one spot), `wide` holds
+/// every start whole instead and the two others are empty. A segment's last
+/// bucket may hold any number: its run ends at the next segment's base.
 struct RunStarts: Sendable {
     static let segmentShift = 4
     let bases: [Int32], offsets: [UInt8], wide: [Int32]
