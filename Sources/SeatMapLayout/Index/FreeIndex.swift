@@ -312,7 +312,7 @@ public final class FreeIndex: Sendable {
         let dx = i - originX, dy = j - originY
         guard dx >= 0, dy >= 0, dx < width, dy < height else { return .outside }
         let bx = dx >> shift, by = dy >> shift
-        let run = self.run(by * columns + bx)
+        let run = runs.run(by * columns + bx)
         var k = run.upperBound - 1
         let lo = run.lowerBound
         // The pixel centre relative to the bucket's corner.
@@ -329,10 +329,6 @@ public final class FreeIndex: Sendable {
         }
         return .gap
     }
-
-    /// Bucket `slot`'s run in `entries`.
-    @inline(__always)
-    func run(_ slot: Int) -> Range<Int> { runs.run(slot) }
 
     /// The bytes every hit-test reads from: the run starts, the entries and
     /// the size classes (the shapes, read only for wide entries, left out).
@@ -364,7 +360,7 @@ public final class FreeIndex: Sendable {
         for r in r0...r1 {
             for c in c0...c1 {
                 let slot = r * columns + c
-                for k in run(slot) {
+                for k in runs.run(slot) {
                     guard let t = seat(of: entries[k]) else { continue }
                     if cells[t].rect.intersects(area) { out.insert(t) }
                 }
@@ -388,7 +384,7 @@ public final class FreeIndex: Sendable {
         var pairs = Set<Int>()
         var out: [(Int, Int)] = []
         for slot in 0..<(columns * rows) {
-            let run = self.run(slot)
+            let run = runs.run(slot)
             guard run.count > 1 else { continue }
             let seatsHere = run.compactMap { seat(of: entries[$0]).map { seatShape[$0] } }
             for (n, ka) in seatsHere.enumerated() {
