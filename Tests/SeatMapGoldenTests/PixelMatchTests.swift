@@ -107,6 +107,51 @@ struct PixelMatchTests {
         }
     }
 
+    @Test("counting alone agrees on areas changed as runs: every small width, at each edge, broken and overlapping")
+    func fastPathAgreesOnRuns() throws {
+        // A changed seat is a run of one pixel pair per row; the counting path
+        // takes a run's inside by its neighbours above and below.
+        let w = 41, h = 23
+        var a = RGBAImage(width: w, height: h, fill: RGBAImage.pack(255, 255, 255))
+        var b = a
+        func rect(_ x: Int, _ y: Int, _ rw: Int, _ rh: Int, _ ca: UInt32, _ cb: UInt32) {
+            for j in y..<min(h, y + rh) { for i in x..<min(w, x + rw) { a.pixels[j * w + i] = ca; b.pixels[j * w + i] = cb } }
+        }
+        let grey = RGBAImage.pack(90, 90, 90), red = RGBAImage.pack(200, 30, 30), blue = RGBAImage.pack(30, 30, 200)
+        // Widths 1…6 and 12 on rows touching the top and bottom edges and the left and right ones.
+        for (k, rw) in [1, 2, 3, 4, 5, 6, 12].enumerated() {
+            rect(k * 5, 0, rw, 1 + k % 3, grey, red)
+            rect(w - rw - k, h - 1 - k % 3, rw, 1 + k % 3, grey, blue)
+        }
+        rect(0, 8, 7, 5, red, blue)           // at the left edge
+        rect(w - 9, 8, 9, 6, blue, red)       // at the right edge
+        rect(12, 6, 14, 9, grey, red)         // inside
+        b.pixels[10 * w + 18] = blue          // a run broken in the middle
+        a.pixels[7 * w + 20] = red            // a neighbour above that differs between the images
+        rect(14, 14, 8, 1, grey, red)         // one row below the area, shifted in one image only
+        b.pixels[14 * w + 13] = red
+        var state: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        // Overlapping areas of random sizes, a pair at a time.
+        var c = a, d = a
+        for _ in 0..<40 {
+            let x = next(w), y = next(h), rw = 1 + next(9), rh = 1 + next(5)
+            let ca = RGBAImage.pack(UInt32(next(256)), 60, 60), cb = RGBAImage.pack(60, UInt32(next(256)), 60)
+            for j in y..<min(h, y + rh) { for i in x..<min(w, x + rw) { c.pixels[j * w + i] = ca; d.pixels[j * w + i] = cb } }
+        }
+        for (x, y) in [(a, b), (b, a), (c, d), (a, d)] {
+            for threshold in [0.0, 0.1, 0.5] {
+                let fast = try PixelMatch.compare(x, y, threshold: threshold).0
+                let full = try PixelMatch.compare(x, y, threshold: threshold, diff: true).0
+                #expect(fast == full, "threshold \(threshold)")
+                if threshold < 0.5 { #expect(fast.diffPixels + fast.aaPixels > 0) }
+            }
+        }
+    }
+
     @Test("record mode: a missing reference is recorded and fails; then it matches")
     func recording() throws {
         let dir = try Fixtures.tempFolder()
