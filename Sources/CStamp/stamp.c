@@ -1,5 +1,9 @@
 #include "stamp.h"
 #include <string.h>
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Two channels of a packed pixel (bits 0-7 and 16-23) times an 8-bit
    weight over 255, each rounded to nearest as Cairo's span filler rounds. */
@@ -65,11 +69,27 @@ static inline void window_of(int x, int y, int width, int height, int wx0, int w
 
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* Rows this far ahead of the one being written are asked for early. */
+enum { ROWS_AHEAD = 16 };
+
+/* Asks for the cache lines of columns [left, right) of a stamp's row, to
+   be written. A stamp's rows lie a whole image row apart, a line or three
+   each, which the processor does not fetch ahead by itself: written one
+   after the other, every row waited on memory. */
+static inline void fetch_row(uint8_t *pixels, int stride, int x, int y, int left, int right) {
+    uint8_t *from = pixels + (size_t)y * (size_t)stride + (size_t)(x + left) * 4;
+    uint8_t *to = pixels + (size_t)y * (size_t)stride + (size_t)(x + right) * 4 - 1;
+    for (uint8_t *p = from; p < to; p += 64) __builtin_prefetch(p, 1, 3);
+    __builtin_prefetch(to, 1, 3);
+}
+
 void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,
                           const int32_t *spans, int x, int y, uint32_t colour, int wx0, int wy0, int wx1, int wy1) {
     int first, last, left, right;
     window_of(x, y, mask_width, mask_height, wx0, wy0, wx1, wy1, &first, &last, &left, &right);
+    for (int row = first; row < last && row < first + ROWS_AHEAD; row++) fetch_row(pixels, stride, x, y + row, left, right);
     for (int row = first; row < last; row++) {
+        if (row + ROWS_AHEAD < last) fetch_row(pixels, stride, x, y + row + ROWS_AHEAD, left, right);
         uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
         const uint8_t *m = mask + (size_t)row * (size_t)mask_stride;
         /* The row's spans read into locals first: `out` and `spans` may
@@ -122,7 +142,28 @@ void seatmap_stamp_glyphs(uint8_t *pixels, int stride, const uint8_t *coverage, 
     }
 }
 
+/* Fills of at least this many pixels (4 MiB) are written past the cache:
+   a render's background, which stamps and the encoder read back later in
+   pieces, when most of it has left the cache anyway. Its lines are then
+   neither read from memory before being written nor pushed out of the cache
+   the seats are drawn in. The pixels are the same either way. */
+enum { NONTEMPORAL_PIXELS = 1 << 20 };
+
 void seatmap_fill_rect(uint8_t *pixels, int stride, int x, int y, int width, int height, uint32_t colour) {
+#if defined(__SSE2__)
+    if ((size_t)width * (size_t)height >= NONTEMPORAL_PIXELS) {
+        const __m128i v = _mm_set1_epi32((int)colour);
+        for (int row = 0; row < height; row++) {
+            uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
+            int i = 0;
+            while (i < width && ((uintptr_t)(out + i) & 15) != 0) out[i++] = colour;
+            for (; i + 4 <= width; i += 4) _mm_stream_si128((__m128i *)(out + i), v);
+            for (; i < width; i++) out[i] = colour;
+        }
+        _mm_sfence();  /* ordered before anything read or written after */
+        return;
+    }
+#endif
     for (int row = 0; row < height; row++) {
         uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
         for (int i = 0; i < width; i++) out[i] = colour;
