@@ -77,10 +77,11 @@ enum { ROWS_AHEAD = 16 };
    each, which the processor does not fetch ahead by itself: written one
    after the other, every row waited on memory. */
 static inline void fetch_row(uint8_t *pixels, int stride, int x, int y, int left, int right) {
-    uint8_t *from = pixels + (size_t)y * (size_t)stride + (size_t)(x + left) * 4;
-    uint8_t *to = pixels + (size_t)y * (size_t)stride + (size_t)(x + right) * 4 - 1;
-    for (uint8_t *p = from; p < to; p += 64) __builtin_prefetch(p, 1, 3);
-    __builtin_prefetch(to, 1, 3);
+    uint8_t *row = pixels + (size_t)y * (size_t)stride;
+    const size_t from = (size_t)(x + left) * 4, last = (size_t)(x + right) * 4 - 1;
+    /* Byte offsets, so that no pointer is made past the row's last pixel. */
+    for (size_t b = from; b < last; b += 64) __builtin_prefetch(row + b, 1, 3);
+    __builtin_prefetch(row + last, 1, 3);
 }
 
 void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int mask_width, int mask_height, int mask_stride,

@@ -107,49 +107,58 @@ struct PixelMatchTests {
         }
     }
 
-    @Test("counting alone agrees on areas changed as runs: every small width, at each edge, broken and overlapping")
+    @Test("counting alone agrees with the full comparison on random seat-like pairs: changed runs with anti-aliased edges, across the image's edges")
     func fastPathAgreesOnRuns() throws {
-        // A changed seat is a run of one pixel pair per row; the counting path
-        // takes a run's inside by its neighbours above and below.
-        let w = 41, h = 23
-        var a = RGBAImage(width: w, height: h, fill: RGBAImage.pack(255, 255, 255))
-        var b = a
-        func rect(_ x: Int, _ y: Int, _ rw: Int, _ rh: Int, _ ca: UInt32, _ cb: UInt32) {
-            for j in y..<min(h, y + rh) { for i in x..<min(w, x + rw) { a.pixels[j * w + i] = ca; b.pixels[j * w + i] = cb } }
-        }
-        let grey = RGBAImage.pack(90, 90, 90), red = RGBAImage.pack(200, 30, 30), blue = RGBAImage.pack(30, 30, 200)
-        // Widths 1…6 and 12 on rows touching the top and bottom edges and the left and right ones.
-        for (k, rw) in [1, 2, 3, 4, 5, 6, 12].enumerated() {
-            rect(k * 5, 0, rw, 1 + k % 3, grey, red)
-            rect(w - rw - k, h - 1 - k % 3, rw, 1 + k % 3, grey, blue)
-        }
-        rect(0, 8, 7, 5, red, blue)           // at the left edge
-        rect(w - 9, 8, 9, 6, blue, red)       // at the right edge
-        rect(12, 6, 14, 9, grey, red)         // inside
-        b.pixels[10 * w + 18] = blue          // a run broken in the middle
-        a.pixels[7 * w + 20] = red            // a neighbour above that differs between the images
-        rect(14, 14, 8, 1, grey, red)         // one row below the area, shifted in one image only
-        b.pixels[14 * w + 13] = red
-        var state: UInt64 = 12345
+        // A changed seat is a run of one pixel pair per row, and its edge a
+        // one-pixel ring halfway to the background: the ring's top and bottom
+        // are runs whose pixels are anti-aliased (darker on one side, lighter
+        // on the other, each side flat). The counting path takes a run's
+        // inside by its neighbours above and below; a wrong "flat" there
+        // counts such a pixel as a difference.
+        var state: UInt64 = 0x5EA7_3A9
         func next(_ n: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int(state >> 33) % n
         }
-        // Overlapping areas of random sizes, a pair at a time.
-        var c = a, d = a
-        for _ in 0..<40 {
-            let x = next(w), y = next(h), rw = 1 + next(9), rh = 1 + next(5)
-            let ca = RGBAImage.pack(UInt32(next(256)), 60, 60), cb = RGBAImage.pack(60, UInt32(next(256)), 60)
-            for j in y..<min(h, y + rh) { for i in x..<min(w, x + rw) { c.pixels[j * w + i] = ca; d.pixels[j * w + i] = cb } }
-        }
-        for (x, y) in [(a, b), (b, a), (c, d), (a, d)] {
-            for threshold in [0.0, 0.1, 0.5] {
-                let fast = try PixelMatch.compare(x, y, threshold: threshold).0
-                let full = try PixelMatch.compare(x, y, threshold: threshold, diff: true).0
-                #expect(fast == full, "threshold \(threshold)")
-                if threshold < 0.5 { #expect(fast.diffPixels + fast.aaPixels > 0) }
+        let white: (UInt32, UInt32, UInt32) = (255, 255, 255)
+        let palette: [(UInt32, UInt32, UInt32)] = [(40, 40, 40), (200, 30, 30), (30, 30, 200), (30, 160, 60), (120, 120, 120)]
+        /// A seat at (x, y), `rw` × `rh` inside a one-pixel ring of its colour halfway to white, clipped to the image.
+        func seat(_ img: inout RGBAImage, _ x: Int, _ y: Int, _ rw: Int, _ rh: Int, _ c: (UInt32, UInt32, UInt32)) {
+            let fill = RGBAImage.pack(c.0, c.1, c.2)
+            let ring = RGBAImage.pack((c.0 + white.0) / 2, (c.1 + white.1) / 2, (c.2 + white.2) / 2)
+            for j in stride(from: max(0, y - 1), to: min(img.height, y + rh + 1), by: 1) {
+                for i in stride(from: max(0, x - 1), to: min(img.width, x + rw + 1), by: 1) {
+                    let inside = i >= x && i < x + rw && j >= y && j < y + rh
+                    img.pixels[j * img.width + i] = inside ? fill : ring
+                }
             }
         }
+        var totals = (diff: 0, aa: 0, pairs: 0)
+        for _ in 0..<200 {
+            let w = 6 + next(40), h = 3 + next(20)
+            var a = RGBAImage(width: w, height: h, fill: RGBAImage.pack(white.0, white.1, white.2)), b = a
+            for _ in 0..<(1 + next(8)) {
+                // Seats may cross any edge of the image; one in three changes colour.
+                let x = next(w + 4) - 3, y = next(h + 4) - 3, rw = 1 + next(14), rh = 1 + next(7)
+                let ca = palette[next(palette.count)], cb = next(3) == 0 ? palette[next(palette.count)] : ca
+                seat(&a, x, y, rw, rh, ca)
+                seat(&b, x, y, rw, rh, cb)
+            }
+            // A few stray pixels: runs broken in the middle.
+            for _ in 0..<next(3) { b.pixels[next(w * h)] = RGBAImage.pack(UInt32(next(256)), UInt32(next(256)), 0) }
+            for (x, y) in [(a, b), (b, a)] {
+                for threshold in [0.0, 0.1, 0.3] {
+                    let fast = try PixelMatch.compare(x, y, threshold: threshold).0
+                    let full = try PixelMatch.compare(x, y, threshold: threshold, diff: true).0
+                    #expect(fast == full, "\(w)×\(h) at \(threshold)")
+                    totals.diff += full.diffPixels
+                    totals.aa += full.aaPixels
+                    totals.pairs += full.diffPixels + full.aaPixels > 0 ? 1 : 0
+                }
+            }
+        }
+        // The pairs hold both kinds of pixel, in most of the comparisons.
+        #expect(totals.diff > 1000 && totals.aa > 1000 && totals.pairs > 400, "\(totals)")
     }
 
     @Test("record mode: a missing reference is recorded and fails; then it matches")
