@@ -16,13 +16,19 @@ PREFIX ?= /usr/local
 # a small render's process). Same code otherwise.
 RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
+# `$(call swift-build,ARGS)`: swift build, tried once more when it fails.
+# SwiftPM 6.3's build-plugin runner has crashed on Linux (signal 11 in
+# libdispatch while running a plugin), in `make test`'s build and in a
+# release build for the cluster test; a real compile error fails again.
+swift-build = $(SWIFT) build $(1) || $(SWIFT) build $(1)
+
 .PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
+	$(call swift-build,--product seatmap)
 
 THEMES := light dark print high-contrast
 
@@ -52,12 +58,9 @@ demo: build
 # scripts/with-postgres.sh), then the consumer package's (Examples/Consumer depends
 # on SeatMap by path and snapshot-tests its own theme with SeatMapTesting; its
 # build must print no warning: scripts/consumer.sh).
-# Built first, then tested: SwiftPM 6.3's build-plugin runner has crashed
-# once on Linux (signal 11 in libdispatch while running a plugin), so a
-# failed build is tried once more (a real compile error fails again); the
-# tests themselves run once.
+# Built first (see swift-build), then tested once.
 test: deps
-	$(SWIFT) build --build-tests || $(SWIFT) build --build-tests
+	$(call swift-build,--build-tests)
 	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash scripts/consumer.sh
 
@@ -68,7 +71,7 @@ test: deps
 # Chromium against `seatmap hit` (labels and marks past a seat's edge).
 test-browser: deps
 	bash scripts/install-browser-deps.sh
-	$(SWIFT) build --product seatmap || $(SWIFT) build --product seatmap
+	$(call swift-build,--product seatmap)
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/svg_hit_test.py --seatmap $(SEATMAP)
@@ -77,14 +80,14 @@ test-browser: deps
 # 127.0.0.1 (release build): no error, no lost selection; prints requests/s
 # and p50/p99 latency.
 test-load: deps
-	$(SWIFT) build -c release --product seatmap || $(SWIFT) build -c release --product seatmap
+	$(call swift-build,-c release --product seatmap)
 	python3 Tests/Load/load_test.py --seatmap .build/release/seatmap
 
 # Three `seatmap serve` instances sharing one PostgreSQL behind nginx (round
 # robin), 200 clients racing for the seats of two shows, one instance killed
 # with SIGKILL midway; then orders per second with one instance and three.
 test-cluster: deps
-	$(SWIFT) build -c release --product seatmap || $(SWIFT) build -c release --product seatmap
+	$(call swift-build,-c release --product seatmap)
 	bash scripts/with-postgres.sh python3 Tests/Cluster/cluster_test.py --seatmap .build/release/seatmap
 
 # Re-record every golden image (the run fails on purpose: look at the new
@@ -100,9 +103,9 @@ golden: deps
 # so the whole-process figures are those of the installed binary.
 bench: deps
 	@mkdir -p out
-	$(SWIFT) build $(RELEASE) --product seatmap || $(SWIFT) build $(RELEASE) --product seatmap
-	$(SWIFT) build $(RELEASE) --product seatmap-cairo-reference || $(SWIFT) build $(RELEASE) --product seatmap-cairo-reference
-	$(SWIFT) build $(RELEASE) --product seatmap-bench || $(SWIFT) build $(RELEASE) --product seatmap-bench
+	$(call swift-build,$(RELEASE) --product seatmap)
+	$(call swift-build,$(RELEASE) --product seatmap-cairo-reference)
+	$(call swift-build,$(RELEASE) --product seatmap-bench)
 	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap-bench" --json out/bench.json
 
 bench-peers:
@@ -122,7 +125,7 @@ fuzz-smoke: deps
 # needs only Debian's runtime libraries (cairo, pango, libpng, sqlite, fontconfig)
 # and finds its themes inside itself.
 install: deps
-	$(SWIFT) build $(RELEASE) --product seatmap || $(SWIFT) build $(RELEASE) --product seatmap
+	$(call swift-build,$(RELEASE) --product seatmap)
 	install -D -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap" "$(DESTDIR)$(PREFIX)/bin/seatmap"
 	@mkdir -p "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
