@@ -26,11 +26,16 @@ extension SeatMapCLI {
 
     /// Renders one hall file (or, with `--show`, the show's view of it) to one output path.
     static func renderOne(_ file: String, to out: String, format: OutputFormat, _ s: RenderSettings, args: Arguments) throws {
+        try Files.writeAtomically(try renderBytes(file, for: out, format: format, s, args: args), to: out)
+    }
+
+    /// The bytes `renderOne` writes to `out`.
+    static func renderBytes(_ file: String, for out: String, format: OutputFormat, _ s: RenderSettings, args: Arguments) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html {
             throw UsageError(message: "--svg-text goes with SVG or HTML output (\(out) is not .svg or .html)")
         }
         let view = try ShowFace.hall(file, args)
-        try Files.writeAtomically(try Rendering.bytes(view.hall, format: format, s, selected: view.selected, output: out), to: out)
+        return try Rendering.bytes(view.hall, format: format, s, selected: view.selected, output: out)
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
@@ -106,26 +111,39 @@ extension SeatMapCLI {
             // renders loaded (see Renderer.lane).
             let pin = pins ? ProcessorPin(worker) : nil
             let lane = share == 1 ? worker : nil
-            defer { withExtendedLifetime(pin) {} }
+            // Each file is written (and synced to disk) on a thread of its
+            // own while this worker renders the next one (see OutputWriter).
+            let writer = OutputWriter()
+            defer {
+                writer.wait()
+                withExtendedLifetime(pin) {}
+            }
             while let i = queue.next() {
-                var failure: String? = nil
-                do {
-                    try Files.$maxInputBytes.withValue(limit) {
-                        try Renderer.$cores.withValue(share) {
-                            try Renderer.$lane.withValue(lane) { try renderOne(files[i], to: outputs[i], format: format, settings, args: args) }
-                        }
-                    }
-                } catch let e as SeatMapError {
-                    failure = e.file == nil ? "\(files[i]): \(CLIWords.say(e))" : CLIWords.say(e)
-                } catch {
-                    failure = "\(files[i]): \(CLIWords.say(error))"
-                }
                 // Each result is said when it is known (a bad file at once, not
                 // after the whole batch); the bar, redrawn under it, names the file.
-                results.report(i, failure) { done in
-                    if progress { console.rawErr("\r\u{1B}[K") }
-                    if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
-                    if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
+                let report: @Sendable (String?) -> Void = { failure in
+                    results.report(i, failure) { done in
+                        if progress { console.rawErr("\r\u{1B}[K") }
+                        if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
+                        if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
+                    }
+                }
+                do {
+                    let bytes = try Files.$maxInputBytes.withValue(limit) {
+                        try Renderer.$cores.withValue(share) {
+                            try Renderer.$lane.withValue(lane) { try renderBytes(files[i], for: outputs[i], format: format, settings, args: args) }
+                        }
+                    }
+                    writer.start {
+                        do {
+                            try Files.writeAtomically(bytes, to: outputs[i])
+                            report(nil)
+                        } catch {
+                            report(batchFailure(files[i], error))
+                        }
+                    }
+                } catch {
+                    report(batchFailure(files[i], error))
                 }
             }
         }
@@ -214,6 +232,63 @@ extension SeatMapCLI {
                 throw Suggestion.unknown("theme subcommand", sub, in: ["check", "list", "show"])
             }
         })
+}
+
+/// What a batch says of a file that failed: the error, with the file's
+/// name first unless the error names it.
+func batchFailure(_ file: String, _ error: Error) -> String {
+    if let e = error as? SeatMapError { return e.file == nil ? "\(file): \(CLIWords.say(e))" : CLIWords.say(e) }
+    return "\(file): \(CLIWords.say(error))"
+}
+
+/// A batch worker's outputs, each written on a thread of its own while
+/// the worker renders the next file: a file's write waits for the disk
+/// (`fsync`, 1-4 ms a file here), and a worker kept on its processor
+/// would leave it idle meanwhile. One write at a time: `start` first
+/// waits for the last one, so a worker holds at most one finished file's
+/// bytes beside the one it renders. The thread inherits the worker's
+/// processor (it mostly waits). The write itself is `writeAtomically`'s,
+/// unchanged: a temporary file, synced, renamed into place.
+/// Where no thread can be started (a limit on threads), the write is done
+/// on the worker's own thread, as before.
+final class OutputWriter: @unchecked Sendable {
+    private let idle = DispatchSemaphore(value: 1)
+
+    /// A write and the writer to tell when it is done, for the thread.
+    private final class Job {
+        let write: @Sendable () -> Void
+        let idle: DispatchSemaphore
+        init(_ write: @escaping @Sendable () -> Void, _ idle: DispatchSemaphore) {
+            self.write = write
+            self.idle = idle
+        }
+        func run() {
+            write()
+            idle.signal()
+        }
+    }
+
+    func start(_ write: @escaping @Sendable () -> Void) {
+        idle.wait()
+        let job = Unmanaged.passRetained(Job(write, idle))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let started = pthread_create(&thread, &attributes, { raw in
+            guard let raw else { return nil }
+            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().run()
+            return nil
+        }, job.toOpaque())
+        if started != 0 { job.takeRetainedValue().run() }
+    }
+
+    /// Returns once the last write is done.
+    func wait() {
+        idle.wait()
+        idle.signal()
+    }
 }
 
 /// A batch's files in the order its workers take them, each once.

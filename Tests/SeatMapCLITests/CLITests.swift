@@ -237,6 +237,19 @@ struct RenderCLITests {
         #expect(q.code == 1 && q.out.isEmpty && q.err.contains("broken.json: malformed JSON"), "\(q.out)")
         let one = seatmap("render", Fixtures.examplePath("seed.json"), "-o", dir.appendingPathComponent("one.png").path, "--quiet")
         #expect(one.code == 0 && one.out.isEmpty)
+        // A file rendered but not written (its output's name is a folder):
+        // said with its reason, the others written, no temporary file left.
+        let blocked = dir.appendingPathComponent("blocked").path
+        try FileManager.default.createDirectory(atPath: blocked + "/labels-rtl.svg", withIntermediateDirectories: true)
+        let w = seatmap("render", Fixtures.examplePath("labels-rtl.json"), Fixtures.examplePath("seed.json"), Fixtures.examplePath("gala.json"),
+                        "--out-dir", blocked, "--format", "svg")
+        #expect(w.code == 1)
+        #expect(w.err.contains("labels-rtl.svg: is a folder; give a file name") && w.err.contains("1 of 3 failed"), "\(w.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: blocked).sorted() == ["gala.svg", "labels-rtl.svg", "seed.svg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: blocked + "/labels-rtl.svg").isEmpty)
+        #expect(w.out.split(separator: "\n").count == 2, "\(w.out)")
+        let gala = try Data(contentsOf: URL(fileURLWithPath: blocked + "/gala.svg"))
+        #expect(String(decoding: gala, as: UTF8.self).hasSuffix("</svg>\n"), "gala.svg is not whole")
     }
 
     @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes, and leaves no thread of a process that lives on kept on one processor")
