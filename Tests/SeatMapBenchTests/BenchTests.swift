@@ -18,7 +18,8 @@ struct BenchTests {
                        // Every stage of a full render, named (the whole process only when the seatmap binary is beside).
                        "stage: read and validate the hall file", "stage: layout", "stage: text set-up", "stage: drawing",
                        "stage: PNG encode (default)", "stage: write the file", "stages, summed", "PNG encode default / drawing, cinema-200",
-                       "one dependent read at a random line of the index's size", "hit-test per query / one trip to memory"] {
+                       "one dependent read at a random line of the index's size", "hit-test per query / one trip to memory",
+                       "the same queries over 4,096 points asked again", "hit-test's wait for memory (per query less the cached queries) / one trip"] {
             #expect(output.contains(figure), "\(figure) is reported")
         }
         let report = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: json))))
