@@ -256,14 +256,17 @@ final class OutputWriter: @unchecked Sendable {
 
     /// A write and the writer to tell when it is done, for the thread.
     private final class Job {
-        let write: @Sendable () -> Void
+        private var write: (@Sendable () -> Void)?
         let idle: DispatchSemaphore
         init(_ write: @escaping @Sendable () -> Void, _ idle: DispatchSemaphore) {
             self.write = write
             self.idle = idle
         }
+        /// Writes, lets go of the bytes (the closure holds them), then says
+        /// it is done: once `wait` returns, no finished file is held.
         func run() {
-            write()
+            write?()
+            write = nil
             idle.signal()
         }
     }
