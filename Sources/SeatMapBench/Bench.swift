@@ -364,15 +364,16 @@ public struct Bench {
         // machine's memory. Its arithmetic is held, loosely, by the
         // linear-scan target at arena-free-10k, whose index stays in cache.
         let few = Array(points.prefix(4096))
+        let passes = max(1, count / few.count)
         func cachedQueries() throws -> Double {
             var hits = 0
             let t0 = Bench.now()
-            for _ in 0..<max(1, count / few.count) {
+            for _ in 0..<passes {
                 for p in few { if case .seat = try tester.find(p, transform) { hits += 1 } }
             }
             let elapsed = Double(Bench.now() - t0)
             withExtendedLifetime(hits) {}
-            return elapsed / Double(max(1, count / few.count) * few.count)
+            return elapsed / Double(passes * few.count)
         }
         var tripNs: [Double] = [], cachedNs: [Double] = [], scanOnlyNs: [Double] = []
         // Rounds of both; the ratio is the median of the rounds' ratios.
