@@ -75,7 +75,11 @@ extension SeatMapCLI {
             let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
             return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.name)").path
         }
-        if Set(outputs).count != outputs.count { throw UsageError(message: "two inputs would write the same output name in \(dir)") }
+        var firstFor: [String: String] = [:]
+        for (file, output) in zip(files, outputs) {
+            if let other = firstFor[output] { throw UsageError(message: "\(other) and \(file) would both write \(output)") }
+            firstFor[output] = file
+        }
         let results = BatchResults(count: files.count)
         let quiet = args.flag("quiet")
         let progress = console.stderrIsTerminal && !quiet

@@ -250,6 +250,16 @@ struct RenderCLITests {
         #expect(w.out.split(separator: "\n").count == 2, "\(w.out)")
         let gala = try Data(contentsOf: URL(fileURLWithPath: blocked + "/gala.svg"))
         #expect(String(decoding: gala, as: UTF8.self).hasSuffix("</svg>\n"), "gala.svg is not whole")
+        // Two inputs named alike would write one output: refused before any
+        // render, naming both (a missing folder is made, with its parents).
+        let twin = dir.appendingPathComponent("twin")
+        try FileManager.default.createDirectory(at: twin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.examplePath("seed.json"), toPath: twin.appendingPathComponent("seed.json").path)
+        let nested = dir.appendingPathComponent("made/on/demand").path
+        let clash = seatmap("render", Fixtures.examplePath("seed.json"), twin.appendingPathComponent("seed.json").path, "--out-dir", nested)
+        #expect(clash.code == 2 && clash.err.contains("\(Fixtures.examplePath("seed.json")) and \(twin.path)/seed.json would both write \(nested)/seed.png"),
+                "\(clash.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested).isEmpty)
     }
 
     @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes, and leaves no thread of a process that lives on kept on one processor")

@@ -148,6 +148,50 @@ struct OutputFileTests {
             #expect(try OutputFileTests.leftovers(dir).isEmpty, "after SIGTERM at \(delay) µs")
         }
     }
+
+    @Test("a batch stopped by SIGTERM, SIGINT or SIGHUP at any moment leaves no temporary file, and every output it wrote is whole")
+    func killedBatch() throws {
+        guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
+        let root = try Fixtures.tempFolder()
+        let inputs = Fixtures.exampleNames.map { Fixtures.examplePath($0) }
+        // The outputs of a batch left to finish, and how long it takes.
+        let reference = root.appendingPathComponent("reference")
+        let t0 = Date()
+        let whole = try SeatmapProcess.run(["render"] + inputs + ["--out-dir", reference.path, "-q"])
+        let took = Date().timeIntervalSince(t0)
+        #expect(whole.code == 0, "\(whole.stderr)")
+        let expected = try FileManager.default.contentsOfDirectory(atPath: reference.path).sorted()
+        #expect(expected.count == inputs.count)
+        // Signals spread over the batch's whole run (its workers write while
+        // the others render: the clean-up races the writes). Before the
+        // clean-up stopped new temporary files, a run in thirty to sixty left
+        // one behind (two cores); TempFilesTests hold that race exactly.
+        let signals = [SIGTERM, SIGINT, SIGHUP]
+        var stopped = 0, leftovers: [String] = [], broken: [String] = []
+        for k in 0..<48 {
+            let dir = root.appendingPathComponent("run-\(k)")
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["render"] + inputs + ["--out-dir", dir.path, "-q"]
+            try p.run()
+            usleep(useconds_t(took * 1e6 * Double(k % 16 + 1) / 17))
+            kill(p.processIdentifier, signals[k % signals.count])
+            p.waitUntilExit()
+            if p.terminationReason == .uncaughtSignal || p.terminationStatus > 128 { stopped += 1 }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            leftovers += names.filter { $0.hasPrefix(".seatmap-tmp-") }.map { "run \(k): \($0)" }
+            for name in names where !name.hasPrefix(".") {
+                let got = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path)
+                if !expected.contains(name) || got != FileManager.default.contents(atPath: reference.appendingPathComponent(name).path) {
+                    broken.append("run \(k): \(name)")
+                }
+            }
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        #expect(broken.isEmpty, "\(broken)")
+        // Most runs were stopped mid-batch (a run the signal missed proves nothing).
+        #expect(stopped >= 24, "only \(stopped) of 48 runs were stopped by their signal")
+    }
 }
 
 @Suite("CLI: errors name what they are about")

@@ -225,9 +225,10 @@ public enum Files {
         var kept = ""
         for ch in name where prefix.utf8.count + kept.utf8.count + String(ch).utf8.count + suffix.utf8.count <= 255 { kept.append(ch) }
         let temp = (dir.isEmpty ? "" : dir + "/") + prefix + kept + suffix
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
+        // Created and noted as one step: a signal's clean-up either finds it
+        // or has already stopped new ones (then the process is ending).
+        let fd = TempFiles.shared.create(temp) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666) }
         guard fd >= 0 else { throw SeatMapError(file: path, "cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
-        TempFiles.shared.add(temp)
         var failure: String? = nil
         if let mode, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
         var written = 0
@@ -250,10 +251,12 @@ public enum Files {
         return temp
     }
 
-    /// Removes every temporary file still being written (for a signal
-    /// handler: a killed command leaves no `.seatmap-tmp-*` behind).
+    /// Removes every temporary file still being written, and lets no other
+    /// be made from then on (for a signal handler, before the process
+    /// exits: a killed command leaves no `.seatmap-tmp-*` behind, even
+    /// where other threads are still writing).
     public static func removeTemporaryFiles() {
-        for temp in TempFiles.shared.all() { unlink(temp) }
+        for temp in TempFiles.shared.close() { unlink(temp) }
     }
 }
 
@@ -262,11 +265,31 @@ final class TempFiles: @unchecked Sendable {
     static let shared = TempFiles()
     private let lock = NSLock()
     private var paths = Set<String>()
+    /// Set by `close()`: the process is ending, no file is made any more.
+    private var closed = false
 
-    func add(_ path: String) {
+    /// Makes the file at `path` with `make` (a descriptor, or -1 with
+    /// errno set) and notes it, under the lock `close()` takes, so no file
+    /// is made between a clean-up's look and its end. After `close()`
+    /// nothing is made: -1, errno ECANCELED.
+    func create(_ path: String, _ make: () -> Int32) -> Int32 {
         lock.lock()
-        paths.insert(path)
-        lock.unlock()
+        defer { lock.unlock() }
+        guard !closed else {
+            errno = ECANCELED
+            return -1
+        }
+        let fd = make()
+        if fd >= 0 { paths.insert(path) }
+        return fd
+    }
+
+    /// Stops new files from being made; the ones being written.
+    func close() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        closed = true
+        return Array(paths)
     }
 
     func remove(_ path: String) {
@@ -275,9 +298,4 @@ final class TempFiles: @unchecked Sendable {
         lock.unlock()
     }
 
-    func all() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(paths)
-    }
 }
