@@ -58,6 +58,17 @@ extension SeatMapCLI {
     /// Renders many halls on all cores; a failure is reported and the rest go on.
     static func renderBatch(_ files: [String], dir: String, format: OutputFormat, _ settings: RenderSettings, args: Arguments,
                             _ console: Console) throws -> Int32 {
+        let outputs = files.map { f -> String in
+            let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
+            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.name)").path
+        }
+        // Before anything is made: two inputs named alike would write one
+        // output (names compared as bytes, as the file system does).
+        var firstFor: [[UInt8]: String] = [:]
+        for (file, output) in zip(files, outputs) {
+            if let other = firstFor[Array(output.utf8)] { throw UsageError(message: "\(other) and \(file) would both write \(output)") }
+            firstFor[Array(output.utf8)] = file
+        }
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
             // Each missing folder in turn, so a failure names its reason (errno), not an NSError dump.
@@ -70,15 +81,6 @@ extension SeatMapCLI {
             }
         } else if !isDir.boolValue {
             throw SeatMapError(file: dir, "is not a folder")
-        }
-        let outputs = files.map { f -> String in
-            let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
-            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.name)").path
-        }
-        var firstFor: [String: String] = [:]
-        for (file, output) in zip(files, outputs) {
-            if let other = firstFor[output] { throw UsageError(message: "\(other) and \(file) would both write \(output)") }
-            firstFor[output] = file
         }
         let results = BatchResults(count: files.count)
         let quiet = args.flag("quiet")

@@ -57,12 +57,18 @@ public enum SeatMapCLI {
         // A render's fonts load (on a thread of their own) while its hall is read and laid out.
         if let rest = (try? inputLimit(args))?.rest, rest.first == "render", !rest.contains("--help"), !rest.contains("-h") { TextWarmUp.begin() }
         var sources: [DispatchSourceSignal] = []
+        // One queue for the three: two signals at once (a closed terminal
+        // sends SIGHUP and SIGINT) run one clean-up, and it ends the process
+        // at once (`_exit`: nothing is left to flush, standard output is
+        // written unbuffered), before the threads whose writes it stopped
+        // can end the command with another status.
+        let signals = DispatchQueue(label: "seatmap.signals")
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: signals)
             source.setEventHandler {
                 Files.removeTemporaryFiles()
-                exit(128 + sig)
+                _exit(128 + sig)
             }
             source.resume()
             sources.append(source)

@@ -225,8 +225,8 @@ public enum Files {
         var kept = ""
         for ch in name where prefix.utf8.count + kept.utf8.count + String(ch).utf8.count + suffix.utf8.count <= 255 { kept.append(ch) }
         let temp = (dir.isEmpty ? "" : dir + "/") + prefix + kept + suffix
-        // Created and noted as one step: a signal's clean-up either finds it
-        // or has already stopped new ones (then the process is ending).
+        // Noted before it is made: a signal's clean-up either finds it or
+        // has already stopped new ones (then the process is ending).
         let fd = TempFiles.shared.create(temp) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666) }
         guard fd >= 0 else { throw SeatMapError(file: path, "cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
         var failure: String? = nil
@@ -254,8 +254,9 @@ public enum Files {
     /// Removes every temporary file still being written, and lets no other
     /// be made from then on (for a signal handler, before the process
     /// exits: a killed command leaves no `.seatmap-tmp-*` behind, even
-    /// where other threads are still writing).
-    public static func removeTemporaryFiles() {
+    /// where other threads are still writing). For the command line's
+    /// signal handler only: the process cannot write a file afterwards.
+    package static func removeTemporaryFiles() {
         for temp in TempFiles.shared.close() { unlink(temp) }
     }
 }
@@ -263,39 +264,54 @@ public enum Files {
 /// The temporary files being written right now.
 final class TempFiles: @unchecked Sendable {
     static let shared = TempFiles()
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var paths = Set<String>()
     /// Set by `close()`: the process is ending, no file is made any more.
     private var closed = false
+    /// Files noted but still being made (their `open` not yet returned).
+    private var making = 0
 
-    /// Makes the file at `path` with `make` (a descriptor, or -1 with
-    /// errno set) and notes it, under the lock `close()` takes, so no file
-    /// is made between a clean-up's look and its end. After `close()`
-    /// nothing is made: -1, errno ECANCELED.
+    /// Notes `path`, then makes it with `make` (a descriptor, or -1 with
+    /// errno set). The lock is not held while the file is made (an `open`
+    /// on a hung network file system must not hold up a signal's
+    /// clean-up); `close()` waits for files being made instead. After
+    /// `close()` nothing is made: -1, errno ECANCELED.
     func create(_ path: String, _ make: () -> Int32) -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
         guard !closed else {
+            condition.unlock()
             errno = ECANCELED
             return -1
         }
+        paths.insert(path)
+        making += 1
+        condition.unlock()
         let fd = make()
-        if fd >= 0 { paths.insert(path) }
+        let reason = errno
+        condition.lock()
+        making -= 1
+        if fd < 0 { paths.remove(path) }
+        condition.broadcast()
+        condition.unlock()
+        errno = reason
         return fd
     }
 
-    /// Stops new files from being made; the ones being written.
-    func close() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
+    func remove(_ path: String) {
+        condition.lock()
+        paths.remove(path)
+        condition.unlock()
+    }
+
+    /// Stops new files from being made and returns the ones being written,
+    /// once the files being made have been made (waiting up to `patience`
+    /// seconds: a file whose `open` returns later than that may stay).
+    func close(patience: TimeInterval = 2) -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
         closed = true
+        let deadline = Date(timeIntervalSinceNow: patience)
+        while making > 0 && condition.wait(until: deadline) {}
         return Array(paths)
     }
-
-    func remove(_ path: String) {
-        lock.lock()
-        paths.remove(path)
-        lock.unlock()
-    }
-
 }
