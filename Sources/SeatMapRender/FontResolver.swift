@@ -16,35 +16,48 @@ public struct ResolvedFont: Sendable, Equatable {
 /// silent fallback would change every golden image.
 public enum FontResolver {
     private static let lock = NSLockBox()
+    /// Each family's answer, asked once a process (fontconfig's fonts do
+    /// not change under a running process: nothing rescans them). Guarded
+    /// by `lock`.
+    nonisolated(unsafe) private static var known: [String: String?] = [:]
 
     /// The family if fontconfig has it installed; otherwise an error naming
     /// the font and the Debian package that provides it.
     public static func resolve(family: String, package: String) throws(SeatMapError) -> ResolvedFont {
         TextWarmUp.wait()
         let found: String? = lock.withLock {
-            guard FcInit() != 0, let pattern = FcNameParse(family) else { return nil }
-            defer { FcPatternDestroy(pattern) }
-            FcConfigSubstitute(nil, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
-            var result = FcResultNoMatch
-            guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
-            defer { FcPatternDestroy(match) }
-            var n: Int32 = 0
-            var value: UnsafeMutablePointer<FcChar8>? = nil
-            while FcPatternGetString(match, "family", n, &value) == FcResultMatch {
-                if let value, String(cString: value).caseInsensitiveCompare(family) == .orderedSame {
-                    var file: UnsafeMutablePointer<FcChar8>? = nil
-                    guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return "" }
-                    return String(cString: file)
-                }
-                n += 1
-            }
-            return nil
+            if let answer = known[family] { return answer }
+            let answer = match(family)
+            known[family] = answer
+            return answer
         }
         guard let found else {
             throw SeatMapError("font \"\(family)\" is not installed; install the Debian package \(package) (apt-get install \(package))")
         }
         return ResolvedFont(family: family, file: found)
+    }
+
+    /// The file fontconfig matches for a family when the match is that
+    /// family ("" when it names no file); nil when it is not installed.
+    private static func match(_ family: String) -> String? {
+        guard FcInit() != 0, let pattern = FcNameParse(family) else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        var n: Int32 = 0
+        var value: UnsafeMutablePointer<FcChar8>? = nil
+        while FcPatternGetString(match, "family", n, &value) == FcResultMatch {
+            if let value, String(cString: value).caseInsensitiveCompare(family) == .orderedSame {
+                var file: UnsafeMutablePointer<FcChar8>? = nil
+                guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return "" }
+                return String(cString: file)
+            }
+            n += 1
+        }
+        return nil
     }
 }
 

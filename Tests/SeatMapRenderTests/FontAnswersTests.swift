@@ -1,0 +1,135 @@
+import CCairo
+import CFontAnswers
+import Foundation
+import Testing
+import SeatMapCore
+import SeatMapLayout
+@testable import SeatMapRender
+import SeatMapTestSupport
+
+/// Fontconfig's matches and sorts, worked out once a process: a second
+/// thread's font map (a batch's other worker, a large image's other drawing
+/// thread) gets the first's answers instead of asking fontconfig again, and
+/// every answer is fontconfig's own.
+@Suite("Font answers", .serialized)
+struct FontAnswersTests {
+    /// Loads the light theme's font at `size` in a font map of a thread of
+    /// its own (Pango's default map is per thread), and every font of its
+    /// fontset, so that both the match and the sort are asked for.
+    static func loadOnNewThread(size: Double) throws {
+        let theme = try Theme.builtIn("light"), locale = try SeatMapLocale.named("en")
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var failure: (any Error)? = nil
+        let thread = Thread {
+            defer { done.signal() }
+            do {
+                let text = try PangoText(theme, locale: locale)
+                guard let map = pango_context_get_font_map(text.context), let d = pango_font_description_new() else { return }
+                defer { pango_font_description_free(d) }
+                pango_font_description_set_family(d, theme.fontFamily)
+                pango_font_description_set_absolute_size(d, size * PangoText.unit)
+                guard let fontset = pango_font_map_load_fontset(map, text.context, d, pango_context_get_language(text.context)) else { return }
+                defer { g_object_unref(UnsafeMutableRawPointer(fontset)) }
+                // Every font of the fontset: its fallbacks need the sort.
+                pango_fontset_foreach(fontset, { _, _, _ in 0 }, nil)
+            } catch {
+                failure = error
+            }
+        }
+        thread.start()
+        done.wait()
+        if let failure { throw failure }
+    }
+
+    @Test("a second thread's font map asks fontconfig nothing the first's already asked: its match and its sort are the first's")
+    func secondMapReuses() throws {
+        // A size no other test draws, so the counts are this test's alone
+        // (a whole number of Pango units, as Pango hands it to fontconfig).
+        let size = 13697 / PangoText.unit
+        var kept: Int32 = 0, hits = 0
+        try Self.loadOnNewThread(size: size)
+        seatmap_font_answers_for_size(size, &kept, &hits)
+        #expect(kept == 2 && hits == 0, "the first map: one match and one sort worked out (kept \(kept), reused \(hits))")
+        try Self.loadOnNewThread(size: size)
+        seatmap_font_answers_for_size(size, &kept, &hits)
+        #expect(kept == 2 && hits == 2, "the second map: the same two answers reused (kept \(kept), reused \(hits))")
+    }
+
+    @Test("a kept answer is fontconfig's own: the same fonts in the same order, the same match, for Latin and Chinese at several sizes",
+          arguments: ["en", "zh-cn"])
+    func sameAsFontconfig(language: String) throws {
+        let theme = try Theme.builtIn("light")
+        #expect(FcInit() != 0)
+        let config = try #require(FcConfigGetCurrent())
+        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
+        // Sizes no other test asks for (one set per language: the two run at once).
+        let offset = language == "en" ? 0.0 : 0.0004
+        for size in [11.8713 + offset, 24.0713 + offset] {
+            let pattern = try #require(FcPatternCreate())
+            defer { FcPatternDestroy(pattern) }
+            for family in [theme.fontFamily] + theme.fontFallbacks { _ = FcPatternAddString(pattern, FC_FAMILY, family) }
+            _ = FcPatternAddDouble(pattern, FC_PIXEL_SIZE, size)
+            let lang = try #require(FcLangSetCreate())
+            defer { FcLangSetDestroy(lang) }
+            _ = FcLangSetAdd(lang, language)
+            _ = FcPatternAddLangSet(pattern, FC_LANG, lang)
+            _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
+            var result = FcResultNoMatch
+            let own = try #require(seatmap_font_answers_sort_uncached(config, &sets, 1, pattern, FcTrue, nil, &result))
+            defer { FcFontSetDestroy(own) }
+            let ownMatch = try #require(seatmap_font_answers_match_uncached(config, &sets, 1, pattern, &result))
+            defer { FcPatternDestroy(ownMatch) }
+            for round in 0..<2 {  // worked out, then kept
+                let sorted = try #require(FcFontSetSort(config, &sets, 1, pattern, FcTrue, nil, &result))
+                defer { FcFontSetDestroy(sorted) }
+                let fonts = { (s: UnsafeMutablePointer<FcFontSet>) in (0..<Int(s.pointee.nfont)).map { s.pointee.fonts[$0] } }
+                #expect(sorted.pointee.nfont > 1 && fonts(sorted) == fonts(own), "\(language) \(size) round \(round): the sort")
+                let match = try #require(FcFontSetMatch(config, &sets, 1, pattern, &result))
+                defer { FcPatternDestroy(match) }
+                #expect(FcPatternEqual(match, ownMatch) != 0, "\(language) \(size) round \(round): the match")
+            }
+            var kept: Int32 = 0, hits = 0
+            seatmap_font_answers_for_size(size, &kept, &hits)
+            #expect(kept == 2 && hits == 2, "\(language) \(size): worked out once, reused once (kept \(kept), reused \(hits))")
+        }
+    }
+
+    @Test("past its capacity the oldest answers are dropped: a new question is still kept, and an old one asked again is worked out again, equal to fontconfig's")
+    func oldestDropped() throws {
+        #expect(FcInit() != 0)
+        let config = try #require(FcConfigGetCurrent())
+        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
+        var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
+        // Sizes no other test asks for, one question each.
+        func ask(_ i: Int) throws -> OpaquePointer {
+            let pattern = try #require(FcPatternCreate())
+            defer { FcPatternDestroy(pattern) }
+            _ = FcPatternAddString(pattern, FC_FAMILY, "sans-serif")
+            _ = FcPatternAddDouble(pattern, FC_PIXEL_SIZE, 700 + Double(i) / 1024)
+            _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var result = FcResultNoMatch
+            let match = try #require(FcFontSetMatch(config, &sets, 1, pattern, &result))
+            if i % 256 == 0 {
+                let own = try #require(seatmap_font_answers_match_uncached(config, &sets, 1, pattern, &result))
+                defer { FcPatternDestroy(own) }
+                #expect(FcPatternEqual(match, own) != 0, "question \(i): fontconfig's own match")
+            }
+            return match
+        }
+        func kept(_ i: Int) -> Int32 {
+            var n: Int32 = 0, hits = 0
+            seatmap_font_answers_for_size(700 + Double(i) / 1024, &n, &hits)
+            return n
+        }
+        let count = Int(seatmap_font_answers_capacity()) + 10
+        for i in 0..<count { FcPatternDestroy(try ask(i)) }
+        #expect(kept(0) == 0 && kept(9) == 0, "the first questions were dropped")
+        #expect(kept(count - 1) == 1, "the newest is kept")
+        FcPatternDestroy(try ask(0))
+        #expect(kept(0) == 1, "an old question asked again is kept again")
+    }
+}
+
