@@ -27,8 +27,8 @@ public enum FontResolver {
         TextWarmUp.wait()
         let found: String? = lock.withLock {
             if let answer = known[family] { return answer }
-            let answer = match(family)
-            known[family] = answer
+            let (answer, final) = match(family)
+            if final { known[family] = answer }
             return answer
         }
         guard let found else {
@@ -39,25 +39,27 @@ public enum FontResolver {
 
     /// The file fontconfig matches for a family when the match is that
     /// family ("" when it names no file); nil when it is not installed.
-    private static func match(_ family: String) -> String? {
-        guard FcInit() != 0, let pattern = FcNameParse(family) else { return nil }
+    /// `final`: fontconfig answered (a failure to start it or to parse
+    /// the name is asked again next time).
+    private static func match(_ family: String) -> (file: String?, final: Bool) {
+        guard FcInit() != 0, let pattern = FcNameParse(family) else { return (nil, false) }
         defer { FcPatternDestroy(pattern) }
         FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
-        guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
+        guard let match = FcFontMatch(nil, pattern, &result) else { return (nil, false) }
         defer { FcPatternDestroy(match) }
         var n: Int32 = 0
         var value: UnsafeMutablePointer<FcChar8>? = nil
         while FcPatternGetString(match, "family", n, &value) == FcResultMatch {
             if let value, String(cString: value).caseInsensitiveCompare(family) == .orderedSame {
                 var file: UnsafeMutablePointer<FcChar8>? = nil
-                guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return "" }
-                return String(cString: file)
+                guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else { return ("", true) }
+                return (String(cString: file), true)
             }
             n += 1
         }
-        return nil
+        return (nil, true)
     }
 }
 

@@ -41,18 +41,93 @@ struct FontAnswersTests {
         if let failure { throw failure }
     }
 
+    /// The kept answers at a size and their reuses, once they reach
+    /// `kept` and `hits` (Pango's match thread may still be starting when
+    /// the fontset's fonts are in), or as they are after 10 s.
+    static func counts(size: Double, reaching kept: Int32, _ hits: Int) -> (kept: Int32, hits: Int) {
+        var n: Int32 = 0, h = 0
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            seatmap_font_answers_for_size(size, &n, &h)
+            if n == kept && h == hits { break }
+            usleep(2_000)
+        } while Date() < deadline
+        return (n, h)
+    }
+
     @Test("a second thread's font map asks fontconfig nothing the first's already asked: its match and its sort are the first's")
     func secondMapReuses() throws {
         // A size no other test draws, so the counts are this test's alone
         // (a whole number of Pango units, as Pango hands it to fontconfig).
         let size = 13697 / PangoText.unit
-        var kept: Int32 = 0, hits = 0
         try Self.loadOnNewThread(size: size)
-        seatmap_font_answers_for_size(size, &kept, &hits)
-        #expect(kept == 2 && hits == 0, "the first map: one match and one sort worked out (kept \(kept), reused \(hits))")
+        let first = Self.counts(size: size, reaching: 2, 0)
+        #expect(first.kept == 2 && first.hits == 0, "the first map: one match and one sort worked out (\(first))")
         try Self.loadOnNewThread(size: size)
-        seatmap_font_answers_for_size(size, &kept, &hits)
-        #expect(kept == 2 && hits == 2, "the second map: the same two answers reused (kept \(kept), reused \(hits))")
+        let second = Self.counts(size: size, reaching: 2, 2)
+        #expect(second.kept == 2 && second.hits == 2, "the second map: the same two answers reused (\(second))")
+    }
+
+    /// A pattern for `families` (default: the light theme's) at `size` in
+    /// `language`, substituted as Pango's are; the first family bound
+    /// weakly when asked.
+    static func question(size: Double, language: String, families: [String]? = nil, weakFirst: Bool = false) throws -> OpaquePointer {
+        let theme = try Theme.builtIn("light")
+        let config = try #require(FcConfigGetCurrent())
+        let pattern = try #require(FcPatternCreate())
+        for (i, family) in (families ?? [theme.fontFamily] + theme.fontFallbacks).enumerated() {
+            if i == 0 && weakFirst {
+                var value = FcValue()
+                value.type = FcTypeString
+                _ = family.withCString { name in
+                    name.withMemoryRebound(to: FcChar8.self, capacity: 1) { value.u.s = $0; return FcPatternAddWeak(pattern, FC_FAMILY, value, FcTrue) }
+                }
+            } else {
+                _ = FcPatternAddString(pattern, FC_FAMILY, family)
+            }
+        }
+        _ = FcPatternAddDouble(pattern, FC_PIXEL_SIZE, size)
+        if let lang = FcLangSetCreate() {
+            _ = FcLangSetAdd(lang, language)
+            _ = FcPatternAddLangSet(pattern, FC_LANG, lang)
+            FcLangSetDestroy(lang)
+        }
+        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        return pattern
+    }
+
+    @Test("questions that differ only in language, in trim or in a family's binding are kept apart, each with fontconfig's own answer")
+    func keptApart() throws {
+        #expect(FcInit() != 0)
+        let config = try #require(FcConfigGetCurrent())
+        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
+        var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
+        let size = 17.3711  // no other test's
+        let en = try Self.question(size: size, language: "en"), zh = try Self.question(size: size, language: "zh-cn", families: ["sans-serif"])
+        let enAny = try Self.question(size: size, language: "en", families: ["sans-serif"])
+        let weak = try Self.question(size: size, language: "en", weakFirst: true)
+        defer { for p in [en, zh, enAny, weak] { FcPatternDestroy(p) } }
+        #expect(FcPatternEqual(en, weak) != 0, "fontconfig's own equality does not tell the bindings apart")
+        let questions: [(name: String, pattern: OpaquePointer, trim: FcBool)] =
+            [("en", en, FcTrue), ("en untrimmed", en, FcFalse), ("sans-serif, en", enAny, FcTrue), ("sans-serif, zh-cn", zh, FcTrue),
+             ("en, first family weak", weak, FcTrue)]
+        func fonts(_ s: UnsafeMutablePointer<FcFontSet>) -> [OpaquePointer?] { (0..<Int(s.pointee.nfont)).map { s.pointee.fonts[$0] } }
+        var lists: [[OpaquePointer?]] = []
+        for round in 0..<2 {
+            for q in questions {
+                var result = FcResultNoMatch
+                let kept = try #require(FcFontSetSort(config, &sets, 1, q.pattern, q.trim, nil, &result))
+                defer { FcFontSetDestroy(kept) }
+                let own = try #require(seatmap_font_answers_sort_uncached(config, &sets, 1, q.pattern, q.trim, nil, &result))
+                defer { FcFontSetDestroy(own) }
+                #expect(fonts(kept) == fonts(own), "\(q.name), round \(round): fontconfig's own sort")
+                if round == 0 { lists.append(fonts(kept)) }
+            }
+        }
+        #expect(lists[0] != lists[1] && lists[2] != lists[3], "trim and language change the sort, so keeping them apart is tested")
+        let counts = Self.counts(size: size, reaching: 5, 5)
+        #expect(counts.kept == 5 && counts.hits == 5, "five questions kept, each reused once (\(counts))")
     }
 
     @Test("a kept answer is fontconfig's own: the same fonts in the same order, the same match, for Latin and Chinese at several sizes",
@@ -62,7 +137,7 @@ struct FontAnswersTests {
         #expect(FcInit() != 0)
         let config = try #require(FcConfigGetCurrent())
         let system = try #require(FcConfigGetFonts(config, FcSetSystem))
-        // Sizes no other test asks for (one set per language: the two run at once).
+        // Sizes no other test asks for, one set per language.
         let offset = language == "en" ? 0.0 : 0.0004
         for size in [11.8713 + offset, 24.0713 + offset] {
             let pattern = try #require(FcPatternCreate())
@@ -112,10 +187,9 @@ struct FontAnswersTests {
             FcDefaultSubstitute(pattern)
             var result = FcResultNoMatch
             let match = try #require(FcFontSetMatch(config, &sets, 1, pattern, &result))
-            if i % 256 == 0 {
-                let own = try #require(seatmap_font_answers_match_uncached(config, &sets, 1, pattern, &result))
-                defer { FcPatternDestroy(own) }
+            if i % 256 == 0, let own = seatmap_font_answers_match_uncached(config, &sets, 1, pattern, &result) {
                 #expect(FcPatternEqual(match, own) != 0, "question \(i): fontconfig's own match")
+                FcPatternDestroy(own)
             }
             return match
         }
