@@ -97,12 +97,18 @@ struct FontAnswersTests {
         return pattern
     }
 
-    @Test("questions that differ only in language, in trim or in a family's binding are kept apart, each with fontconfig's own answer")
-    func keptApart() throws {
+    /// Fontconfig's configuration and its system fonts, as one font set
+    /// to choose among.
+    static func systemFonts() throws -> (OpaquePointer, [UnsafeMutablePointer<FcFontSet>?]) {
         #expect(FcInit() != 0)
         let config = try #require(FcConfigGetCurrent())
-        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
-        var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
+        let system: UnsafeMutablePointer<FcFontSet> = try #require(FcConfigGetFonts(config, FcSetSystem))
+        return (config, [system])
+    }
+
+    @Test("questions that differ only in language, in trim or in a family's binding are kept apart, each with fontconfig's own answer")
+    func keptApart() throws {
+        var (config, sets) = try Self.systemFonts()
         let size = 17.3711  // no other test's
         let en = try Self.question(size: size, language: "en"), zh = try Self.question(size: size, language: "zh-cn", families: ["sans-serif"])
         let enAny = try Self.question(size: size, language: "en", families: ["sans-serif"])
@@ -133,24 +139,12 @@ struct FontAnswersTests {
     @Test("a kept answer is fontconfig's own: the same fonts in the same order, the same match, for Latin and Chinese at several sizes",
           arguments: ["en", "zh-cn"])
     func sameAsFontconfig(language: String) throws {
-        let theme = try Theme.builtIn("light")
-        #expect(FcInit() != 0)
-        let config = try #require(FcConfigGetCurrent())
-        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
+        var (config, sets) = try Self.systemFonts()
         // Sizes no other test asks for, one set per language.
         let offset = language == "en" ? 0.0 : 0.0004
         for size in [11.8713 + offset, 24.0713 + offset] {
-            let pattern = try #require(FcPatternCreate())
+            let pattern = try Self.question(size: size, language: language)
             defer { FcPatternDestroy(pattern) }
-            for family in [theme.fontFamily] + theme.fontFallbacks { _ = FcPatternAddString(pattern, FC_FAMILY, family) }
-            _ = FcPatternAddDouble(pattern, FC_PIXEL_SIZE, size)
-            let lang = try #require(FcLangSetCreate())
-            defer { FcLangSetDestroy(lang) }
-            _ = FcLangSetAdd(lang, language)
-            _ = FcPatternAddLangSet(pattern, FC_LANG, lang)
-            _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
-            var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
             var result = FcResultNoMatch
             let own = try #require(seatmap_font_answers_sort_uncached(config, &sets, 1, pattern, FcTrue, nil, &result))
             defer { FcFontSetDestroy(own) }
@@ -173,18 +167,11 @@ struct FontAnswersTests {
 
     @Test("past its capacity the oldest answers are dropped: a new question is still kept, and an old one asked again is worked out again, equal to fontconfig's")
     func oldestDropped() throws {
-        #expect(FcInit() != 0)
-        let config = try #require(FcConfigGetCurrent())
-        let system = try #require(FcConfigGetFonts(config, FcSetSystem))
-        var sets: [UnsafeMutablePointer<FcFontSet>?] = [system]
+        var (config, sets) = try Self.systemFonts()
         // Sizes no other test asks for, one question each.
         func ask(_ i: Int) throws -> OpaquePointer {
-            let pattern = try #require(FcPatternCreate())
+            let pattern = try Self.question(size: 700 + Double(i) / 1024, language: "en", families: ["sans-serif"])
             defer { FcPatternDestroy(pattern) }
-            _ = FcPatternAddString(pattern, FC_FAMILY, "sans-serif")
-            _ = FcPatternAddDouble(pattern, FC_PIXEL_SIZE, 700 + Double(i) / 1024)
-            _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
             var result = FcResultNoMatch
             let match = try #require(FcFontSetMatch(config, &sets, 1, pattern, &result))
             if i % 256 == 0, let own = seatmap_font_answers_match_uncached(config, &sets, 1, pattern, &result) {
