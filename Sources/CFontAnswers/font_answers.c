@@ -119,14 +119,6 @@ static struct answer *table[buckets];
 static struct answer *oldest, *newest;
 static struct choice *choices;
 static int kept, choices_kept;
-static long computed, reused;
-
-void seatmap_font_answers_counts(long *computed_out, long *reused_out) {
-    pthread_mutex_lock(&lock);
-    if (computed_out) *computed_out = computed;
-    if (reused_out) *reused_out = reused;
-    pthread_mutex_unlock(&lock);
-}
 
 void seatmap_font_answers_for_size(double pixelsize, int *kept_out, long *hits_out) {
     int n = 0;
@@ -334,7 +326,6 @@ static struct answer *find_or_claim(int sorting, FcBool trim, FcConfig *config, 
             return NULL;
         }
         a->hits++;
-        reused++;
         *mine = 0;
         return a;
     }
@@ -364,7 +355,6 @@ static void publish(struct answer *a, FcResult result, FcPattern *match, FcFontS
     a->match = match;
     a->sorted = sorted;
     a->ready = 1;
-    computed++;
     if (!match && !sorted) {
         a->failed = 1;
         unlink_answer(a);
