@@ -72,11 +72,11 @@ extension SeatMapCLI {
                                                                      types: types, ttl: ttl, singleSeatRule: rule), plan: plan)
                 if args.flag("json") {
                     console.out(JSONWriter.write(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks,
-                                                                    hall: a.hall, locale: locale, token: a.token, expiresAt: a.expiresAt),
+                                                                    hall: a.hall, locale: locale, token: a.kept ? a.token : nil, expiresAt: a.kept ? a.expiresAt : nil),
                                                  pretty: false))
                 } else {
                     console.out((ShowJSON.selectionText(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall, locale: locale)
-                                 + ["token: \(a.token) (held until \(ShowJSON.time(a.expiresAt)))"]).joined(separator: "\n"))
+                                 + (a.kept ? ["token: \(a.token) (held until \(ShowJSON.time(a.expiresAt)))"] : [])).joined(separator: "\n"))
                 }
                 return 0
             }
@@ -228,7 +228,14 @@ extension SeatMapCLI {
                 run = try BatchRun.plan(batches, hall: plan.hall, layout: layout, updatesFile: p[1])
                 staged = try stage(run)
             }
-            try staged?.install()
+            do {
+                try staged?.install()
+            } catch let error as SeatMapError {
+                // The store has committed: the batches stay applied, whatever happened to the files.
+                guard let show = args.value("show") else { throw error }
+                let applied = run.applied.map(\.batchId).joined(separator: ", ")
+                throw SeatMapError(.init(verbatim: "\(error.message)\nthe batches were applied to show \(show) in the store (\(applied)); only the outputs were not written: render them again"))
+            }
             let report = run.report(json: args.flag("json"))
             // With an output on standard output, the report goes to stderr.
             if out == "-" || args.value("image-out") == "-" { console.err(report) } else { console.out(report) }

@@ -16,6 +16,13 @@ struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The response with one more header.
+    func adding(_ header: (String, String)) -> HTTPResponse {
+        var r = self
+        r.headers.append(header)
+        return r
+    }
+
     /// JSON text with its content type.
     static func json(_ status: Int, _ node: JSONNode) -> HTTPResponse {
         let text = JSONWriter.write(node, pretty: true)

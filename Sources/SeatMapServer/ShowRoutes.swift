@@ -21,7 +21,7 @@ extension Controller {
         if let known = showHalls.get(show) {
             hall = known
         } else {
-            hall = try service.inventory(show).hall
+            hall = try service.hallName(of: show)
             showHalls.put(show, hall)
         }
         let (plan, _) = try halls.plan(hall).get()
@@ -56,11 +56,18 @@ extension Controller {
     /// `If-None-Match` naming the current state, the answer waits until the
     /// show changes — through any instance sharing the store — or the time
     /// is up (304).
+    ///
+    /// With `since=N`, only the seats changed after the show's change
+    /// sequence N (`{"show", "sequence", "changes", "areas"}`), or the whole
+    /// show marked `"full": true` when N is older than the kept log; with
+    /// `wait`, the answer waits until something changed after N or the time
+    /// is up (then `changes` is empty).
     func showSeats(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (token, rest) = Controller.take("token", from: request.query)
-            let (waitText, others) = Controller.take("wait", from: rest)
-            if let bad = others.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token, wait)") }
+            let (waitText, rest2) = Controller.take("wait", from: rest)
+            let (sinceText, others) = Controller.take("since", from: rest2)
+            if let bad = others.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token, wait, since)") }
             var wait: Double = 0
             if let waitText {
                 guard let w = Double(waitText), w >= 1, w <= 30 else { throw UsageError(message: "wait: 1 to 30 seconds, got \"\(waitText)\"") }
@@ -68,6 +75,21 @@ extension Controller {
             }
             let (service, plan) = try showPlan(show)
             let deadline = Date().addingTimeInterval(wait)
+            if let sinceText {
+                guard let since = Int(sinceText), since >= 0 else { throw UsageError(message: "since: a sequence (a whole number ≥ 0), got \"\(sinceText)\"") }
+                while true {
+                    let seen = changes.version(show)
+                    guard let delta = try service.changes(show: show, since: since, token: token, plan: plan) else {
+                        let view = try service.view(show: show, token: token, plan: plan)
+                        return Controller.compact(ShowJSON.seats(view, plan: plan.hall, full: true)).adding(("Cache-Control", "no-cache"))
+                    }
+                    if !delta.changes.isEmpty || delta.sequence != since || Date() >= deadline || changes.isClosed {
+                        return Controller.compact(ShowJSON.changes(delta)).adding(("Cache-Control", "no-cache"))
+                    }
+                    // Expiring holds reach readers within a second (the sweep in `changes`).
+                    _ = changes.wait(show, seen: seen, until: min(deadline, Date().addingTimeInterval(1)))
+                }
+            }
             while true {
                 let seen = changes.version(show)
                 let view = try service.view(show: show, token: token, plan: plan)
@@ -144,7 +166,7 @@ extension Controller {
             if !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty { changes.bump(show) }
             let words = LocaleOptions.words(locale, for: plan.hall)
             return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall,
-                                                         locale: words, token: a.token, expiresAt: a.expiresAt))
+                                                         locale: words, token: a.kept ? a.token : nil, expiresAt: a.kept ? a.expiresAt : nil))
         }
     }
 

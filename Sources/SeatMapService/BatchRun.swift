@@ -19,7 +19,7 @@ public struct BatchRun: Sendable {
     /// took away (a show's), reported as dropped. A bad batch throws,
     /// naming it in `updatesFile`, before anything is kept.
     init(_ batches: [StatusBatch], sync: inout StatusSync, layout: Layout, updatesFile: String,
-         onApplied: ([SeatID], [String], Hall) -> [ShowInventory.Dropped] = { _, _, _ in [] }) throws {
+         onApplied: ([SeatID], [String], Hall) throws -> [ShowInventory.Dropped] = { _, _, _ in [] }) throws {
         hall = sync.hall
         var selection = Selection()
         for (k, batch) in batches.enumerated() {
@@ -40,7 +40,7 @@ public struct BatchRun: Sendable {
                 applied.append(batch)
                 changed += seats
                 changedAreas += sync.changedAreas
-                let dropped = onApplied(seats, sync.changedAreas, sync.hall)
+                let dropped = try onApplied(seats, sync.changedAreas, sync.hall)
                 let names = seats.map(\.description) + sync.changedAreas.map { "area:\($0)" }
                 lines.append("\(batch.batchId): \(names.isEmpty ? "no change" : names.joined(separator: " "))")
                 lines += dropped.map { "  \($0.id): held by token \($0.token), dropped" }

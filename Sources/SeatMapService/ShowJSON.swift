@@ -199,7 +199,18 @@ public enum ShowJSON {
 
     /// Every seat's status for one buyer (`selected` are the token's own),
     /// and each standing area's places left for that buyer.
-    public static func seats(_ v: ShowService.View, plan: Hall) -> JSONNode {
+    /// A delta: `{"show", "sequence", "changes": {ID: word}, "areas"}`.
+    public static func changes(_ c: ShowService.SeatChanges) -> JSONNode {
+        .object([
+            ("show", .string(c.show)), ("sequence", .int(c.sequence)),
+            ("changes", .object(c.changes.map { ($0.0.description, .string($0.1)) })),
+            ("areas", .object(c.areas.map { ($0.id, .object([("capacity", .int($0.capacity)), ("available", .int($0.available))])) })),
+        ])
+    }
+
+    /// `full`: marked `"full": true`, what a delta reader gets when its
+    /// sequence is older than the kept log.
+    public static func seats(_ v: ShowService.View, plan: Hall, full: Bool = false) -> JSONNode {
         var seats: [(String, JSONNode)] = []
         for cell in plan.cells where cell.seat.isSeat {
             let word = v.statuses[cell.id] ?? v.hall.cell(id: cell.id)?.seat.status?.name ?? "available"
@@ -210,9 +221,9 @@ public enum ShowJSON {
         }
         return .object([
             ("show", .string(v.inventory.show)), ("hall", .string(v.inventory.hall)),
-            ("sequence", v.inventory.lastSequence.map { .int($0) } ?? .null),
+            ("sequence", .int(v.inventory.changeSequence)),
             ("seats", .object(seats)), ("areas", .object(areas)),
-        ])
+        ] + (full ? [("full", .bool(true))] : []))
     }
 
     /// A show's whole state for the back office: seats by status, holds
@@ -246,7 +257,15 @@ public enum ShowJSON {
             ("seats", .object([("sold", .array(sold.map { .string($0) })), ("locked", .array(locked.map { .string($0) })),
                                ("held", .array(held.map { .string($0) }))])),
             ("holds", .array(holds)), ("orders", .array(orders)), ("areas", .object(areas)),
-            ("batches", .int(inv.batchIds.count)),
+            ("channels", .object(channelSeats(inv).map { ($0.channel, .array($0.seats.map { .string($0.description) })) })),
+            ("batches", .int(inv.batchIds.count)), ("changeSequence", .int(inv.changeSequence)),
         ])
+    }
+
+    /// Each channel with seats reserved, and its seats (sorted).
+    public static func channelSeats(_ inv: ShowInventory) -> [(channel: String, seats: [SeatID])] {
+        var seats: [String: [SeatID]] = [:]
+        for (id, channel) in inv.channels { seats[channel, default: []].append(id) }
+        return seats.keys.sorted().map { ($0, (seats[$0] ?? []).sorted()) }
     }
 }

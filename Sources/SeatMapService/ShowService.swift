@@ -92,27 +92,62 @@ public final class ShowService: Sendable {
     /// The sales rules a show sells under: its override, else its hall's.
     public func rules(of inventory: ShowInventory, plan: HallPlan) -> SalesRules { inventory.rules ?? plan.hall.rules }
 
-    /// The show's inventory, checked to be of `plan` when one is given.
-    public func inventory(_ show: String, plan: HallPlan? = nil) throws(ServiceError) -> ShowInventory {
+    /// The whole show's inventory, checked to be of `plan` when one is given.
+    public func inventory(_ show: String, plan: HallPlan? = nil, now: Date = Date()) throws(ServiceError) -> ShowInventory {
         try ShowService.checkShowID(show)
-        guard let inv = try storeCall({ try store.show(show) }) else {
-            throw ServiceError(.notFound, "no such show: \(show) (create it with `show create` or POST /shows/\(show))")
-        }
+        guard let inv = try storeCall({ try store.show(show, now: now) }) else { throw ShowService.noSuchShow(show) }
         if let plan, inv.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(inv.hall), not \(plan.name)") }
         return inv
     }
 
-    /// Changes a show in one transaction (checked to be of `plan`).
-    private func update<T>(_ show: String, plan: HallPlan?, _ body: (inout ShowInventory) throws -> T) throws(ServiceError) -> T {
+    /// The name of the hall a show is of (its own row only).
+    public func hallName(of show: String) throws(ServiceError) -> String {
+        try ShowService.checkShowID(show)
+        guard let name = try storeCall({ try store.read(show: show, now: Date()) { $0.inventory.hall } }) else { throw ShowService.noSuchShow(show) }
+        return name
+    }
+
+    static func noSuchShow(_ show: String) -> ServiceError {
+        ServiceError(.notFound, "no such show: \(show) (create it with `show create` or POST /shows/\(show))")
+    }
+
+    /// Changes a show in one transaction (checked to be of `plan`); `body`
+    /// reads the rows it needs first.
+    private func update<T>(_ show: String, plan: HallPlan?, now: Date, _ body: (ShowTransaction) throws -> T) throws(ServiceError) -> T {
         try ShowService.checkShowID(show)
         let result: T? = try storeCall {
-            try store.update(show: show) { inv in
-                if let plan, inv.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(inv.hall), not \(plan.name)") }
-                return try body(&inv)
+            try store.update(show: show, now: now) { tx in
+                if let plan, tx.inventory.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(tx.inventory.hall), not \(plan.name)") }
+                return try body(tx)
             }
         }
-        guard let result else { throw ServiceError(.notFound, "no such show: \(show) (create it with `show create` or POST /shows/\(show))") }
+        guard let result else { throw ShowService.noSuchShow(show) }
         return result
+    }
+
+    /// Reads what a selection of `token` touches: its holds, the seats
+    /// named and the seats booked with them, every seat of their rows (the
+    /// neighbours the rules look at), and standing places when the hall
+    /// has standing areas.
+    static func readAround(_ tx: ShowTransaction, token: String?, seats named: [SeatID], plan: HallPlan) throws {
+        if let token { try tx.read(token: token) }
+        var hall = plan.hall
+        if let rules = tx.inventory.rules { hall.setRules(rules) }
+        var ids = Set(named.flatMap { hall.members(of: $0) })
+        if let token { ids.formUnion(tx.inventory.heldSeats(of: token)) }
+        try tx.read(seats: RowNeighbours.rowMates(of: ids, in: hall) + ids)
+        if plan.hall.areas.contains(where: \.isStanding) { try tx.readAreas() }
+    }
+
+    /// The seats a select's toggles name (a `table:GROUP`, all of its seats).
+    static func named(_ toggles: [String], in hall: Hall) -> [SeatID] {
+        toggles.flatMap { text -> [SeatID] in
+            if text.hasPrefix(Selection.groupPrefix) {
+                let name = String(text.dropFirst(Selection.groupPrefix.count))
+                return hall.groups.first(where: { $0.id == name })?.seats ?? []
+            }
+            return hall.seatID(named: text).map { [$0] } ?? []
+        }
     }
 
     // MARK: Selecting and ordering
@@ -144,12 +179,17 @@ public final class ShowService: Sendable {
         public var expiresAt: Date
         public var results: [(String, Selection.ToggleResult)]
         public var selection: Selection
-        /// The hall as this token sees it after the select.
+        /// The hall as this token sees it after the select: the seats the
+        /// select read (its rows, the token's holds); the rest as the plan has them.
         public var hall: Hall
         /// Single empty seats the selection leaves (the `noOrphans` rule's seats).
         public var violations: [SeatID]
         /// Every sales rule the selection breaks (`order` refuses the enforced ones).
         public var breaks: [RuleBreak]
+        /// Whether the store keeps the token: it holds something after the
+        /// select, or is a channel's. A token that holds nothing is not
+        /// kept (faces leave it out of the answer).
+        public var kept: Bool
     }
 
     /// Toggles seats for a token, holding what it selects (see
@@ -158,19 +198,20 @@ public final class ShowService: Sendable {
         if let t = r.token { try ShowService.checkToken(t) }
         let ttl = r.ttl ?? defaultTTL
         // The view after, from the same transaction: the token's seats available to it, others' held.
-        let (token, outcome, view) = try update(r.show, plan: plan) { inv in
-            let t = now ?? Date()  // read under the store's lock
-            let token = r.token ?? inv.issueToken(now: t, ttl: ttl)
+        let t = now ?? Date()
+        let (token, outcome, view, channel) = try update(r.show, plan: plan, now: t) { tx in
+            try ShowService.readAround(tx, token: r.token, seats: ShowService.named(r.toggles + r.types.map(\.0), in: plan.hall), plan: plan)
+            let token = r.token ?? tx.inventory.issueToken(now: t, ttl: ttl)
             do {
-                let outcome = try inv.select(token: token, toggles: r.toggles, areas: r.areas, types: r.types, plan: plan.hall, now: t, ttl: ttl)
-                return (token, outcome, inv.hall(plan.hall, for: token))
+                let outcome = try tx.inventory.select(token: token, toggles: r.toggles, areas: r.areas, types: r.types, plan: plan.hall, now: t, ttl: ttl)
+                return (token, outcome, tx.inventory.hall(plan.hall, for: token), tx.inventory.tokenChannels[token])
             } catch {
                 throw ServiceError(.conflict, "this token is unknown to show \(r.show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; select without a token to get a new one")
             }
         }
         let breaks = view.rules.breaks(outcome.selection, in: view, reportOrphans: r.singleSeatRule)
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
-                            hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks)
+                            hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks, kept: !outcome.selection.isEmpty || channel != nil)
     }
 
     public struct BestAnswer: Sendable {
@@ -194,9 +235,14 @@ public final class ShowService: Sendable {
                      now: Date? = nil) throws(ServiceError) -> BestAnswer {
         if let token { try ShowService.checkToken(token) }
         let ttl = ttl ?? defaultTTL
-        return try update(show, plan: plan) { inv in
-            let t = now ?? Date()
-            inv.releaseExpired(now: t)
+        let t = now ?? Date()
+        return try update(show, plan: plan, now: t) { tx in
+            // Best available looks at every seat of the show.
+            try tx.readAll()
+            var inv: ShowInventory {
+                get { tx.inventory }
+                set { tx.inventory = newValue }
+            }
             if let token, inv.tokens[token] == nil {
                 throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
             }
@@ -257,7 +303,13 @@ public final class ShowService: Sendable {
               orderId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0.value < 0x10000 }) else {
             throw ServiceError(.usage, "an order id is 1 to 128 visible characters without spaces")
         }
-        let result = try update(show, plan: plan) { inv in inv.order(id: orderId, token: token, expecting: expecting, plan: plan.hall, now: now ?? Date()) }
+        let t = now ?? Date()
+        let result = try update(show, plan: plan, now: t) { tx in
+            // The order id (a repeat answers the first), the token's holds and their rows.
+            try tx.read(order: orderId)
+            try ShowService.readAround(tx, token: token, seats: expecting ?? [], plan: plan)
+            return tx.inventory.order(id: orderId, token: token, expecting: expecting, plan: plan.hall, now: t)
+        }
         switch result {
         case .success(let (order, repeated)):
             return OrderAnswer(orderId: orderId, order: order, total: order.total(in: plan.hall), currency: plan.hall.currency, repeated: repeated)
@@ -282,10 +334,9 @@ public final class ShowService: Sendable {
                                  now: Date? = nil) throws(ServiceError) -> (token: String, expiresAt: Date) {
         try ShowService.checkChannel(channel)
         let ttl = ttl ?? defaultTTL
-        return try update(show, plan: plan) { inv in
-            let t = now ?? Date()
-            inv.releaseExpired(now: t)
-            let token = inv.issueToken(now: t, ttl: ttl, channel: channel)
+        let t = now ?? Date()
+        return try update(show, plan: plan, now: t) { tx in
+            let token = tx.inventory.issueToken(now: t, ttl: ttl, channel: channel)
             return (token, t.addingTimeInterval(ttl))
         }
     }
@@ -301,12 +352,14 @@ public final class ShowService: Sendable {
         }
         if !unknown.isEmpty { throw ServiceError(.usage, "no such seat in hall \(plan.name): \(unknown.joined(separator: ", "))") }
         if ids.isEmpty { throw ServiceError(.usage, "name the seats to reserve for channel \(channel)") }
-        return try update(show, plan: plan) { inv in
-            let refused = inv.reserve(ids, for: channel, plan: plan.hall)
+        return try update(show, plan: plan, now: Date()) { tx in
+            // The back office's answer lists every seat of the channel.
+            try tx.readAll()
+            let refused = tx.inventory.reserve(ids, for: channel, plan: plan.hall)
             if !refused.isEmpty {
-                throw ServiceError(.conflict, "sold or locked, not reserved: \(refused.map(\.description).joined(separator: ", ")); nothing was reserved")
+                throw ServiceError(.conflict, "sold, locked or held by a buyer of another channel, not reserved: \(refused.map(\.description).joined(separator: ", ")); nothing was reserved")
             }
-            return inv.channels.filter { $0.value == channel }.map(\.key).sorted()
+            return tx.inventory.channels.filter { $0.value == channel }.map(\.key).sorted()
         }
     }
 
@@ -314,7 +367,10 @@ public final class ShowService: Sendable {
     /// returns the seats released (empty when the channel had none).
     public func releaseChannel(show: String, channel: String, plan: HallPlan) throws(ServiceError) -> [SeatID] {
         try ShowService.checkChannel(channel)
-        return try update(show, plan: plan) { inv in inv.releaseChannel(channel) }
+        return try update(show, plan: plan, now: Date()) { tx in
+            try tx.readAll()
+            return tx.inventory.releaseChannel(channel)
+        }
     }
 
     /// Whether text may name a channel: as a show id may.
@@ -343,14 +399,60 @@ public final class ShowService: Sendable {
 
     public func view(show: String, token: String?, plan: HallPlan, now: Date = Date()) throws(ServiceError) -> View {
         if let token { try ShowService.checkToken(token) }
-        var inv = try inventory(show, plan: plan)
-        inv.releaseExpired(now: now)
+        let inv = try inventory(show, plan: plan, now: now)
         var statuses: [SeatID: String] = [:]
         for (id, state) in inv.seats {
             if case .held(let t) = state { statuses[id] = t == token ? "selected" : "held" }
         }
         return View(hall: inv.hall(plan.hall, for: token), selected: token.map { inv.heldSeats(of: $0) } ?? [], statuses: statuses,
                     inventory: inv)
+    }
+
+    /// What changed in a show after a sequence, as one buyer sees it.
+    public struct SeatChanges: Sendable {
+        public var show: String
+        /// The show's change sequence the answer is as of.
+        public var sequence: Int
+        /// Each seat changed after the sequence asked for, with its status
+        /// word now (`available`, `held`, `selected`, `sold`, `locked`).
+        public var changes: [(SeatID, String)]
+        /// Each standing area's capacity and places left for that buyer.
+        public var areas: [(id: String, capacity: Int, available: Int)]
+    }
+
+    /// The most seats a delta names; more changed seats get the whole show.
+    public static let deltaLimit = 5_000
+
+    /// The seats changed after `sequence` as `token`'s buyer sees them now:
+    /// one range read of the change log and the rows of the seats it
+    /// names. Nil when `sequence` is older than the kept log (or in the
+    /// future, or more than `deltaLimit` seats changed): the reader needs
+    /// the whole show (`view`). Holds that expired are released first (a
+    /// bounded sweep), so their seats are among the changes.
+    public func changes(show: String, since sequence: Int, token: String?, plan: HallPlan,
+                        now: Date = Date()) throws(ServiceError) -> SeatChanges? {
+        try ShowService.checkShowID(show)
+        if let token { try ShowService.checkToken(token) }
+        _ = try storeCall { try store.sweep(show: show, now: now) }
+        guard let log = try storeCall({ try store.changes(show: show, since: sequence, limit: ShowService.deltaLimit) }) else {
+            throw ShowService.noSuchShow(show)
+        }
+        guard let seats = log.seats else { return nil }
+        let standing = plan.hall.areas.contains(where: \.isStanding)
+        let answer: SeatChanges? = try storeCall {
+            try store.read(show: show, now: now) { tx in
+                if tx.inventory.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(tx.inventory.hall), not \(plan.name)") }
+                if let token { try tx.read(token: token) }
+                try tx.read(seats: seats)
+                if standing { try tx.readAreas() }
+                let inv = tx.inventory
+                let hall = standing ? inv.hall(plan.hall, for: token) : plan.hall
+                return SeatChanges(show: show, sequence: log.sequence, changes: seats.map { ($0, inv.statusWord(of: $0, for: token)) },
+                                   areas: hall.areas.filter(\.isStanding).map { ($0.id, $0.capacity ?? 0, $0.remaining) })
+            }
+        }
+        guard let answer else { throw ShowService.noSuchShow(show) }
+        return answer
     }
 
     // MARK: Status batches
@@ -361,13 +463,23 @@ public final class ShowService: Sendable {
     /// roll the whole run back.
     public func apply(show: String, plan: HallPlan, batches: [StatusBatch], layout: Layout, updatesFile: String,
                       beforeCommit: (BatchRun) throws -> Void = { _ in }) throws(ServiceError) -> BatchRun {
-        try update(show, plan: plan) { inv in
+        try update(show, plan: plan, now: Date()) { tx in
+            try tx.readAll()
+            var inv: ShowInventory {
+                get { tx.inventory }
+                set { tx.inventory = newValue }
+            }
             var sync = StatusSync(hall: inv.statusHall(plan.hall), appliedBatchIds: inv.batchIds, lastSequence: inv.lastSequence,
                                   locale: layout.locale)
             var run: BatchRun
             do {
                 run = try BatchRun(batches, sync: &sync, layout: layout, updatesFile: updatesFile) { changed, areas, after in
-                    inv.take(statuses: after, changed: changed, areas: areas)
+                    // A batch may not take a seat back from its order (it would be sold twice).
+                    let undone = inv.ordersUndone(by: after, changed: changed)
+                    if !undone.isEmpty {
+                        throw ServiceError(.conflict, "sold by an order, not changed: \(undone.map { "\($0.seat) (order \($0.order))" }.joined(separator: ", ")); nothing was applied (void the order first)")
+                    }
+                    return inv.take(statuses: after, changed: changed, areas: areas)
                 }
             } catch let e as SeatMapError {
                 throw ServiceError(.input, e.message)  // the batches' fault, not the store's

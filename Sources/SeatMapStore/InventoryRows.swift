@@ -72,7 +72,31 @@ enum InventorySchema {
         ALTER TABLE orders ADD COLUMN tickets TEXT NOT NULL DEFAULT '';
         CREATE TABLE show_channels(show TEXT NOT NULL, seat TEXT NOT NULL, channel TEXT NOT NULL, PRIMARY KEY(show, seat));
         """),
+        // Round 5: requests read and write only their rows. A held seat
+        // carries its token's expiry (compared where it is read, swept in
+        // bounded batches); every commit appends its seats to the change
+        // log under the show's next sequence; an order's seats are rows.
+        ("4-targeted", """
+        ALTER TABLE show_seats ADD COLUMN expires_ms BIGINT NOT NULL DEFAULT 0;
+        UPDATE show_seats SET expires_ms = COALESCE((SELECT t.expires_ms FROM show_tokens t WHERE t.show = show_seats.show AND t.token = show_seats.ref), 0)
+            WHERE state = 'held';
+        CREATE INDEX show_seats_expiry ON show_seats(show, state, expires_ms);
+        CREATE INDEX show_tokens_expiry ON show_tokens(show, expires_ms);
+        CREATE INDEX area_holds_token ON area_holds(show, token);
+        ALTER TABLE shows ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE shows ADD COLUMN log_floor BIGINT NOT NULL DEFAULT 0;
+        CREATE TABLE show_changes(show TEXT NOT NULL, sequence BIGINT NOT NULL, seat TEXT NOT NULL, status TEXT NOT NULL,
+            PRIMARY KEY(show, sequence, seat));
+        CREATE TABLE order_seats(show TEXT NOT NULL, order_id TEXT NOT NULL, seat TEXT NOT NULL, ticket TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY(show, order_id, seat));
+        """),
     ]
+
+    /// How many sequences of a show's change log are kept: a reader further
+    /// behind gets the whole show again.
+    static let keptSequences = 10_000
+    /// Expired holds swept per commit (the oldest first).
+    static let sweepBatch = 64
 
     /// A show's rules as its `rules` column holds them (every member that
     /// differs from the defaults), and back.
@@ -96,19 +120,22 @@ enum InventorySchema {
     }
 }
 
-/// A show read from and written back to its rows (`InventorySchema`'s
-/// tables), the same SQL for both SQL stores. Runs
+/// A show's rows read and written by the SQL both SQL stores share. Runs
 /// inside a transaction the store opened; `lockShow` adds `FOR UPDATE` to
 /// the read of the show's row (PostgreSQL: writers of one show queue on
 /// that row lock; SQLite's `BEGIN IMMEDIATE` has already locked the file).
-struct InventoryRows<DB: SQLRunner> {
+///
+/// Every read names its rows (the show's row, seats by id, a token's
+/// holds, an order, batch ids): none scans the show but `all`, which the
+/// whole-show uses (renders, the back office's status, status batches) call.
+struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     let db: DB
     var lockShow = false
 
     /// Creates the show unless it exists (the insert waits for a
     /// concurrent creator and then does nothing); returns the stored show.
     func create(_ inventory: ShowInventory, now: Date) throws -> (show: ShowInventory, created: Bool) {
-        if let existing = try read(inventory.show) { return (existing, false) }
+        if let existing = try all(inventory.show, now: now) { return (existing, false) }
         var show = inventory
         // Batch ids a round-2 store applied under this show's id stay applied.
         for row in try db.q("SELECT batch_id FROM applied_batches WHERE show = $1", [.text(show.show)]) {
@@ -122,12 +149,12 @@ struct InventoryRows<DB: SQLRunner> {
                                  .int(Int64(now.timeIntervalSince1970)), InventorySchema.rulesText(show.rules), show.hallFile.map { .text($0) } ?? .null])
         guard !inserted.isEmpty else {
             // Created meanwhile by another instance.
-            return (try read(inventory.show) ?? inventory, false)
+            return (try all(inventory.show, now: now) ?? inventory, false)
         }
         var empty = ShowInventory(show: show.show, hall: show.hall)
         empty.rules = show.rules
         empty.hallFile = show.hallFile
-        try write(empty, show)
+        try write(empty, show, logging: false)
         return (show, true)
     }
 
@@ -135,47 +162,153 @@ struct InventoryRows<DB: SQLRunner> {
         try db.q("SELECT show FROM shows ORDER BY show").compactMap { $0.first?.text }
     }
 
-    /// The show `id` as its rows hold it, or nil.
-    func read(_ id: String) throws -> ShowInventory? {
-        let key: [SQLValue] = [.text(id)]
-        let headSQL = "SELECT hall, last_sequence, rules, hall_file FROM shows WHERE show = $1"
-        guard let head = try db.q(lockShow ? headSQL + " FOR UPDATE" : headSQL, key).first, let hall = head[0].text else { return nil }
+    // MARK: Reading
+
+    /// The show's own row (hall, rules, sequences), no seat: nil when there is no such show.
+    func head(_ id: String) throws -> ShowInventory? {
+        let sql = "SELECT hall, last_sequence, rules, hall_file, change_seq FROM shows WHERE show = $1"
+        guard let head = try db.q(lockShow ? sql + " FOR UPDATE" : sql, [.text(id)]).first, let hall = head[0].text else { return nil }
         var show = ShowInventory(show: id, hall: hall)
         show.lastSequence = head[1].int.map { Int($0) }
         show.rules = InventorySchema.rules(head[2])
         show.hallFile = head[3].text
-        for row in try db.q("SELECT seat, state, ref, ticket FROM show_seats WHERE show = $1", key) {
+        show.changeSequence = Int(head[4].int ?? 0)
+        show.scope = []
+        return show
+    }
+
+    /// `$first`, `$first+1`… for `n` arguments.
+    private static func list(_ n: Int, from first: Int) -> String {
+        (first..<(first + n)).map { "$\($0)" }.joined(separator: ", ")
+    }
+
+    /// Takes seat rows (`seat, state, ref, ticket, expires_ms`) into a
+    /// fragment: holds whose expiry passed are free.
+    private func take(_ rows: [[SQLValue]], into show: inout ShowInventory, now: Int64) {
+        for row in rows {
             guard let text = row[0].text, let seat = SeatID(text), let state = row[1].text, let ref = row[2].text else { continue }
             switch state {
             case "locked": show.seats[seat] = .locked
             case "sold": show.seats[seat] = .sold(order: ref)
             default:
+                guard (row[4].int ?? 0) > now else { continue }
                 show.seats[seat] = .held(token: ref)
                 if let t = row[3].text, !t.isEmpty { show.ticketTypes[seat] = t }
             }
         }
-        for row in try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1", key) {
-            if let token = row[0].text, let ms = row[1].int {
-                show.tokens[token] = Date(timeIntervalSince1970: Double(ms) / 1000)
-                if let c = row[2].text, !c.isEmpty { show.tokenChannels[token] = c }
+    }
+
+    /// Live tokens' rows (`token, expires_ms, channel`) into a fragment.
+    private func takeTokens(_ rows: [[SQLValue]], into show: inout ShowInventory, now: Int64) {
+        for row in rows {
+            guard let token = row[0].text, let ms = row[1].int, ms > now else { continue }
+            show.tokens[token] = Date(timeIntervalSince1970: Double(ms) / 1000)
+            if let c = row[2].text, !c.isEmpty { show.tokenChannels[token] = c }
+        }
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.up)) }
+
+    /// These seats' rows, their channels and their holders' tokens.
+    func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
+        let ms = InventoryRows.millis(now)
+        var holders = Set<String>()
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            let args: [SQLValue] = [.text(id)] + chunk.map { .text($0.description) }
+            let marks = InventoryRows.list(chunk.count, from: 2)
+            var fragment = ShowInventory(show: id, hall: show.hall)
+            take(try db.q("SELECT seat, state, ref, ticket, expires_ms FROM show_seats WHERE show = $1 AND seat IN (\(marks))", args),
+                 into: &fragment, now: ms)
+            for (seat, state) in fragment.seats {
+                show.seats[seat] = state
+                if case .held(let t) = state { holders.insert(t) }
+            }
+            show.ticketTypes.merge(fragment.ticketTypes) { a, _ in a }
+            for row in try db.q("SELECT seat, channel FROM show_channels WHERE show = $1 AND seat IN (\(marks))", args) {
+                if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
             }
         }
-        for row in try db.q("SELECT seat, channel FROM show_channels WHERE show = $1", key) {
+        let tokens = holders.sorted()
+        for start in stride(from: 0, to: tokens.count, by: 500) {
+            let chunk = tokens[start..<min(tokens.count, start + 500)]
+            takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token IN (\(InventoryRows.list(chunk.count, from: 2)))",
+                                [.text(id)] + chunk.map { .text($0) }), into: &show, now: ms)
+        }
+    }
+
+    /// A token's row, its held seats (with their channels) and its standing places.
+    func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
+        let ms = InventoryRows.millis(now)
+        let key: [SQLValue] = [.text(id), .text(token)]
+        takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token = $2", key), into: &show, now: ms)
+        guard show.tokens[token] != nil else { return }
+        take(try db.q("SELECT seat, state, ref, ticket, expires_ms FROM show_seats WHERE show = $1 AND ref = $2 AND state = 'held'", key), into: &show, now: ms)
+        for row in try db.q("SELECT c.seat, c.channel FROM show_channels c JOIN show_seats s ON s.show = c.show AND s.seat = c.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key) {
             if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
         }
+        for row in try db.q("SELECT area, places FROM area_holds WHERE show = $1 AND token = $2", key) {
+            if let area = row[0].text, let n = row[1].int { show.areaHolds[area, default: [:]][token] = Int(n) }
+        }
+    }
+
+    /// The standing areas' places, and the places live tokens hold.
+    func areas(of id: String, into show: inout ShowInventory, now: Date) throws {
+        let key: [SQLValue] = [.text(id)]
         for row in try db.q("SELECT area, available FROM show_areas WHERE show = $1", key) {
             if let area = row[0].text, let n = row[1].int { show.areaAvailable[area] = Int(n) }
         }
-        for row in try db.q("SELECT area, token, places FROM area_holds WHERE show = $1", key) {
+        for row in try db.q("SELECT h.area, h.token, h.places FROM area_holds h JOIN show_tokens t ON t.show = h.show AND t.token = h.token WHERE h.show = $1 AND t.expires_ms > $2",
+                            key + [.int(InventoryRows.millis(now))]) {
             if let area = row[0].text, let token = row[1].text, let n = row[2].int { show.areaHolds[area, default: [:]][token] = Int(n) }
         }
-        for row in try db.q("SELECT order_id, token, seats, tickets FROM orders WHERE show = $1", key) {
-            guard let oid = row[0].text, let token = row[1].text, let seats = row[2].text else { continue }
-            show.orders[oid] = ShowInventory.Order(token: token, seats: seats.split(separator: ",").compactMap { SeatID(String($0)) }, areas: [:],
-                                                   ticketTypes: InventorySchema.types(row[3].text ?? ""))
+    }
+
+    /// One order, if it exists.
+    func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws {
+        let key: [SQLValue] = [.text(id), .text(orderId)]
+        guard let row = try db.q("SELECT token, seats, tickets FROM orders WHERE show = $1 AND order_id = $2", key).first,
+              let token = row[0].text else { return }
+        // Orders before `4-targeted` listed their seats as text.
+        var seats = (row[1].text ?? "").split(separator: ",").compactMap { SeatID(String($0)) }
+        var types = InventorySchema.types(row[2].text ?? "")
+        for r in try db.q("SELECT seat, ticket FROM order_seats WHERE show = $1 AND order_id = $2", key) {
+            guard let text = r[0].text, let seat = SeatID(text) else { continue }
+            seats.append(seat)
+            if let t = r[1].text, !t.isEmpty { types[seat] = t }
         }
-        for row in try db.q("SELECT order_id, area, places FROM order_areas WHERE show = $1", key) {
-            if let oid = row[0].text, let area = row[1].text, let n = row[2].int { show.orders[oid]?.areas[area] = Int(n) }
+        var areas: [String: Int] = [:]
+        for r in try db.q("SELECT area, places FROM order_areas WHERE show = $1 AND order_id = $2", key) {
+            if let area = r[0].text, let n = r[1].int { areas[area] = Int(n) }
+        }
+        show.orders[orderId] = ShowInventory.Order(token: token, seats: seats.sorted(), areas: areas, ticketTypes: types)
+    }
+
+    /// Which of these batch ids the show applied.
+    func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws {
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            for row in try db.q("SELECT batch_id FROM show_batches WHERE show = $1 AND batch_id IN (\(InventoryRows.list(chunk.count, from: 2)))",
+                                [.text(id)] + chunk.map { .text($0) }) {
+                if let b = row[0].text { show.batchIds.insert(b) }
+            }
+        }
+    }
+
+    /// The whole show as its rows hold it (live holds only), or nil.
+    func all(_ id: String, now: Date) throws -> ShowInventory? {
+        guard var show = try head(id) else { return nil }
+        show.scope = nil
+        let key: [SQLValue] = [.text(id)]
+        let ms = InventoryRows.millis(now)
+        take(try db.q("SELECT seat, state, ref, ticket, expires_ms FROM show_seats WHERE show = $1", key), into: &show, now: ms)
+        takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1", key), into: &show, now: ms)
+        for row in try db.q("SELECT seat, channel FROM show_channels WHERE show = $1", key) {
+            if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
+        }
+        try areas(of: id, into: &show, now: now)
+        for row in try db.q("SELECT order_id FROM orders WHERE show = $1", key) {
+            if let oid = row[0].text { try order(oid, of: id, into: &show) }
         }
         for row in try db.q("SELECT batch_id FROM show_batches WHERE show = $1", key) {
             if let b = row[0].text { show.batchIds.insert(b) }
@@ -183,32 +316,106 @@ struct InventoryRows<DB: SQLRunner> {
         return show
     }
 
-    /// Writes the rows that differ between two states of one show.
-    func write(_ before: ShowInventory, _ after: ShowInventory) throws {
+    // MARK: The change log
+
+    /// The seats changed after `sequence`, and the show's sequence now; nil
+    /// seats when `sequence` is older than the kept log (or more seats
+    /// changed than `limit`): the reader needs the whole show.
+    func changes(of id: String, since sequence: Int, limit: Int) throws -> (sequence: Int, seats: [SeatID]?)? {
+        guard let head = try db.q("SELECT change_seq, log_floor FROM shows WHERE show = $1", [.text(id)]).first,
+              let now = head[0].int, let floor = head[1].int else { return nil }
+        guard sequence >= Int(floor), sequence <= Int(now) else { return (Int(now), nil) }
+        let rows = try db.q("SELECT DISTINCT seat FROM show_changes WHERE show = $1 AND sequence > $2 LIMIT \(limit + 1)",
+                            [.text(id), .int(Int64(sequence))])
+        guard rows.count <= limit else { return (Int(now), nil) }
+        return (Int(now), rows.compactMap { $0.first?.text.flatMap(SeatID.init) }.sorted())
+    }
+
+    /// Whether the show has a hold that expired at `now` (one index probe).
+    func hasExpired(_ id: String, now: Date) throws -> Bool {
+        !(try db.q("SELECT 1 FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 LIMIT 1",
+                   [.text(id), .int(InventoryRows.millis(now))])).isEmpty
+    }
+
+    /// Releases up to `InventorySchema.sweepBatch` holds that expired at
+    /// `now`, and as many expired tokens; returns the seats freed.
+    func sweep(_ id: String, now: Date) throws -> [SeatID] {
+        let key: [SQLValue] = [.text(id), .int(InventoryRows.millis(now))]
+        let n = InventorySchema.sweepBatch
+        let seats = try db.q("SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)", key)
+            .compactMap { $0.first?.text }
+        if !seats.isEmpty {
+            try db.q("DELETE FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 AND seat IN (\(InventoryRows.list(seats.count, from: 3)))",
+                     key + seats.map { .text($0) })
+        }
+        let tokens = try db.q("SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)", key).compactMap { $0.first?.text }
+        if !tokens.isEmpty {
+            let marks = InventoryRows.list(tokens.count, from: 2)
+            let args: [SQLValue] = [.text(id)] + tokens.map { .text($0) }
+            try db.q("DELETE FROM area_holds WHERE show = $1 AND token IN (\(marks))", args)
+            try db.q("DELETE FROM show_tokens WHERE show = $1 AND token IN (\(marks))", args)
+        }
+        return seats.compactMap(SeatID.init)
+    }
+
+    /// Appends seats to the change log under the show's next sequence, and
+    /// forgets the sequences past the kept length; returns the sequence.
+    @discardableResult
+    func log(_ id: String, _ changes: [(SeatID, String)]) throws -> Int {
+        guard let row = try db.q("UPDATE shows SET change_seq = change_seq + 1 WHERE show = $1 RETURNING change_seq, log_floor", [.text(id)]).first,
+              let seq = row[0].int, let floor = row[1].int else { return 0 }
+        for (seat, word) in changes {
+            try db.q("INSERT INTO show_changes(show, sequence, seat, status) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                     [.text(id), .int(seq), .text(seat.description), .text(word)])
+        }
+        let keep = Int64(InventorySchema.keptSequences)
+        if seq - floor > keep + 256 {  // trimmed every 256 sequences
+            try db.q("DELETE FROM show_changes WHERE show = $1 AND sequence <= $2", [.text(id), .int(seq - keep)])
+            try db.q("UPDATE shows SET log_floor = $2 WHERE show = $1", [.text(id), .int(seq - keep)])
+        }
+        return Int(seq)
+    }
+
+    // MARK: Writing
+
+    /// Writes the rows that differ between two states of one show (a whole
+    /// show or the part a request read) and, with `logging`, appends the
+    /// seats whose status changed to the change log.
+    /// `swept`: seats whose expired holds the commit's sweep released.
+    func write(_ before: ShowInventory, _ after: ShowInventory, swept: [SeatID] = [], logging: Bool = true) throws {
         let show = SQLValue.text(after.show)
-        for id in Set(before.seats.keys).union(after.seats.keys)
-        where before.seats[id] != after.seats[id] || before.ticketTypes[id] != after.ticketTypes[id] {
+        let diff = ShowDiff(before, after)
+        for id in diff.seats {
             let seat = SQLValue.text(id.description)
             switch after.seats[id] {
             case nil: try db.q("DELETE FROM show_seats WHERE show = $1 AND seat = $2", [show, seat])
             case let state?:
                 let (word, ref): (String, String)
+                var expires: Int64 = 0
                 switch state {
                 case .locked: (word, ref) = ("locked", "")
                 case .sold(let order): (word, ref) = ("sold", order)
-                case .held(let token): (word, ref) = ("held", token)
+                case .held(let token):
+                    (word, ref) = ("held", token)
+                    expires = after.tokens[token].map(InventoryRows.millis) ?? 0
                 }
-                let ticket = state == .held(token: ref) ? after.ticketTypes[id] ?? "" : ""
-                try db.q("INSERT INTO show_seats(show, seat, state, ref, ticket) VALUES ($1, $2, $3, $4, $5) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref, ticket = excluded.ticket",
-                      [show, seat, .text(word), .text(ref), .text(ticket)])
+                let ticket = word == "held" ? after.ticketTypes[id] ?? "" : ""
+                try db.q("INSERT INTO show_seats(show, seat, state, ref, ticket, expires_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref, ticket = excluded.ticket, expires_ms = excluded.expires_ms",
+                      [show, seat, .text(word), .text(ref), .text(ticket), .int(expires)])
             }
         }
-        for token in Set(before.tokens.keys).union(after.tokens.keys) where before.tokens[token] != after.tokens[token] {
+        for token in diff.tokens {
             if let expiry = after.tokens[token] {
+                let ms = InventoryRows.millis(expiry)
                 try db.q("INSERT INTO show_tokens(show, token, expires_ms, channel) VALUES ($1, $2, $3, $4) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
-                      [show, .text(token), .int(Int64((expiry.timeIntervalSince1970 * 1000).rounded(.up))), .text(after.tokenChannels[token] ?? "")])
+                      [show, .text(token), .int(ms), .text(after.tokenChannels[token] ?? "")])
+                // Every seat the token holds lasts as long as it does.
+                if before.tokens[token] != nil {
+                    try db.q("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held'", [show, .text(token), .int(ms)])
+                }
             } else {
                 try db.q("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
+                try db.q("DELETE FROM area_holds WHERE show = $1 AND token = $2", [show, .text(token)])
             }
         }
         for area in Set(before.areaAvailable.keys).union(after.areaAvailable.keys) where before.areaAvailable[area] != after.areaAvailable[area] {
@@ -221,7 +428,7 @@ struct InventoryRows<DB: SQLRunner> {
         }
         for area in Set(before.areaHolds.keys).union(after.areaHolds.keys) {
             let old = before.areaHolds[area] ?? [:], new = after.areaHolds[area] ?? [:]
-            for token in Set(old.keys).union(new.keys) where old[token] != new[token] {
+            for token in Set(old.keys).union(new.keys) where old[token] != new[token] && (after.tokens[token] != nil || new[token] == nil) {
                 if let n = new[token], n > 0 {
                     try db.q("INSERT INTO area_holds(show, area, token, places) VALUES ($1, $2, $3, $4) ON CONFLICT(show, area, token) DO UPDATE SET places = excluded.places",
                           [show, .text(area), .text(token), .int(Int64(n))])
@@ -230,15 +437,17 @@ struct InventoryRows<DB: SQLRunner> {
                 }
             }
         }
-        for (oid, order) in after.orders where before.orders[oid] == nil {
-            try db.q("INSERT INTO orders(show, order_id, token, seats, tickets) VALUES ($1, $2, $3, $4, $5)",
-                  [show, .text(oid), .text(order.token), .text(order.seats.map(\.description).joined(separator: ",")),
-                   .text(InventorySchema.typesText(order.ticketTypes))])
-            for (area, n) in order.areas {
+        for (oid, order) in after.orders.sorted(by: { $0.key < $1.key }) where before.orders[oid] == nil {
+            try db.q("INSERT INTO orders(show, order_id, token, seats, tickets) VALUES ($1, $2, $3, '', '')", [show, .text(oid), .text(order.token)])
+            for seat in order.seats {
+                try db.q("INSERT INTO order_seats(show, order_id, seat, ticket) VALUES ($1, $2, $3, $4)",
+                         [show, .text(oid), .text(seat.description), .text(order.ticketTypes[seat] ?? "")])
+            }
+            for (area, n) in order.areas.sorted(by: { $0.key < $1.key }) {
                 try db.q("INSERT INTO order_areas(show, order_id, area, places) VALUES ($1, $2, $3, $4)", [show, .text(oid), .text(area), .int(Int64(n))])
             }
         }
-        for id in Set(before.channels.keys).union(after.channels.keys) where before.channels[id] != after.channels[id] {
+        for id in diff.channels {
             if let c = after.channels[id] {
                 try db.q("INSERT INTO show_channels(show, seat, channel) VALUES ($1, $2, $3) ON CONFLICT(show, seat) DO UPDATE SET channel = excluded.channel",
                       [show, .text(id.description), .text(c)])
@@ -246,12 +455,16 @@ struct InventoryRows<DB: SQLRunner> {
                 try db.q("DELETE FROM show_channels WHERE show = $1 AND seat = $2", [show, .text(id.description)])
             }
         }
-        for b in after.batchIds.subtracting(before.batchIds) {
+        for b in after.batchIds.subtracting(before.batchIds).sorted() {
             try db.q("INSERT INTO show_batches(show, batch_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [show, .text(b)])
         }
         if before.lastSequence != after.lastSequence {
             try db.q("UPDATE shows SET last_sequence = $1 WHERE show = $2", [after.lastSequence.map { .int(Int64($0)) } ?? .null, show])
         }
+        guard logging else { return }
+        var logged = diff.logged(after)
+        let named = Set(logged.map(\.0))
+        logged += swept.filter { !named.contains($0) }.map { ($0, ShowDiff.publicWord(after, $0)) }
+        if diff.areas || !logged.isEmpty { try log(after.show, logged.sorted { $0.0 < $1.0 }) }
     }
-
 }

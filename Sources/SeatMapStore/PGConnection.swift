@@ -23,13 +23,13 @@ extension PGConnection {
 }
 
 extension InventoryRows where DB == PGConnection {
-    /// A show read in one snapshot (a read-only transaction at REPEATABLE READ).
-    func readConsistent(_ id: String) throws -> ShowInventory? {
+    /// `body` in one snapshot (a read-only transaction at REPEATABLE READ).
+    func readConsistent<T>(_ body: (InventoryRows) throws -> T) throws -> T {
         try db.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
-            let show = try read(id)
+            let result = try body(self)
             try db.exec("COMMIT")
-            return show
+            return result
         } catch {
             try? db.exec("ROLLBACK")
             throw error

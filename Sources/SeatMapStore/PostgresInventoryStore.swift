@@ -129,28 +129,61 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
         }
     }
 
-    public func show(_ id: String) throws(SeatMapError) -> ShowInventory? {
+    public func show(_ id: String, now: Date) throws(SeatMapError) -> ShowInventory? {
         do {
-            return try pool.with { c in try InventoryRows(db: c).readConsistent(id) }
+            return try pool.with { c in try InventoryRows(db: c).readConsistent { try $0.all(id, now: now) } }
         } catch {
             throw PostgresInventoryStore.seatMapError(error, location)
         }
     }
 
-    public func update<T>(show id: String, _ body: (inout ShowInventory) throws -> T) throws -> T? {
+    public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
         do {
             return try transaction { rows in
-                guard let before = try rows.read(id) else { return nil }
-                var after = before
-                let result = try body(&after)
-                if after != before {
-                    try rows.write(before, after)
+                // The show's row first: writers of one show queue on its lock.
+                guard let head = try rows.head(id) else { return nil }
+                let swept = try rows.sweep(id, now: now)
+                let tx = ShowTransaction(head: head, source: rows, now: now)
+                let result = try body(tx)
+                let after = tx.finished()
+                if after != tx.before || !swept.isEmpty {
+                    try rows.write(tx.before, after, swept: swept)
                     try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(id)])
                 }
                 return result
             }
         } catch let e as PGFailure {
             throw PostgresInventoryStore.seatMapError(e, location)
+        }
+    }
+
+    public func sweep(show id: String, now: Date) throws(SeatMapError) -> Int {
+        do {
+            guard try pool.with({ c in try InventoryRows(db: c).hasExpired(id, now: now) }) else { return 0 }
+            return try update(show: id, now: now) { _ in 1 } ?? 0
+        } catch {
+            throw PostgresInventoryStore.seatMapError(error, location)
+        }
+    }
+
+    public func read<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
+        do {
+            return try pool.with { c in
+                try InventoryRows(db: c).readConsistent { rows in
+                    guard let head = try rows.head(id) else { return nil }
+                    return try body(ShowTransaction(head: head, source: rows, now: now))
+                }
+            }
+        } catch let e as PGFailure {
+            throw PostgresInventoryStore.seatMapError(e, location)
+        }
+    }
+
+    public func changes(show id: String, since sequence: Int, limit: Int) throws(SeatMapError) -> (sequence: Int, seats: [SeatID]?)? {
+        do {
+            return try pool.with { c in try InventoryRows(db: c).changes(of: id, since: sequence, limit: limit) }
+        } catch {
+            throw PostgresInventoryStore.seatMapError(error, location)
         }
     }
 

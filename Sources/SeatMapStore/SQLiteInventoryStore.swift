@@ -78,11 +78,12 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
         } catch { throw error.error }
     }
 
-    /// Runs `body` in one transaction that takes the write lock at once.
-    private func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` in one transaction that takes the write lock at once
+    /// (`immediate`), or a read transaction (one snapshot of the file).
+    private func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        do { try db.exec("BEGIN IMMEDIATE") } catch { throw error.error }
+        do { try db.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN") } catch { throw error.error }
         do {
             let result = try body()
             do { try db.exec("COMMIT") } catch { throw error.error }
@@ -106,27 +107,53 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
         }
     }
 
-    public func show(_ id: String) throws(SeatMapError) -> ShowInventory? {
+    public func show(_ id: String, now: Date) throws(SeatMapError) -> ShowInventory? {
         do {
-            return try transaction { try rows.read(id) }
+            return try transaction(immediate: false) { try rows.all(id, now: now) }
         } catch {
             throw SQLiteInventoryStore.seatMapError(error, path)
         }
     }
 
-    public func update<T>(show id: String, _ body: (inout ShowInventory) throws -> T) throws -> T? {
+    public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
         try transaction {
-            guard let before = try rows.read(id) else { return nil }
-            var after = before
-            let result = try body(&after)
-            try rows.write(before, after)
+            let rows = self.rows
+            let swept = try rows.sweep(id, now: now)
+            guard let head = try rows.head(id) else { return nil }
+            let tx = ShowTransaction(head: head, source: rows, now: now)
+            let result = try body(tx)
+            try rows.write(tx.before, tx.finished(), swept: swept)
             return result
+        }
+    }
+
+    public func sweep(show id: String, now: Date) throws(SeatMapError) -> Int {
+        do {
+            guard try transaction(immediate: false, { try rows.hasExpired(id, now: now) }) else { return 0 }
+            return try update(show: id, now: now) { _ in 1 } ?? 0
+        } catch {
+            throw SQLiteInventoryStore.seatMapError(error, path)
+        }
+    }
+
+    public func read<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
+        try transaction(immediate: false) {
+            guard let head = try rows.head(id) else { return nil }
+            return try body(ShowTransaction(head: head, source: rows, now: now))
+        }
+    }
+
+    public func changes(show id: String, since sequence: Int, limit: Int) throws(SeatMapError) -> (sequence: Int, seats: [SeatID]?)? {
+        do {
+            return try transaction(immediate: false) { try rows.changes(of: id, since: sequence, limit: limit) }
+        } catch {
+            throw SQLiteInventoryStore.seatMapError(error, path)
         }
     }
 
     public func showIDs() throws(SeatMapError) -> [String] {
         do {
-            return try transaction { try rows.showIDs() }
+            return try transaction(immediate: false) { try rows.showIDs() }
         } catch {
             throw SQLiteInventoryStore.seatMapError(error, path)
         }

@@ -22,30 +22,37 @@ public enum VenueGeometry {
     /// arrays for grid rows). `pitch` is the line spacing where a row gives none.
     public static func seats(of hall: Hall, pitch: Double) -> [[ResolvedSeat]] {
         let zones = Dictionary(hall.sections.map { ($0.id, $0.place ?? ZonePlace()) }, uniquingKeysWith: { a, _ in a })
-        return hall.rows.map { row in
-            let zone = zones[row.section] ?? ZonePlace()
-            let n = row.seats.count
-            return row.seats.enumerated().compactMap { j, seat -> ResolvedSeat? in
-                let shape = seat.place?.shape ?? .rect(w: nil, h: nil)
-                let own = seat.place?.rotation ?? 0
-                var local: Point
-                var turn = own
-                switch row.path {
-                case .arc(let cx, let cy, let r, let a0, let a1, let facing)?:
-                    let a = n <= 1 ? (a0 + a1) / 2 : a0 + (a1 - a0) * Double(j) / Double(n - 1)
-                    let (c, s) = cosSin(a)
-                    local = Point(x: cx + r * c, y: cy + r * s)
-                    if facing { turn += a - 90 }
-                case .line(let x, let y, let angle, let spacing)?:
-                    let (c, s) = cosSin(angle)
-                    let d = (spacing ?? pitch) * Double(j)
-                    local = Point(x: x + d * c, y: y + d * s)
-                case nil:
-                    guard let p = seat.place else { return nil }
-                    local = Point(x: p.x, y: p.y)
-                }
-                return ResolvedSeat(centre: zone.apply(local), shape: shape, rotation: turn + zone.rotation)
+        return hall.rows.map { row in seats(of: row, zone: zones[row.section] ?? ZonePlace(), pitch: pitch) }
+    }
+
+    /// One row's seats resolved (empty for a grid row): what `seats(of:pitch:)`
+    /// gives for it, without resolving the rest of the hall.
+    public static func seats(of row: Row, in hall: Hall, pitch: Double) -> [ResolvedSeat] {
+        seats(of: row, zone: hall.sections.first(where: { $0.id == row.section })?.place ?? ZonePlace(), pitch: pitch)
+    }
+
+    static func seats(of row: Row, zone: ZonePlace, pitch: Double) -> [ResolvedSeat] {
+        let n = row.seats.count
+        return row.seats.enumerated().compactMap { j, seat -> ResolvedSeat? in
+            let shape = seat.place?.shape ?? .rect(w: nil, h: nil)
+            let own = seat.place?.rotation ?? 0
+            var local: Point
+            var turn = own
+            switch row.path {
+            case .arc(let cx, let cy, let r, let a0, let a1, let facing)?:
+                let a = n <= 1 ? (a0 + a1) / 2 : a0 + (a1 - a0) * Double(j) / Double(n - 1)
+                let (c, s) = cosSin(a)
+                local = Point(x: cx + r * c, y: cy + r * s)
+                if facing { turn += a - 90 }
+            case .line(let x, let y, let angle, let spacing)?:
+                let (c, s) = cosSin(angle)
+                let d = (spacing ?? pitch) * Double(j)
+                local = Point(x: x + d * c, y: y + d * s)
+            case nil:
+                guard let p = seat.place else { return nil }
+                local = Point(x: p.x, y: p.y)
             }
+            return ResolvedSeat(centre: zone.apply(local), shape: shape, rotation: turn + zone.rotation)
         }
     }
 

@@ -19,17 +19,40 @@ public enum RowNeighbours {
     /// Whether grid columns a and b (a < b, consecutive cells of a row) are neighbours.
     @inline(__always) static func gridNeighbours(_ a: Int, _ b: Int) -> Bool { b == a + 1 }
 
+    /// The links of one row (`hall.rows[r]`), resolving only that row: what
+    /// the rules need when they look at the rows a selection touches.
+    public static func links(_ hall: Hall, row r: Int) -> [Bool] {
+        let row = hall.rows[r]
+        return links(row, resolved: hall.isFree ? VenueGeometry.seats(of: row, in: hall, pitch: 1) : [])
+    }
+
     /// The links from the hall's free seats resolved at any pitch (empty for a grid hall).
     static func links(_ hall: Hall, resolved: [[ResolvedSeat]]) -> [[Bool]] {
-        let free = !resolved.isEmpty
-        return hall.rows.enumerated().map { r, row in
-            guard row.seats.count > 1 else { return [] }
-            guard free, r < resolved.count, resolved[r].count == row.seats.count else {
-                return (0..<(row.seats.count - 1)).map { gridNeighbours(row.seats[$0].column, row.seats[$0 + 1].column) }
-            }
-            let gaps = VenueGeometry.gaps(resolved[r].map(\.centre))
-            let pitch = gaps.sorted()[gaps.count / 2]
-            return gaps.map { $0 <= 1.5 * pitch }
+        hall.rows.enumerated().map { r, row in links(row, resolved: r < resolved.count ? resolved[r] : []) }
+    }
+
+    /// One row's links from its resolved seats (empty: a grid row, by column).
+    static func links(_ row: Row, resolved: [ResolvedSeat]) -> [Bool] {
+        guard row.seats.count > 1 else { return [] }
+        guard !resolved.isEmpty, resolved.count == row.seats.count else {
+            return (0..<(row.seats.count - 1)).map { gridNeighbours(row.seats[$0].column, row.seats[$0 + 1].column) }
+        }
+        let gaps = VenueGeometry.gaps(resolved.map(\.centre))
+        let pitch = gaps.sorted()[gaps.count / 2]
+        return gaps.map { $0 <= 1.5 * pitch }
+    }
+
+    /// The indices in `hall.rows` of the rows holding these seats, sorted.
+    public static func rows(of ids: some Sequence<SeatID>, in hall: Hall) -> [Int] {
+        Set(ids.compactMap { hall.position(of: $0)?.row }).sorted()
+    }
+
+    /// Every seat (not aisle) of the rows holding these seats, in row order:
+    /// what the rules may look at when a selection holds these seats.
+    public static func rowMates(of ids: some Sequence<SeatID>, in hall: Hall) -> [SeatID] {
+        rows(of: ids, in: hall).flatMap { r in
+            let row = hall.rows[r]
+            return row.seats.filter(\.isSeat).map { SeatID(section: row.section, row: row.number, column: $0.column) }
         }
     }
 }

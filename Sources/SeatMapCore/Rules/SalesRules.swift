@@ -206,9 +206,9 @@ extension SalesRules {
     /// seats, sorted; rows in hall order.
     static func splitRows(_ selected: Set<SeatID>, in hall: Hall) -> [[SeatID]] {
         guard !selected.isEmpty else { return [] }
-        let links = RowNeighbours.links(hall)
         var out: [[SeatID]] = []
-        for (r, row) in hall.rows.enumerated() {
+        for r in RowNeighbours.rows(of: selected, in: hall) {
+            let row = hall.rows[r], rowLinks = RowNeighbours.links(hall, row: r)
             var runs = 0, inRun = false, picked: [SeatID] = []
             for (j, seat) in row.seats.enumerated() {
                 let id = SeatID(section: row.section, row: row.number, column: seat.column)
@@ -216,7 +216,7 @@ extension SalesRules {
                 if taken {
                     picked.append(id)
                     // A new run unless the seat before was picked and is its neighbour.
-                    if !(inRun && j > 0 && links[r][j - 1]) { runs += 1 }
+                    if !(inRun && j > 0 && rowLinks[j - 1]) { runs += 1 }
                 }
                 inRun = taken
             }

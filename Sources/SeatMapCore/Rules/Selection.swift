@@ -218,16 +218,17 @@ public enum SingleSeatRule {
 
     public static func violations(selected: Set<SeatID>, in hall: Hall) -> [SeatID] {
         var out: [SeatID] = []
-        let links = RowNeighbours.links(hall)
-        for (r, row) in hall.rows.enumerated() {
-            let seats = row.seats
+        // A seat is left alone only beside a selected one: rows without a
+        // selected seat cannot break the rule, so only these are looked at.
+        for r in RowNeighbours.rows(of: selected, in: hall) {
+            let row = hall.rows[r], seats = row.seats, rowLinks = RowNeighbours.links(hall, row: r)
             func id(_ j: Int) -> SeatID { SeatID(section: row.section, row: row.number, column: seats[j].column) }
             /// Whether the neighbour of seat j on side `step` (±1) is taken:
             /// no neighbour (row end, aisle gap, empty floor), not available,
             /// or (counting the selection) selected.
             func taken(_ j: Int, _ step: Int, countingSelection: Bool) -> Bool {
                 let k = j + step
-                let linked = step < 0 ? (k >= 0 && links[r][k]) : (k < seats.count && links[r][j])
+                let linked = step < 0 ? (k >= 0 && rowLinks[k]) : (k < seats.count && rowLinks[j])
                 guard linked, seats[k].status == .available else { return true }
                 return countingSelection && selected.contains(id(k))
             }
@@ -250,14 +251,16 @@ extension SingleSeatRule {
     /// of that many seats there leaves one alone.
     public static func avoidable(_ orphans: [SeatID], selected: Set<SeatID>, in hall: Hall) -> [SeatID] {
         guard !orphans.isEmpty else { return [] }
-        let links = RowNeighbours.links(hall)
+        var links: [Int: [Bool]] = [:]
         return orphans.filter { orphan in
             guard let p = hall.position(of: orphan) else { return true }
             let row = hall.rows[p.row], seats = row.seats
+            let rowLinks = links[p.row] ?? RowNeighbours.links(hall, row: p.row)
+            links[p.row] = rowLinks
             func available(_ j: Int) -> Bool { seats[j].status == .available }
             var a = p.seat, b = p.seat
-            while a > 0, links[p.row][a - 1], available(a - 1) { a -= 1 }
-            while b + 1 < seats.count, links[p.row][b], available(b + 1) { b += 1 }
+            while a > 0, rowLinks[a - 1], available(a - 1) { a -= 1 }
+            while b + 1 < seats.count, rowLinks[b], available(b + 1) { b += 1 }
             let taken = (a...b).filter { selected.contains(SeatID(section: row.section, row: row.number, column: seats[$0].column)) }.count
             return (b - a + 1) - taken != 1
         }

@@ -80,6 +80,13 @@ public struct ShowInventory: Sendable, Equatable {
     /// can check the rules without being given the file again); nil when
     /// the show was created over HTTP.
     public var hallFile: String? = nil
+    /// The seats an inventory store read when a request needed only part of
+    /// the show (the seats it names, their rows, the token's holds); nil
+    /// when it holds the whole show. Rules look only at these seats' rows.
+    public var scope: Set<SeatID>? = nil
+    /// The show's change sequence as read: every commit that changes the
+    /// show appends its seats to the change log under the next sequence.
+    public var changeSequence: Int = 0
 
     public init(show: String, hall: String) {
         self.show = show
@@ -159,7 +166,9 @@ public struct ShowInventory: Sendable, Equatable {
         var hall = plan
         if let rules { hall.setRules(rules) }
         let channel = token.flatMap { tokenChannels[$0] }
-        for cell in plan.cells where cell.seat.isSeat {
+        // Part of the show read: only its seats are set (the rules look at their rows only).
+        let cells = scope.map { $0.sorted().compactMap { plan.cell(id: $0) } } ?? plan.cells
+        for cell in cells where cell.seat.isSeat {
             var status: SeatStatus
             switch seats[cell.id] {
             case nil: status = .available
@@ -190,14 +199,18 @@ public struct ShowInventory: Sendable, Equatable {
     /// Each seat's state as a word: available, held (by someone else),
     /// selected (by `token`), sold or locked.
     public func statusWords(_ plan: Hall, for token: String?) -> [(SeatID, String)] {
-        let channel = token.flatMap { tokenChannels[$0] }
-        return plan.cells.filter(\.seat.isSeat).map { cell in
-            switch seats[cell.id] {
-            case nil: return (cell.id, channels[cell.id].map { $0 == channel ? "available" : "locked" } ?? "available")
-            case .locked?: return (cell.id, "locked")
-            case .sold?: return (cell.id, "sold")
-            case .held(let t)?: return (cell.id, t == token ? "selected" : "held")
-            }
+        plan.cells.filter(\.seat.isSeat).map { ($0.id, statusWord(of: $0.id, for: token)) }
+    }
+
+    /// One seat's state as a word, as `token`'s buyer sees it (see `statusWords`).
+    public func statusWord(of id: SeatID, for token: String?) -> String {
+        switch seats[id] {
+        case nil:
+            let channel = token.flatMap { tokenChannels[$0] }
+            return channels[id].map { $0 == channel ? "available" : "locked" } ?? "available"
+        case .locked?: return "locked"
+        case .sold?: return "sold"
+        case .held(let t)?: return t == token ? "selected" : "held"
         }
     }
 
@@ -353,10 +366,12 @@ public struct ShowInventory: Sendable, Equatable {
 
     // MARK: Channels
 
-    /// Reserves seats for a channel: only its tokens may hold them from now
-    /// on (a seat held now stays with its token until the hold ends).
+    /// Reserves seats for a channel: only its tokens may hold them from now on.
     /// Returns the seats that could not be reserved: sold or locked ones,
     /// and ids that name no seat of `plan`.
+    /// A seat held by a token of another channel (or a public token) is
+    /// refused too: reserving it would let that token buy a seat the
+    /// channel was promised. Nothing is reserved unless every seat can be.
     public mutating func reserve(_ ids: [SeatID], for channel: String, plan: Hall) -> [SeatID] {
         var refused: [SeatID] = []
         for id in ids {
@@ -366,9 +381,11 @@ public struct ShowInventory: Sendable, Equatable {
             }
             switch seats[id] {
             case .locked?, .sold?: refused.append(id)
-            default: channels[id] = channel
+            case .held(let t)? where tokenChannels[t] != channel: refused.append(id)
+            default: break
             }
         }
+        if refused.isEmpty { for id in ids { channels[id] = channel } }
         return refused
     }
 
@@ -399,6 +416,16 @@ public struct ShowInventory: Sendable, Equatable {
             hall.setAvailable(areaAvailable[area.id] ?? area.remaining, ofArea: area.id)
         }
         return hall
+    }
+
+    /// The seats of `changed` that an order sold and that `after` (a
+    /// status hall a batch changed) would make available or locked: a batch
+    /// may not take a seat back from its order (it would be sold twice).
+    public func ordersUndone(by after: Hall, changed: [SeatID]) -> [(seat: SeatID, order: String)] {
+        changed.compactMap { id in
+            guard case .sold(let order)? = seats[id], !order.isEmpty, let status = after.cell(id: id)?.seat.status, status != .sold else { return nil }
+            return (id, order)
+        }
     }
 
     /// A hold a status batch took away: the seat (or `area:ID`) and its token.

@@ -1,0 +1,182 @@
+import Foundation
+import SeatMapCore
+
+/// Where a transaction reads a show's rows from: the SQL stores' rows, or
+/// the memory store's values. Each call reads only what it names.
+protocol ShowRowSource {
+    /// The show's own row (no seat), or nil.
+    func head(_ id: String) throws -> ShowInventory?
+    /// These seats' states, channels and their holders' tokens.
+    func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws
+    /// A live token's row, its held seats (with channels) and its places.
+    func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws
+    /// The standing areas' places and the places live tokens hold.
+    func areas(of id: String, into show: inout ShowInventory, now: Date) throws
+    /// One order by id.
+    func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws
+    /// Which of these batch ids were applied.
+    func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws
+    /// The whole show (live holds only), or nil.
+    func all(_ id: String, now: Date) throws -> ShowInventory?
+}
+
+/// One request's view of a show inside its store transaction.
+///
+/// It starts with the show's own row and nothing else; the use case reads
+/// the rows it needs (`read(seats:)`, `read(token:)`…) before it changes
+/// them, and the store writes back only what differs from what was read,
+/// appending the seats whose status changed to the show's change log. So a
+/// request costs what it names, whatever the size of the show or its history.
+public final class ShowTransaction {
+    /// The show as read so far, changed by the use case.
+    public var inventory: ShowInventory
+    /// The rows as read (what `inventory` is compared with on commit).
+    private(set) var before: ShowInventory
+    /// The time the transaction reads holds' expiry against.
+    public let now: Date
+    private let source: any ShowRowSource
+    private var seatsRead = Set<SeatID>(), tokensRead = Set<String>(), ordersRead = Set<String>(), batchesRead = Set<String>()
+    private var areasRead = false
+    private(set) var wholeShow = false
+
+    init(head: ShowInventory, source: any ShowRowSource, now: Date) {
+        inventory = head
+        before = head
+        self.now = now
+        self.source = source
+    }
+
+    /// Reads a fragment into both the baseline and the working value;
+    /// what the use case already changed is kept.
+    private func merge(_ body: (inout ShowInventory) throws -> Void) throws {
+        var fragment = ShowInventory(show: before.show, hall: before.hall)
+        try body(&fragment)
+        for value in [\ShowTransaction.before, \ShowTransaction.inventory] as [ReferenceWritableKeyPath<ShowTransaction, ShowInventory>] {
+            self[keyPath: value].seats.merge(fragment.seats) { old, _ in old }
+            self[keyPath: value].ticketTypes.merge(fragment.ticketTypes) { old, _ in old }
+            self[keyPath: value].channels.merge(fragment.channels) { old, _ in old }
+            self[keyPath: value].tokens.merge(fragment.tokens) { old, _ in old }
+            self[keyPath: value].tokenChannels.merge(fragment.tokenChannels) { old, _ in old }
+            self[keyPath: value].orders.merge(fragment.orders) { old, _ in old }
+            self[keyPath: value].batchIds.formUnion(fragment.batchIds)
+            self[keyPath: value].areaAvailable.merge(fragment.areaAvailable) { old, _ in old }
+            for (area, holds) in fragment.areaHolds {
+                self[keyPath: value].areaHolds[area, default: [:]].merge(holds) { old, _ in old }
+            }
+        }
+    }
+
+    /// Reads these seats (not read yet): their states, channels, holders.
+    public func read(seats ids: some Sequence<SeatID>) throws {
+        guard !wholeShow else { return }
+        let new = Set(ids).subtracting(seatsRead).sorted()
+        guard !new.isEmpty else { return }
+        seatsRead.formUnion(new)
+        try merge { try source.seats(new, of: before.show, into: &$0, now: now) }
+        before.scope?.formUnion(new)
+        inventory.scope?.formUnion(new)
+    }
+
+    /// Reads a token's row and every hold it has (nothing when it expired or never was).
+    public func read(token: String) throws {
+        guard !wholeShow, tokensRead.insert(token).inserted else { return }
+        var held: [SeatID] = []
+        try merge { fragment in
+            try source.token(token, of: before.show, into: &fragment, now: now)
+            held = Array(fragment.seats.keys)
+        }
+        seatsRead.formUnion(held)
+        before.scope?.formUnion(held)
+        inventory.scope?.formUnion(held)
+    }
+
+    /// Reads the standing areas' places (shows with standing areas).
+    public func readAreas() throws {
+        guard !wholeShow, !areasRead else { return }
+        areasRead = true
+        try merge { try source.areas(of: before.show, into: &$0, now: now) }
+    }
+
+    /// Reads an order by id.
+    public func read(order id: String) throws {
+        guard !wholeShow, ordersRead.insert(id).inserted else { return }
+        try merge { try source.order(id, of: before.show, into: &$0) }
+    }
+
+    /// Reads which of these batch ids the show applied.
+    public func read(batches ids: [String]) throws {
+        guard !wholeShow else { return }
+        let new = ids.filter { batchesRead.insert($0).inserted }
+        guard !new.isEmpty else { return }
+        try merge { try source.batches(new, of: before.show, into: &$0) }
+    }
+
+    /// Reads the whole show (renders, the back office's status, status
+    /// batches); must come before any change.
+    public func readAll() throws {
+        guard !wholeShow else { return }
+        precondition(inventory == before, "readAll after a change")
+        guard let all = try source.all(before.show, now: now) else { return }
+        before = all
+        inventory = all
+        wholeShow = true
+    }
+
+    /// The state to write: tokens that hold nothing are not kept (a
+    /// channel's token is, until it expires). Only tokens whose holds were
+    /// all read can be known to hold nothing.
+    func finished() -> ShowInventory {
+        var after = inventory
+        let whole = wholeShow
+        let candidates = whole ? Set(after.tokens.keys) : tokensRead.union(Set(after.tokens.keys).subtracting(before.tokens.keys))
+        var holding = Set<String>()
+        for state in after.seats.values { if case .held(let t) = state { holding.insert(t) } }
+        for holds in after.areaHolds.values { for (t, n) in holds where n > 0 { holding.insert(t) } }
+        for t in candidates where after.tokens[t] != nil && !holding.contains(t) && after.tokenChannels[t] == nil {
+            after.tokens[t] = nil
+        }
+        return after
+    }
+}
+
+/// What differs between two states of a show: the rows a commit writes.
+struct ShowDiff {
+    /// Seats whose state or ticket type changed, sorted.
+    var seats: [SeatID]
+    /// Tokens whose expiry changed (or that came or went), sorted.
+    var tokens: [String]
+    /// Seats whose channel changed, sorted.
+    var channels: [SeatID]
+    /// Whether standing places changed.
+    var areas: Bool
+
+    init(_ before: ShowInventory, _ after: ShowInventory) {
+        seats = Set(before.seats.keys).union(after.seats.keys)
+            .filter { before.seats[$0] != after.seats[$0] || before.ticketTypes[$0] != after.ticketTypes[$0] }.sorted()
+        tokens = Set(before.tokens.keys).union(after.tokens.keys).filter { before.tokens[$0] != after.tokens[$0] }.sorted()
+        channels = Set(before.channels.keys).union(after.channels.keys).filter { before.channels[$0] != after.channels[$0] }.sorted()
+        areas = before.areaAvailable != after.areaAvailable || before.areaHolds != after.areaHolds
+        self.before = before
+    }
+    private let before: ShowInventory
+
+    /// The seats buyers see change (status or channel), each with the word
+    /// the public sees now: what the change log records.
+    func logged(_ after: ShowInventory) -> [(SeatID, String)] {
+        let moved = Set(seats.filter { before.seats[$0] != after.seats[$0] }).union(channels)
+        return moved.sorted().map { ($0, ShowDiff.publicWord(after, $0)) }
+    }
+
+    /// Whether a commit changes what buyers see (a change log entry).
+    func isLogged(_ after: ShowInventory) -> Bool { areas || !logged(after).isEmpty }
+
+    /// A seat's status as the public sees it.
+    static func publicWord(_ show: ShowInventory, _ id: SeatID) -> String {
+        switch show.seats[id] {
+        case nil: return show.channels[id] == nil ? "available" : "locked"
+        case .locked?: return "locked"
+        case .sold?: return "sold"
+        case .held?: return "held"
+        }
+    }
+}
