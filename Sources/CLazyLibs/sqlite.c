@@ -23,6 +23,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
       (db, zSql, nByte, ppStmt, pzTail), SQLITE_MISUSE) \
     X(int, sqlite3_step, (sqlite3_stmt *stmt), (stmt), SQLITE_MISUSE) \
     X(int, sqlite3_finalize, (sqlite3_stmt *stmt), (stmt), SQLITE_MISUSE) \
+    X(int, sqlite3_reset, (sqlite3_stmt *stmt), (stmt), SQLITE_MISUSE) \
+    X(int, sqlite3_clear_bindings, (sqlite3_stmt *stmt), (stmt), SQLITE_MISUSE) \
     X(int, sqlite3_column_count, (sqlite3_stmt *stmt), (stmt), 0) \
     X(int, sqlite3_column_type, (sqlite3_stmt *stmt, int iCol), (stmt, iCol), SQLITE_NULL) \
     X(const unsigned char *, sqlite3_column_text, (sqlite3_stmt *stmt, int iCol), (stmt, iCol), NULL) \

@@ -21,6 +21,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// A conflict with a buyer who came first, worth trying again at once
+    /// (best available's seats taken between its search and its hold).
+    var raced = false
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind

@@ -34,6 +34,8 @@ public final class ShowService: Sendable {
     public let store: any InventoryStore
     /// How long holds last without activity unless a request says otherwise.
     public let defaultTTL: TimeInterval
+    /// Each show's hall as the public sees it, kept current from its change log.
+    let views = PublicViews()
 
     public init(store: any InventoryStore, defaultTTL: TimeInterval = HoldTime.defaultSeconds) {
         self.store = store
@@ -126,16 +128,21 @@ public final class ShowService: Sendable {
     }
 
     /// Reads what a selection of `token` touches: its holds, the seats
-    /// named and the seats booked with them, every seat of their rows (the
-    /// neighbours the rules look at), and standing places when the hall
-    /// has standing areas.
+    /// named and the seats booked with them, and the neighbours the rules
+    /// look at (two places either side in the row: an empty seat beside a
+    /// selected one and its other neighbour; the whole row when the show
+    /// allows unavoidable single seats, which needs the run of free seats),
+    /// and standing places when the hall has standing areas.
     static func readAround(_ tx: ShowTransaction, token: String?, seats named: [SeatID], plan: HallPlan) throws {
         if let token { try tx.read(token: token) }
         var hall = plan.hall
         if let rules = tx.inventory.rules { hall.setRules(rules) }
         var ids = Set(named.flatMap { hall.members(of: $0) })
         if let token { ids.formUnion(tx.inventory.heldSeats(of: token)) }
-        try tx.read(seats: RowNeighbours.rowMates(of: ids, in: hall) + ids)
+        let rules = hall.rules
+        let neighbours = rules.noOrphans != .off && rules.allowUnavoidable
+            ? RowNeighbours.rowMates(of: ids, in: hall) : RowNeighbours.around(ids, in: hall, reach: 2)
+        try tx.read(seats: neighbours + ids)
         if plan.hall.areas.contains(where: \.isStanding) { try tx.readAreas() }
     }
 
@@ -234,53 +241,81 @@ public final class ShowService: Sendable {
     public func best(show: String, token: String?, request: Recommender.Request, plan: HallPlan, ttl: TimeInterval? = nil,
                      now: Date? = nil) throws(ServiceError) -> BestAnswer {
         if let token { try ShowService.checkToken(token) }
+        try ShowService.checkShowID(show)
         let ttl = ttl ?? defaultTTL
         let t = now ?? Date()
-        return try update(show, plan: plan, now: t) { tx in
-            // Best available looks at every seat of the show.
-            try tx.readAll()
-            var inv: ShowInventory {
-                get { tx.inventory }
-                set { tx.inventory = newValue }
+        var attempt = 0
+        while true {
+            attempt += 1
+            // The token's holds and channel: its own rows.
+            let mine = try storeCall {
+                try store.read(show: show, now: t) { tx -> (live: Bool, held: [SeatID], places: Int, channel: String?) in
+                    guard let token else { return (true, [], 0, nil) }
+                    try tx.read(token: token)
+                    let inv = tx.inventory
+                    return (inv.tokens[token] != nil, inv.heldSeats(of: token), inv.heldPlaces(of: token).values.reduce(0, +), inv.tokenChannels[token])
+                }
             }
-            if let token, inv.tokens[token] == nil {
+            guard let mine else { throw ShowService.noSuchShow(show) }
+            if !mine.live {
                 throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
             }
-            // The token's own seats count as free: the answer replaces them.
-            var free = inv.hall(plan.hall, for: token)
+            // The show as this buyer sees it: the public view (kept per
+            // sequence), its own seats free (the answer replaces them). A
+            // channel's token sees its channel's seats too: the whole show.
+            var free: Hall
+            if mine.channel != nil {
+                free = try inventory(show, plan: plan, now: t).hall(plan.hall, for: token)
+            } else {
+                guard let view = try storeCall({ try views.view(of: show, plan: plan, store: store, now: t) }) else { throw ShowService.noSuchShow(show) }
+                if view.planName != plan.name { throw ServiceError(.conflict, "show \(show) is of another hall, not \(plan.name)") }
+                free = view.hall
+                for id in mine.held { free.setStatus(.available, of: id) }
+            }
             let found: Recommender.Recommendation
             do throws(Recommender.Failure) { found = try Recommender.best(request, in: free) } catch {
                 throw ServiceError(error.kind == .invalid ? .usage : .conflict, error.message)
             }
             // Its standing places count towards maxSelectCount.
-            let standing = token.map { inv.heldPlaces(of: $0).values.reduce(0, +) } ?? 0
-            guard request.count + standing <= plan.hall.maxSelectCount else {
-                throw ServiceError(.conflict, "this token already holds \(standing) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(plan.hall.maxSelectCount)")
+            guard request.count + mine.places <= free.maxSelectCount else {
+                throw ServiceError(.conflict, "this token already holds \(mine.places) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(free.maxSelectCount)")
             }
-            let token = token ?? inv.issueToken(now: t, ttl: ttl)
-            // Toggle one seat per couple or group: its partners follow.
-            var toggles: [String] = [], covered = Set<SeatID>()
-            let old = inv.heldSeats(of: token), new = Set(found.seats)
-            for id in old where !new.contains(id) && covered.insert(id).inserted {
-                covered.formUnion(free.members(of: id))
-                toggles.append(id.description)
-            }
-            for id in found.seats where !old.contains(id) && covered.insert(id).inserted {
-                covered.formUnion(free.members(of: id))
-                toggles.append(id.description)
-            }
-            let outcome: ShowInventory.SelectOutcome
             do {
-                outcome = try inv.select(token: token, toggles: toggles, areas: [], plan: plan.hall, now: t, ttl: ttl)
-            } catch {
-                throw ServiceError(.conflict, "show \(show): the token \(token) vanished while holding its recommendation")
+                return try update(show, plan: plan, now: t) { tx in
+                    try ShowService.readAround(tx, token: token, seats: found.seats, plan: plan)
+                    if let token, tx.inventory.tokens[token] == nil {
+                        throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
+                    }
+                    let token = token ?? tx.inventory.issueToken(now: t, ttl: ttl)
+                    // Toggle one seat per couple or group: its partners follow.
+                    var toggles: [String] = [], covered = Set<SeatID>()
+                    let old = tx.inventory.heldSeats(of: token), new = Set(found.seats)
+                    for id in old where !new.contains(id) && covered.insert(id).inserted {
+                        covered.formUnion(free.members(of: id))
+                        toggles.append(id.description)
+                    }
+                    for id in found.seats where !old.contains(id) && covered.insert(id).inserted {
+                        covered.formUnion(free.members(of: id))
+                        toggles.append(id.description)
+                    }
+                    let outcome: ShowInventory.SelectOutcome
+                    do {
+                        outcome = try tx.inventory.select(token: token, toggles: toggles, areas: [], plan: plan.hall, now: t, ttl: ttl)
+                    } catch {
+                        throw ServiceError(.conflict, "show \(show): the token \(token) vanished while holding its recommendation")
+                    }
+                    // Another buyer took one of them since the view was read: nothing is kept, and the search runs again.
+                    guard Set(outcome.selection.ids) == new else {
+                        var raced = ServiceError(.conflict, "show \(show): the recommended seats \(found.seats.map(\.description).joined(separator: ",")) were taken meanwhile; ask again")
+                        raced.raced = true
+                        throw raced
+                    }
+                    return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection,
+                                      hall: tx.inventory.hall(plan.hall, for: token), changed: !toggles.isEmpty)
+                }
+            } catch where error.raced && attempt < 5 {
+                continue
             }
-            guard Set(outcome.selection.ids) == new else {
-                throw ServiceError(.conflict, "show \(show): the recommended seats \(found.seats.map(\.description).joined(separator: ",")) could not all be held")
-            }
-            free = inv.hall(plan.hall, for: token)
-            return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection, hall: free,
-                              changed: !toggles.isEmpty)
         }
     }
 

@@ -265,7 +265,7 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
 struct SQLiteRunner: SQLRunner {
     let connection: SQLiteConnection
     func rows(_ sql: String, _ args: [SQLValue]) throws -> [[SQLValue]] {
-        do { return try connection.rows(sql.replacingOccurrences(of: "$", with: "?"), args) } catch { throw error.error }
+        do { return try connection.rows(sql, args, dollarArguments: true) } catch { throw error.error }
     }
 }
 
@@ -294,8 +294,34 @@ final class SQLiteConnection {
         try rows("PRAGMA journal_mode=WAL")
     }
 
+    /// Prepared statements by their text (at most `cacheLimit`; all
+    /// finalised when it is full): a hold's few statements are parsed once.
+    private var statements: [String: OpaquePointer] = [:]
+    private let cacheLimit = 256
+
     deinit {
+        for stmt in statements.values { sqlite3_finalize(stmt) }
         if let db { sqlite3_close_v2(db) }
+    }
+
+    /// The statement for `sql` (`$N` arguments as SQLite's `?N` when
+    /// `dollarArguments`), prepared once and reset for each use.
+    private func statement(_ sql: String, dollarArguments: Bool) throws(SQLiteFailure) -> OpaquePointer {
+        if let stmt = statements[sql] {
+            sqlite3_reset(stmt)
+            sqlite3_clear_bindings(stmt)
+            return stmt
+        }
+        if statements.count >= cacheLimit {
+            for stmt in statements.values { sqlite3_finalize(stmt) }
+            statements.removeAll()
+        }
+        let text = dollarArguments ? String(decoding: sql.utf8.map { $0 == UInt8(ascii: "$") ? UInt8(ascii: "?") : $0 }, as: UTF8.self) : sql
+        var stmt: OpaquePointer? = nil
+        let rc = sqlite3_prepare_v2(db, text, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw failure("the store failed", rc) }
+        statements[sql] = stmt
+        return stmt
     }
 
     private func failure(_ what: String, _ rc: Int32) -> SQLiteFailure {
@@ -315,11 +341,11 @@ final class SQLiteConnection {
 
     /// Runs one statement with its arguments; returns its rows.
     @discardableResult
-    func rows(_ sql: String, _ args: [SQLValue] = []) throws(SQLiteFailure) -> [[SQLValue]] {
-        var stmt: OpaquePointer? = nil
-        var rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw failure("the store failed", rc) }
-        defer { sqlite3_finalize(stmt) }
+    func rows(_ sql: String, _ args: [SQLValue] = [], dollarArguments: Bool = false) throws(SQLiteFailure) -> [[SQLValue]] {
+        let stmt = try statement(sql, dollarArguments: dollarArguments)
+        // Done with the statement (its locks let go) whatever happens.
+        defer { sqlite3_reset(stmt) }
+        var rc: Int32 = SQLITE_OK
         for (i, arg) in args.enumerated() {
             let k = Int32(i + 1)
             switch arg {

@@ -47,6 +47,22 @@ public enum RowNeighbours {
         Set(ids.compactMap { hall.position(of: $0)?.row }).sorted()
     }
 
+    /// These seats and the cells up to `reach` places from each in its row
+    /// (aisles included in the count, not in the answer), in row order:
+    /// what the single-seat rule may look at around a selection (an empty
+    /// seat beside a selected one, and that seat's other neighbour).
+    public static func around(_ ids: some Sequence<SeatID>, in hall: Hall, reach: Int) -> [SeatID] {
+        var out = Set<SeatID>()
+        for id in ids {
+            guard let p = hall.position(of: id) else { continue }
+            let row = hall.rows[p.row]
+            for j in max(0, p.seat - reach)...min(row.seats.count - 1, p.seat + reach) where row.seats[j].isSeat {
+                out.insert(SeatID(section: row.section, row: row.number, column: row.seats[j].column))
+            }
+        }
+        return out.sorted()
+    }
+
     /// Every seat (not aisle) of the rows holding these seats, in row order:
     /// what the rules may look at when a selection holds these seats.
     public static func rowMates(of ids: some Sequence<SeatID>, in hall: Hall) -> [SeatID] {
