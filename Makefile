@@ -22,7 +22,7 @@ RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfro
 # release build for the cluster test; a real compile error fails again.
 swift-build = $(SWIFT) build $(1) || $(SWIFT) build $(1)
 
-.PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-peers fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -107,6 +107,13 @@ bench: deps
 	$(call swift-build,$(RELEASE) --product seatmap-cairo-reference)
 	$(call swift-build,$(RELEASE) --product seatmap-bench)
 	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap-bench" --json out/bench.json
+
+# Selling over HTTP against the stores' own rates (SQLite, and PostgreSQL on a
+# private server of its own): seatmap-bench --only sale.
+bench-sale: deps
+	@mkdir -p out
+	$(call swift-build,$(RELEASE) --product seatmap-bench)
+	bash scripts/with-postgres.sh bash -c 'SEATMAP_BENCH_POSTGRES=$$SEATMAP_TEST_POSTGRES "$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap-bench" --only sale --json out/bench-sale.json'
 
 bench-peers:
 	bash scripts/install-bench-peers.sh

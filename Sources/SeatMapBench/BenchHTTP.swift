@@ -41,12 +41,14 @@ final class BenchHTTP {
             sent += n
         }
         // The head, up to its blank line.
-        var end: Int? = nil
-        while end == nil {
-            if let k = BenchHTTP.blankLine(buffer) { end = k } else { try fill() }
+        var found = BenchHTTP.blankLine(buffer)
+        while found == nil {
+            try fill()
+            found = BenchHTTP.blankLine(buffer)
         }
-        let headText = String(decoding: buffer[..<end!], as: UTF8.self)
-        buffer.removeFirst(end! + 4)
+        let end = found ?? 0
+        let headText = String(decoding: buffer[..<end], as: UTF8.self)
+        buffer.removeFirst(end + 4)
         let lines = headText.split(separator: "\r\n")
         guard let statusLine = lines.first, let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
             throw SeatMapError("no status line: \(headText.prefix(80))")

@@ -39,13 +39,16 @@ extension Bench {
         let seconds = quick ? 0.5 : 4.0
         for (kind, store, baseline) in stores {
             log("… sale on \(kind)")
-            let service = try SeatMapHTTPService(halls: dir.path, store: store, workers: 8)
+            // As `seatmap serve` runs by default.
+            let service = try SeatMapHTTPService(halls: dir.path, store: store, workers: SeatMapHTTPService.defaultWorkers(store: store))
             defer { service.stop() }
             let admin = try BenchHTTP(port: service.port)
-            for (name, _) in halls {
-                let created = try admin.request("POST", "/shows/\(name)", json: #"{"hall": "\#(name)"}"#)
+            for (name, _) in halls + (quick ? [] : [("history", halls[halls.count - 1].1)]) {
+                let created = try admin.request("POST", "/shows/\(name)", json: #"{"hall": "\#(name == "history" ? "stadium-100k" : name)"}"#)
                 guard created.status == 201 || created.status == 200 else { throw SeatMapError("creating show \(name): \(created.status)") }
             }
+            // A short run first: the first requests of a process pay for its caches.
+            _ = try holdAndRelease(port: service.port, show: halls[0].0, hall: halls[0].1, clients: 4, seconds: quick ? 0.2 : 1)
             var rates: [String: Double] = [:]
             for clients in (quick ? [4] : [16, 64]) {
                 for (name, hall) in halls {
@@ -59,8 +62,13 @@ extension Bench {
                 }
             }
             // The limit: the better of one connection and 16 (SQLite's writers
-            // on several connections wait in its busy handler; one does not).
+            // on several connections wait in its busy handler; one does not);
+            // for PostgreSQL, `pgbench -N` (16 clients) when it is installed.
             var raw = StoreBaseline.Rate(writesPerSecond: 0, p50: 0, p99: 0)
+            if kind == "PostgreSQL", let tps = try Bench.pgbench(baseline, clients: 16, seconds: seconds) {
+                add("store", "pgbench -N, 16 clients (its transactions: 3 updates, a select, an insert)", Stat(median: tps, min: tps, max: tps, unit: "tps"))
+                raw.writesPerSecond = tps
+            }
             for connections in [1, 16] {
                 let r = kind == "SQLite"
                     ? try StoreBaseline.sqlite(path: baseline, rows: 100_000, clients: connections, seconds: seconds)
@@ -68,25 +76,152 @@ extension Bench {
                 add("store", "\(kind)'s own conditional one-row update, \(connections) connection\(connections == 1 ? "" : "s")",
                     Stat(median: r.writesPerSecond, min: r.writesPerSecond, max: r.writesPerSecond, unit: "writes/s"),
                     "p50 \(fmt(r.p50)) ms, p99 \(fmt(r.p99)) ms")
-                if r.writesPerSecond > raw.writesPerSecond { raw = r }
+                if kind == "SQLite" && r.writesPerSecond > raw.writesPerSecond || kind == "PostgreSQL" && raw.writesPerSecond == 0 { raw = r }
             }
-            guard !quick, let big = rates["stadium-100k/16"], let small = rates["cinema-216/16"], let hall = halls.last?.1 else { continue }
-            ratios.append(("\(kind): hold/release 100k-seat / 216-seat show, 16 clients", big / small))
+            guard !quick, let big = rates["stadium-100k/16"], let hall = halls.last?.1 else { continue }
+            // The sizes side by side: rounds of the 216-seat and the 100k-seat show
+            // back to back, the median of the rounds' ratios (the machine is noisy).
+            var sizeRatios: [Double] = []
+            for _ in 0..<5 {
+                let small = try holdAndRelease(port: service.port, show: "cinema-216", hall: halls[0].1, clients: 16, seconds: 1.5)
+                let large = try holdAndRelease(port: service.port, show: "stadium-100k", hall: hall, clients: 16, seconds: 1.5)
+                sizeRatios.append(large.writesPerSecond / small.writesPerSecond)
+            }
+            let sizeRatio = sizeRatios.sorted()[sizeRatios.count / 2]
+            ratios.append(("\(kind): hold/release 100k-seat / 216-seat show, 16 clients (median of 5 paired rounds)", sizeRatio))
             ratios.append(("\(kind): hold/release 100k-seat show / the store's own rate", big / raw.writesPerSecond))
-            target("\(kind): hold/release 100k-seat / 216-seat show", big / small, "≥ 0.8×", big / small >= 0.8)
+            target("\(kind): hold/release 100k-seat / 216-seat show", sizeRatio, "≥ 0.8×", sizeRatio >= 0.8)
             target("\(kind): hold/release 100k-seat show / the store's own rate", big / raw.writesPerSecond, "≥ 0.25×", big / raw.writesPerSecond >= 0.25)
-            // History must not matter: 20,000 orders, then the same run.
+            // History must not matter: a second 100k-seat show with 20,000
+            // orders, measured in rounds beside the fresh one (the median of
+            // the rounds' ratios: the machine's noise weighs on both).
             let t0 = Bench.now()
-            try orders(20_000, port: service.port, show: "stadium-100k", hall: hall)
+            try orders(20_000, port: service.port, show: "history", hall: hall)
             log("  20,000 orders placed in \(fmt(Double(Bench.now() - t0) / 1e9)) s")
-            let after = try holdAndRelease(port: service.port, show: "stadium-100k", hall: hall, clients: 16, seconds: seconds, skip: 20_000)
-            add("stadium-100k", "hold/release over HTTP, \(kind), 16 clients, after 20,000 orders",
-                Stat(median: after.writesPerSecond, min: after.writesPerSecond, max: after.writesPerSecond, unit: "writes/s"),
-                "p50 \(fmt(after.p50)) ms, p99 \(fmt(after.p99)) ms")
-            ratios.append(("\(kind): hold/release after 20,000 orders / before", after.writesPerSecond / big))
-            target("\(kind): hold/release after 20,000 orders / before", after.writesPerSecond / big, "≥ 0.8×", after.writesPerSecond / big >= 0.8)
+            var roundRatios: [Double] = [], afterRates: [Double] = []
+            for _ in 0..<5 {
+                let fresh = try holdAndRelease(port: service.port, show: "stadium-100k", hall: hall, clients: 16, seconds: 1.5, skip: 20_000)
+                let after = try holdAndRelease(port: service.port, show: "history", hall: hall, clients: 16, seconds: 1.5, skip: 20_000)
+                roundRatios.append(after.writesPerSecond / fresh.writesPerSecond)
+                afterRates.append(after.writesPerSecond)
+            }
+            let ratio = roundRatios.sorted()[roundRatios.count / 2]
+            let afterSorted = afterRates.sorted()
+            add("stadium-100k", "hold/release over HTTP, \(kind), 16 clients, after 20,000 orders (5 rounds of 1.5 s)",
+                Stat(median: afterSorted[afterSorted.count / 2], min: afterSorted[0], max: afterSorted[afterSorted.count - 1], unit: "writes/s"))
+            ratios.append(("\(kind): hold/release after 20,000 orders / a fresh show (median of 5 paired rounds)", ratio))
+            target("\(kind): hold/release after 20,000 orders / a fresh show", ratio, "≥ 0.8×", ratio >= 0.8)
             try deltaSize(port: service.port, hall: hall, kind: kind)
+            try flashSale(port: service.port, hall: hall, kind: kind)
         }
+    }
+
+    /// A flash sale on a fresh 100,000-seat show: 2,000 buyers at once
+    /// over 120 connections (the service takes 128 from one address), each
+    /// holding 2 to 4 seats, every other one by best available and the rest
+    /// by picking seats side by side at random (again elsewhere when some
+    /// are taken), then ordering. Reported: seats sold, orders a second, the
+    /// orders' p99; checked in the show's status afterwards: no seat in two
+    /// orders, every order answered 200 kept with its seats.
+    mutating func flashSale(port: UInt16, hall: Hall, kind: String, buyers: Int = 2_000) throws {
+        let admin = try BenchHTTP(port: port)
+        let created = try admin.request("POST", "/shows/flash", json: #"{"hall": "stadium-100k"}"#)
+        guard created.status == 201 else { throw SeatMapError("creating the flash sale's show: \(created.status)") }
+        let free = Bench.freeSeats(hall)
+        let results = FlashResults()
+        let next = FlashQueue(buyers)
+        let start = Bench.now()
+        StoreBaseline.threads(120) { k in
+            var rng = BenchScenes.Random(state: UInt64(k) &* 7919 &+ 1)
+            do {
+                let http = try BenchHTTP(port: port)
+                while let i = next.take() {
+                    let count = 2 + i % 3
+                    var token: String? = nil
+                    if i % 2 == 0 {
+                        let r = try http.request("POST", "/shows/flash/best", json: #"{"count": \#(count)}"#)
+                        if r.status == 200 { token = BenchHTTP.string(BenchHTTP.json(r.body), "token") }
+                    } else {
+                        for _ in 0..<8 where token == nil {
+                            let at = Int(rng.next() % UInt64(free.count - count))
+                            let seats = free[at..<(at + count)].map { "\"\($0)\"" }.joined(separator: ", ")
+                            let r = try http.request("POST", "/shows/flash/select", json: #"{"toggle": [\#(seats)]}"#)
+                            guard r.status == 200, let answer = BenchHTTP.json(r.body) else { continue }
+                            let held = BenchHTTP.string(answer, "token")
+                            if case .array(let selected)? = answer["selected"]?.value, selected.count == count {
+                                token = held
+                            } else if let held {
+                                // Some were taken: give back what was held, and look elsewhere.
+                                _ = try http.request("POST", "/shows/flash/select", json: #"{"toggle": [\#(seats)], "token": "\#(held)"}"#)
+                            }
+                        }
+                    }
+                    guard let token else {
+                        results.unserved()
+                        continue
+                    }
+                    let t0 = Bench.now()
+                    let sold = try http.request("POST", "/shows/flash/order", json: #"{"token": "\#(token)", "orderId": "flash-\#(i)"}"#)
+                    let ms = Double(Bench.now() - t0) / 1e6
+                    guard sold.status == 200, let answer = BenchHTTP.json(sold.body), case .array(let seats)? = answer["sold"]?.value else {
+                        results.refused(ms)
+                        continue
+                    }
+                    results.sold("flash-\(i)", seats.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }, ms)
+                }
+            } catch {
+                results.fail(error)
+            }
+        }
+        if let failure = results.failure { throw failure }
+        let seconds = Double(Bench.now() - start) / 1e9
+        // What the show says it sold.
+        let status = try admin.request("GET", "/shows/flash/status")
+        guard status.status == 200, case .array(let orders)? = BenchHTTP.json(status.body)?["orders"]?.value else {
+            throw SeatMapError("the flash sale's status answered \(status.status)")
+        }
+        var stored: [String: [String]] = [:]
+        var owners: [String: Int] = [:]
+        for o in orders {
+            guard let id = BenchHTTP.string(o, "orderId"), case .array(let seats)? = o["seats"]?.value else { continue }
+            let ids = seats.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
+            stored[id] = ids.sorted()
+            for seat in ids { owners[seat, default: 0] += 1 }
+        }
+        let doubles = owners.values.filter { $0 > 1 }.count
+        let lost = results.answered.filter { stored[$0.key] != $0.value.sorted() }.count
+        let seatsSold = results.answered.values.reduce(0) { $0 + $1.count }
+        let p99 = results.p99
+        add("stadium-100k", "flash sale, \(kind): \(buyers) buyers, 120 connections", Stat(median: Double(results.answered.count) / seconds, min: 0, max: 0, unit: "orders/s"),
+            "\(results.answered.count) orders, \(seatsSold) seats sold in \(fmt(seconds)) s; order p99 \(fmt(p99)) ms; \(results.refusedCount) refused, \(results.unservedCount) found no seats")
+        target("\(kind): flash sale, seats sold twice", Double(doubles), "0", doubles == 0)
+        target("\(kind): flash sale, answered orders lost", Double(lost), "0", lost == 0)
+    }
+
+    /// `pgbench -N`'s transactions a second on a database (initialised at
+    /// scale 10 first), or nil when PostgreSQL's pgbench is not installed.
+    static func pgbench(_ url: String, clients: Int, seconds: Double) throws -> Double? {
+        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed()
+            .map { "/usr/lib/postgresql/\($0)/bin/pgbench" } + [Bench.which("pgbench")].compactMap { $0 }
+        guard let pgbench = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        func run(_ args: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: pgbench)
+            p.arguments = args
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw SeatMapError("pgbench \(args.first ?? "") failed (exit \(p.terminationStatus))") }
+            return String(decoding: data, as: UTF8.self)
+        }
+        _ = try run(["-i", "-q", "-s", "10", url])
+        let report = try run(["-N", "-c", String(clients), "-j", "2", "-T", String(max(1, Int(seconds))), url])
+        guard let line = report.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+              let tps = Double(line.dropFirst(6).split(separator: " ").first ?? "") else { return nil }
+        return tps
     }
 
     /// The free seats of a hall, in row order.
@@ -195,5 +330,60 @@ final class SaleResults: @unchecked Sendable {
         let s = latencies.sorted()
         guard !s.isEmpty else { return StoreBaseline.Rate(writesPerSecond: 0, p50: 0, p99: 0) }
         return StoreBaseline.Rate(writesPerSecond: Double(s.count) / seconds, p50: s[s.count / 2], p99: s[min(s.count - 1, Int(Double(s.count) * 0.99))])
+    }
+}
+
+/// The flash sale's buyers, each taken once.
+final class FlashQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: Int
+    private let count: Int
+    init(_ count: Int) {
+        self.count = count
+        left = count
+    }
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard left > 0 else { return nil }
+        left -= 1
+        return count - left - 1
+    }
+}
+
+/// What the flash sale's buyers got.
+final class FlashResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var answered: [String: [String]] = [:]
+    private(set) var refusedCount = 0
+    private(set) var unservedCount = 0
+    private var latencies: [Double] = []
+    private(set) var failure: Error?
+
+    func sold(_ order: String, _ seats: [String], _ ms: Double) {
+        lock.lock()
+        answered[order] = seats
+        latencies.append(ms)
+        lock.unlock()
+    }
+    func refused(_ ms: Double) {
+        lock.lock()
+        refusedCount += 1
+        latencies.append(ms)
+        lock.unlock()
+    }
+    func unserved() {
+        lock.lock()
+        unservedCount += 1
+        lock.unlock()
+    }
+    func fail(_ error: Error) {
+        lock.lock()
+        failure = failure ?? error
+        lock.unlock()
+    }
+    var p99: Double {
+        let s = latencies.sorted()
+        return s.isEmpty ? 0 : s[min(s.count - 1, Int(Double(s.count) * 0.99))]
     }
 }

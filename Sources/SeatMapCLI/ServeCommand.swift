@@ -24,7 +24,7 @@ extension SeatMapCLI {
                 .value("header-timeout", "SECONDS", "How long a new connection may take to send its first request header before it is closed (default 10, at most 30)."),
                 .value("max-image-megapixels", "N", "The largest image one request may have drawn, in megapixels (default 100, at most 400); larger ones answer 422."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
-                .value("workers", "N", "Requests worked on at once (default: the number of cores)."),
+                .value("workers", "N", "Requests worked on at once (default: the number of cores; four times that with a PostgreSQL store)."),
             ],
             details: """
             Endpoints (docs/service.md has curl examples; * needs the admin key when one is set):
@@ -62,7 +62,7 @@ extension SeatMapCLI {
             }
             let host = args.value("host") ?? "127.0.0.1"
             let port = try args.int("port", in: 0...65535) ?? 8080
-            let workers = try args.int("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+            let workers = try args.int("workers", in: 1...256) ?? SeatMapHTTPService.defaultWorkers(store: args.value("store"))
             let ttl = try StoreFlags.holdSeconds(args)
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128

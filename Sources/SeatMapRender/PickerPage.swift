@@ -9,7 +9,7 @@ public struct PickerEndpoint: Sendable {
     public var show: String
     /// Where toggles are POSTed (`/shows/SHOW/select`).
     public var select: String
-    /// The statuses, long-polled (`/shows/SHOW/seats`).
+    /// The statuses (`/shows/SHOW/seats`): the whole show once, then what changed after its sequence (`?since=N`), long-polled.
     public var seats: String
     /// Where the confirm button orders (`/shows/SHOW/order`): only in the
     /// service's open development mode; otherwise confirming hands the cart
@@ -779,14 +779,15 @@ enum PickerPage {
         }
 
         // ---- The cart: the service's answer ----
-        var etag = null, polling = 0;
+        // whole: the whole show was read for this token (then only deltas after `sequence`).
+        var whole = false, polling = 0, sequence = null;
         var token = null, cart = [], total = "", totalText = "", expiresAt = 0, skew = 0, gaps = [];
         try { token = new URLSearchParams(location.search).get("token") || (cfg.show && sessionStorage.getItem("seatmap:" + cfg.show)) || null; } catch (err) { token = null; }
         function keepToken(t) {
           var changed = t !== token;
           token = t;
           // A new token sees its own seats as selected: the statuses are asked for again with it.
-          if (changed) { etag = null; poll(false); }
+          if (changed) { whole = false; poll(false); }
           try { if (cfg.show) { if (t) sessionStorage.setItem("seatmap:" + cfg.show, t); else sessionStorage.removeItem("seatmap:" + cfg.show); } } catch (err) { /* storage refused */ }
         }
         function drawCart() {
@@ -971,16 +972,24 @@ enum PickerPage {
             });
           }).catch(function () { drawCart(); });
         }
+        // The whole show once (and again for a new token), then only what
+        // changed after the sequence it was as of (?since=), waited for.
         function poll(wait) {
           if (!cfg.seats) return;
           var n = ++polling, asked = token;
-          var url = cfg.seats + "?" + (token ? "token=" + encodeURIComponent(token) + "&" : "") + (wait ? "wait=25" : "");
-          fetch(url.replace(/[?&]$/, ""), { headers: etag ? { "If-None-Match": etag } : {}, cache: "no-store", credentials: "same-origin" })
+          var since = whole ? sequence : null;
+          var url = cfg.seats + "?" + (token ? "token=" + encodeURIComponent(token) + "&" : "") +
+            (since !== null ? "since=" + since + "&" : "") + (wait && since !== null ? "wait=25" : "");
+          fetch(url.replace(/[?&]$/, ""), { cache: "no-store", credentials: "same-origin" })
             .then(function (r) {
               // An answer for another token (or an older poll) is not this buyer's view.
               if (n !== polling || asked !== token) return;
-              if (r.status === 200) { etag = r.headers.get("ETag"); return r.json().then(seatsAnswer); }
-              if (r.status !== 304) throw new Error(String(r.status));
+              if (r.status !== 200) throw new Error(String(r.status));
+              return r.json().then(function (j) {
+                if (n !== polling || asked !== token) return;
+                if (typeof j.sequence === "number") { sequence = j.sequence; whole = true; }
+                seatsAnswer(j.changes ? { seats: j.changes, areas: j.areas } : j);
+              });
             })
             .then(function () { if (n === polling) setTimeout(function () { poll(true); }, 0); },
                   function () { if (n === polling) setTimeout(function () { poll(true); }, 2000); });

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import SeatMapCore
 import SeatMapRender
+import SeatMapService
 
 /// The HTTP/1.1 server under `seatmap serve`: libmicrohttpd parses HTTP and
 /// polls the connections on a few I/O threads; every request's work runs
@@ -234,7 +235,7 @@ final class HTTPServer: @unchecked Sendable {
     private func logLine(_ exchange: Exchange) {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1e6
         let bytes = exchange.response?.body.count ?? 0
-        let stamp = ISO8601DateFormatter().string(from: Date())
+        let stamp = ShowJSON.time(Date())
         let status = exchange.status == 0 ? "-" : String(exchange.status)
         log("\(stamp) \(exchange.request.method) \(exchange.request.path) \(status) \(String(format: "%.1f", ms)) ms \(bytes) B")
     }

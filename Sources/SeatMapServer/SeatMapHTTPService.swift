@@ -19,6 +19,13 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     /// RGBA), a quarter of what the command line allows.
     public static let defaultMaxImagePixels = 100_000_000
 
+    /// Requests worked on at once unless told: a worker a core; four a core
+    /// with a PostgreSQL store, whose requests mostly wait on the network.
+    public static func defaultWorkers(store: String?) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return store.map(PostgresInventoryStore.isConnectionString) == true ? 4 * cores : cores
+    }
+
     /// - Parameters:
     ///   - store: the inventory store's SQLite file (nil: the show
     ///     endpoints answer 409), or `inventory` for another store.

@@ -92,7 +92,7 @@ extension Controller {
             }
             while true {
                 let seen = changes.version(show)
-                let view = try service.view(show: show, token: token, plan: plan)
+                let view = try service.seatsView(show: show, token: token, plan: plan)
                 var r = Controller.compact(ShowJSON.seats(view, plan: plan.hall))
                 let etag = "\"" + Controller.contentHash(r.body) + "\""
                 r.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
@@ -100,9 +100,9 @@ extension Controller {
                 if Date() >= deadline || changes.isClosed {
                     return HTTPResponse(status: 304, headers: r.headers.filter { $0.0 != "Content-Type" })
                 }
-                // A hold that expires changes the answer too, with no commit to tell of it.
-                let nextExpiry = view.inventory.tokens.values.filter { $0 > Date() }.min().map { $0.addingTimeInterval(0.01) }
-                _ = changes.wait(show, seen: seen, until: min(deadline, nextExpiry ?? deadline))
+                // A hold that expires changes the answer too, with no commit to tell of
+                // it: looked at again within a second (the view's sweep releases it).
+                _ = changes.wait(show, seen: seen, until: min(deadline, Date().addingTimeInterval(1)))
             }
         }
     }

@@ -22,7 +22,7 @@ final class PublicViews: @unchecked Sendable {
     private var views: [String: View] = [:]
     /// Shows kept at most (the oldest forgotten first is not tracked: all
     /// are forgotten when this many are kept).
-    private let capacity = 64
+    private let capacity = 16
 
     /// The show's public view now. Holds that expired are released first
     /// (a bounded sweep, logged), so they come in as changes.

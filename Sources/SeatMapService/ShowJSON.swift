@@ -5,11 +5,17 @@ import SeatMapCore
 /// the HTTP answers.
 public enum ShowJSON {
     /// ISO 8601 in UTC with milliseconds: `2026-12-01T10:00:00.000Z`.
+    /// (Written from the calendar fields: a formatter a call cost more than
+    /// the rest of a hold.)
     public static func time(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let millis = Int((ms % 1000 + 1000) % 1000)
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec)).\(fraction)Z"
     }
 
     /// A selection's results, seats, total, violations (single empty
@@ -85,7 +91,7 @@ public enum ShowJSON {
             let type = selection.ticketType(of: id, in: hall)
             return .object([
                 ("id", .string(id.description)), ("label", .string(hall.describe(cell, in: locale))),
-                ("section", .string(hall.sectionLabels[cell.row.section] ?? "")), ("row", .string(cell.row.label)),
+                ("section", .string(hall.sectionLabel(cell.row.section) ?? "")), ("row", .string(cell.row.label)),
                 ("seat", .string(cell.seat.label)), ("price", .string(price.plainText)),
                 ("priceText", .string(locale.money(price, currency: hall.currency))),
             ] + (cell.seat.externalID.map { [("externalId", .string($0))] } ?? [])

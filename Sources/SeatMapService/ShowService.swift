@@ -443,6 +443,40 @@ public final class ShowService: Sendable {
                     inventory: inv)
     }
 
+    /// The show's seats as one buyer sees them, for the whole `seats`
+    /// answer: the public view kept per sequence (shared by every reader,
+    /// brought up to date from the change log) with the buyer's own holds
+    /// drawn selected, not a read of the whole show. A channel's token, and
+    /// a hall with standing areas, get the whole show read (`view`).
+    public func seatsView(show: String, token: String?, plan: HallPlan, now: Date = Date()) throws(ServiceError) -> View {
+        if let token { try ShowService.checkToken(token) }
+        try ShowService.checkShowID(show)
+        guard !plan.hall.areas.contains(where: \.isStanding) else { return try view(show: show, token: token, plan: plan, now: now) }
+        // The shared view first, then the token's holds (as of that sequence
+        // or later: whatever changed meanwhile comes again in the next delta).
+        guard let shared = try storeCall({ try views.view(of: show, plan: plan, store: store, now: now) }) else { throw ShowService.noSuchShow(show) }
+        let mine = try storeCall {
+            try store.read(show: show, now: now) { tx -> (held: [SeatID], channel: String?) in
+                guard let token else { return ([], nil) }
+                try tx.read(token: token)
+                return (tx.inventory.heldSeats(of: token), tx.inventory.tokenChannels[token])
+            }
+        }
+        guard let mine else { throw ShowService.noSuchShow(show) }
+        if mine.channel != nil { return try view(show: show, token: token, plan: plan, now: now) }
+        if shared.planName != plan.name { throw ServiceError(.conflict, "show \(show) is of another hall, not \(plan.name)") }
+        var hall = shared.hall
+        var statuses: [SeatID: String] = [:]
+        for id in shared.held { statuses[id] = "held" }
+        for id in mine.held {
+            hall.setStatus(.available, of: id)
+            statuses[id] = "selected"
+        }
+        var inventory = ShowInventory(show: show, hall: plan.name)
+        inventory.changeSequence = shared.sequence
+        return View(hall: hall, selected: mine.held, statuses: statuses, inventory: inventory)
+    }
+
     /// What changed in a show after a sequence, as one buyer sees it.
     public struct SeatChanges: Sendable {
         public var show: String

@@ -134,8 +134,9 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     /// Creates the show unless it exists (the insert waits for a
     /// concurrent creator and then does nothing); returns the stored show.
+    /// (An existing show is answered with its own row: the caller checks its hall and rules.)
     func create(_ inventory: ShowInventory, now: Date) throws -> (show: ShowInventory, created: Bool) {
-        if let existing = try all(inventory.show, now: now) { return (existing, false) }
+        if let existing = try head(inventory.show) { return (existing, false) }
         var show = inventory
         // Batch ids a round-2 store applied under this show's id stay applied.
         for row in try db.q("SELECT batch_id FROM applied_batches WHERE show = $1", [.text(show.show)]) {
@@ -149,7 +150,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
                                  .int(Int64(now.timeIntervalSince1970)), InventorySchema.rulesText(show.rules), show.hallFile.map { .text($0) } ?? .null])
         guard !inserted.isEmpty else {
             // Created meanwhile by another instance.
-            return (try all(inventory.show, now: now) ?? inventory, false)
+            return (try head(inventory.show) ?? inventory, false)
         }
         var empty = ShowInventory(show: show.show, hall: show.hall)
         empty.rules = show.rules
@@ -218,15 +219,16 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             let args: [SQLValue] = [.text(id)] + chunk.map { .text($0.description) }
             let marks = InventoryRows.list(chunk.count, from: 2)
             var fragment = ShowInventory(show: id, hall: show.hall)
-            take(try db.q("SELECT seat, state, ref, ticket, expires_ms FROM show_seats WHERE show = $1 AND seat IN (\(marks))", args),
-                 into: &fragment, now: ms)
+            // The seats' rows and their channels in one statement (one trip to a server).
+            let rows = try db.q("SELECT seat, state, ref, ticket, expires_ms, NULL FROM show_seats WHERE show = $1 AND seat IN (\(marks)) UNION ALL SELECT seat, NULL, NULL, NULL, NULL, channel FROM show_channels WHERE show = $1 AND seat IN (\(marks))", args)
+            take(rows.filter { $0[1] != .null }, into: &fragment, now: ms)
             for (seat, state) in fragment.seats {
                 show.seats[seat] = state
                 if case .held(let t) = state { holders.insert(t) }
             }
             show.ticketTypes.merge(fragment.ticketTypes) { a, _ in a }
-            for row in try db.q("SELECT seat, channel FROM show_channels WHERE show = $1 AND seat IN (\(marks))", args) {
-                if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
+            for row in rows where row[1] == .null {
+                if let text = row[0].text, let seat = SeatID(text), let c = row[5].text { show.channels[seat] = c }
             }
         }
         let tokens = holders.sorted()
@@ -243,9 +245,10 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         let key: [SQLValue] = [.text(id), .text(token)]
         takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token = $2", key), into: &show, now: ms)
         guard show.tokens[token] != nil else { return }
-        take(try db.q("SELECT seat, state, ref, ticket, expires_ms FROM show_seats WHERE show = $1 AND ref = $2 AND state = 'held'", key), into: &show, now: ms)
-        for row in try db.q("SELECT c.seat, c.channel FROM show_channels c JOIN show_seats s ON s.show = c.show AND s.seat = c.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key) {
-            if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
+        let held = try db.q("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, c.channel FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key)
+        take(held, into: &show, now: ms)
+        for row in held {
+            if let text = row[0].text, let seat = SeatID(text), show.seats[seat] != nil, let c = row[5].text { show.channels[seat] = c }
         }
         for row in try db.q("SELECT area, places FROM area_holds WHERE show = $1 AND token = $2", key) {
             if let area = row[0].text, let n = row[1].int { show.areaHolds[area, default: [:]][token] = Int(n) }
@@ -307,8 +310,22 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             if let text = row[0].text, let seat = SeatID(text), let c = row[1].text { show.channels[seat] = c }
         }
         try areas(of: id, into: &show, now: now)
-        for row in try db.q("SELECT order_id FROM orders WHERE show = $1", key) {
-            if let oid = row[0].text { try order(oid, of: id, into: &show) }
+        // Every order in three statements (not three an order).
+        var seatsOf: [String: [SeatID]] = [:], typesOf: [String: [SeatID: String]] = [:], areasOf: [String: [String: Int]] = [:]
+        for r in try db.q("SELECT order_id, seat, ticket FROM order_seats WHERE show = $1", key) {
+            guard let oid = r[0].text, let text = r[1].text, let seat = SeatID(text) else { continue }
+            seatsOf[oid, default: []].append(seat)
+            if let t = r[2].text, !t.isEmpty { typesOf[oid, default: [:]][seat] = t }
+        }
+        for r in try db.q("SELECT order_id, area, places FROM order_areas WHERE show = $1", key) {
+            if let oid = r[0].text, let area = r[1].text, let n = r[2].int { areasOf[oid, default: [:]][area] = Int(n) }
+        }
+        for row in try db.q("SELECT order_id, token, seats, tickets FROM orders WHERE show = $1", key) {
+            guard let oid = row[0].text, let token = row[1].text else { continue }
+            // Orders before `4-targeted` listed their seats as text.
+            let seats = (row[2].text ?? "").split(separator: ",").compactMap { SeatID(String($0)) } + (seatsOf[oid] ?? [])
+            let types = InventorySchema.types(row[3].text ?? "").merging(typesOf[oid] ?? [:]) { a, _ in a }
+            show.orders[oid] = ShowInventory.Order(token: token, seats: seats.sorted(), areas: areasOf[oid] ?? [:], ticketTypes: types)
         }
         for row in try db.q("SELECT batch_id FROM show_batches WHERE show = $1", key) {
             if let b = row[0].text { show.batchIds.insert(b) }
@@ -342,13 +359,14 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     func sweep(_ id: String, now: Date) throws -> [SeatID] {
         let key: [SQLValue] = [.text(id), .int(InventoryRows.millis(now))]
         let n = InventorySchema.sweepBatch
-        let seats = try db.q("SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)", key)
-            .compactMap { $0.first?.text }
+        // Expired holds and expired tokens found in one statement.
+        let found = try db.q("SELECT 's', seat FROM (SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) a UNION ALL SELECT 't', token FROM (SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) b", key)
+        let seats = found.filter { $0[0].text == "s" }.compactMap { $0[1].text }
+        let tokens = found.filter { $0[0].text == "t" }.compactMap { $0[1].text }
         if !seats.isEmpty {
             try db.q("DELETE FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 AND seat IN (\(InventoryRows.list(seats.count, from: 3)))",
                      key + seats.map { .text($0) })
         }
-        let tokens = try db.q("SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)", key).compactMap { $0.first?.text }
         if !tokens.isEmpty {
             let marks = InventoryRows.list(tokens.count, from: 2)
             let args: [SQLValue] = [.text(id)] + tokens.map { .text($0) }
@@ -364,9 +382,12 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     func log(_ id: String, _ changes: [(SeatID, String)]) throws -> Int {
         guard let row = try db.q("UPDATE shows SET change_seq = change_seq + 1 WHERE show = $1 RETURNING change_seq, log_floor", [.text(id)]).first,
               let seq = row[0].int, let floor = row[1].int else { return 0 }
-        for (seat, word) in changes {
-            try db.q("INSERT INTO show_changes(show, sequence, seat, status) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                     [.text(id), .int(seq), .text(seat.description), .text(word)])
+        // Every seat in one statement (500 a statement at most).
+        for start in stride(from: 0, to: changes.count, by: 500) {
+            let chunk = changes[start..<min(changes.count, start + 500)]
+            let values = (0..<chunk.count).map { "($1, $2, $\(3 + 2 * $0), $\(4 + 2 * $0))" }.joined(separator: ", ")
+            try db.q("INSERT INTO show_changes(show, sequence, seat, status) VALUES \(values) ON CONFLICT DO NOTHING",
+                     [.text(id), .int(seq)] + chunk.flatMap { [SQLValue.text($0.0.description), .text($0.1)] })
         }
         let keep = Int64(InventorySchema.keptSequences)
         if seq - floor > keep + 256 {  // trimmed every 256 sequences

@@ -20,7 +20,8 @@ public protocol InventoryStore: AnyObject, Sendable {
     var location: String { get }
 
     /// Creates the show unless one with its id exists; returns the stored
-    /// show and whether this call created it.
+    /// show (for one that existed, at least its own row: hall, rules) and
+    /// whether this call created it.
     func createShow(_ inventory: ShowInventory) throws(SeatMapError) -> (show: ShowInventory, created: Bool)
 
     /// The whole show as of the last commit, holds live at `now`, or nil.

@@ -119,11 +119,16 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
 
     public func createShow(_ inventory: ShowInventory) throws(SeatMapError) -> (show: ShowInventory, created: Bool) {
         do {
-            return try transaction { rows in
+            let result = try transaction { rows in
                 let result = try rows.create(inventory, now: Date())
                 if result.created { try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(inventory.show)]) }
                 return result
             }
+            // A show's rows arrive at once: the planner learns of them now,
+            // not when autovacuum gets round to it (until then it read whole
+            // tables where an index names one row).
+            if result.created { try pool.with { c in try c.exec("ANALYZE show_seats") } }
+            return result
         } catch {
             throw PostgresInventoryStore.seatMapError(error, location)
         }
@@ -181,7 +186,8 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
 
     public func changes(show id: String, since sequence: Int, limit: Int) throws(SeatMapError) -> (sequence: Int, seats: [SeatID]?)? {
         do {
-            return try pool.with { c in try InventoryRows(db: c).changes(of: id, since: sequence, limit: limit) }
+            // One snapshot: the show's sequence and the log it trims agree.
+            return try pool.with { c in try InventoryRows(db: c).readConsistent { try $0.changes(of: id, since: sequence, limit: limit) } }
         } catch {
             throw PostgresInventoryStore.seatMapError(error, location)
         }

@@ -115,7 +115,7 @@ public final class ShowTransaction {
     /// batches); must come before any change.
     public func readAll() throws {
         guard !wholeShow else { return }
-        precondition(inventory == before, "readAll after a change")
+        guard inventory == before else { throw SeatMapError("a use case read the whole show after changing it (its changes would be lost)") }
         guard let all = try source.all(before.show, now: now) else { return }
         before = all
         inventory = all

@@ -212,11 +212,90 @@ def race(front, seats, clients, shows, kill=None):
     return out
 
 
+def flash_sale(front, seats, buyers, threads, kill=None):
+    """A flash sale: `buyers` buyers over `threads` connections, each holding
+    2-4 seats (every other one by best available, the rest side by side at
+    a random spot, elsewhere when some are taken) and ordering. A request
+    that fails (its instance killed) is read back (holds) or retried with
+    its order id (orders). Returns the orders answered 200 and the counts."""
+    lock = threading.Lock()
+    out = {"orders": [], "refused": 0, "unserved": 0, "failed": 0, "done": 0, "order_times": []}
+    queue = list(range(buyers))
+
+    def worker(k):
+        rng = random.Random(1000 + k)
+        while True:
+            with lock:
+                if not queue:
+                    return
+                i = queue.pop()
+            count = 2 + i % 3
+            token, held = None, []
+            try:
+                if i % 2 == 0:
+                    status, answer, _ = front.call("POST", "/shows/F/best", {"count": count})
+                    if status == 200:
+                        token, held = answer["token"], answer["seats"]
+                    elif status not in (409,):
+                        with lock:
+                            out["failed"] += 1
+                else:
+                    for _ in range(8):
+                        at = rng.randrange(len(seats) - count)
+                        wanted = seats[at:at + count]
+                        body = {"toggle": wanted, "singleSeatRule": False}
+                        status, answer, _ = front.call("POST", "/shows/F/select", body)
+                        if status != 200:
+                            with lock:
+                                out["failed"] += 1
+                            continue  # its hold, if any, expires: the token was never seen
+                        if len(answer["selected"]) == count:
+                            token, held = answer["token"], answer["selected"]
+                            break
+                        if answer.get("token"):
+                            front.call("POST", "/shows/F/select", {"toggle": answer["selected"], "token": answer["token"]})
+                if not token:
+                    with lock:
+                        out["unserved"] += 1
+                    continue
+                oid = "flash-%d" % i
+                for attempt in range(3):
+                    status, answer, dt = front.call("POST", "/shows/F/order", {"token": token, "orderId": oid}, admin=True)
+                    if status in (200, 409):
+                        break
+                with lock:
+                    if status == 200:
+                        out["orders"].append((oid, tuple(sorted(answer["sold"]))))
+                        out["order_times"].append(dt)
+                    else:
+                        out["refused"] += 1
+            except Exception:  # a broken connection: the buyer leaves
+                with lock:
+                    out["failed"] += 1
+            finally:
+                with lock:
+                    out["done"] += 1
+
+    ts = [threading.Thread(target=worker, args=(k,)) for k in range(threads)]
+    t0 = time.perf_counter()
+    for t in ts:
+        t.start()
+    if kill:
+        while out["done"] < kill[0] and any(t.is_alive() for t in ts):
+            time.sleep(0.01)
+        kill[1]()
+    for t in ts:
+        t.join()
+    out["elapsed"] = time.perf_counter() - t0
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seatmap", required=True)
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--bench-clients", type=int, default=120)
+    ap.add_argument("--flash-buyers", type=int, default=2000)
     a = ap.parse_args()
     admin_url = os.environ.get("SEATMAP_TEST_POSTGRES")
     if not admin_url:
@@ -231,6 +310,11 @@ def main():
     with open(os.path.join(halls, "arena.json"), "w") as f:
         json.dump({"maxSelectCount": 4, "rows": rows}, f)
     seats = ["1-%d-%d" % (r, c) for r in range(1, 11) for c in range(1, 16)]
+    # The flash sale's stadium: 250 rows of 400 seats.
+    stadium_rows = [{"row": r, "price": 40 + r % 3 * 10, "seats": [{"column": c, "status": 0} for c in range(1, 401)]} for r in range(1, 251)]
+    with open(os.path.join(halls, "stadium.json"), "w") as f:
+        json.dump({"maxSelectCount": 4, "rows": stadium_rows}, f)
+    stadium_seats = ["1-%d-%d" % (r, c) for r in range(1, 251) for c in range(1, 401)]
     key = "cluster-test-key-%d" % os.getpid()
     key_file = os.path.join(tmp, "admin.key")
     with open(key_file, "w") as f:
@@ -408,6 +492,29 @@ def main():
         one, three = figures["1 instance"][0], figures["3 instances"][0]
         print("orders/s with three instances / with one: %.2fx (one machine: 2 cores shared by PostgreSQL, nginx, the instances and the clients)"
               % (three / one if one else float("nan")))
+
+        # A flash sale on a 100,000-seat show through the three instances,
+        # one of them killed once a third of the buyers are done.
+        ng, ngport = start_nginx(tmp, [port for _, port in instances])
+        procs.append(ng)
+        front = Client(ngport, key)
+        status, answer, _ = front.call("POST", "/shows/F", {"hall": "stadium"}, admin=True)
+        check(status == 201, "create the flash sale's show: %s %s" % (status, answer))
+        victim = instances[2][0]
+        flash = flash_sale(front, stadium_seats, a.flash_buyers, 120,
+                           kill=(a.flash_buyers // 3, lambda: (victim.send_signal(signal.SIGKILL), victim.wait())))
+        status, st, _ = front.call("GET", "/shows/F/status", admin=True, timeout=120)
+        check(status == 200, "status of the flash sale's show: %s" % status)
+        stored = {o["orderId"]: tuple(sorted(o["seats"])) for o in st["orders"]}
+        sold = [x for o in st["orders"] for x in o["seats"]]
+        check(len(sold) == len(set(sold)), "flash sale: a seat sold twice")
+        lost = [oid for oid, seats_sold in flash["orders"] if stored.get(oid) != seats_sold]
+        check(not lost, "flash sale: answered orders not in the store: %s" % lost[:5])
+        print("flash sale: %d buyers, %d orders answered (%d seats) in %.1f s: %.0f orders/s, order p99 %.0f ms; %d refused, %d found no seats, "
+              "%d requests failed (the killed instance); %d seats sold twice, %d answered orders lost"
+              % (a.flash_buyers, len(flash["orders"]), sum(len(x) for _, x in flash["orders"]), flash["elapsed"],
+                 len(flash["orders"]) / flash["elapsed"], pct(flash["order_times"], 0.99), flash["refused"], flash["unserved"], flash["failed"],
+                 len(sold) - len(set(sold)), len(lost)))
     finally:
         for p in procs:
             if p.poll() is None:

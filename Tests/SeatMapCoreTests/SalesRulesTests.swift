@@ -242,6 +242,8 @@ struct ShowRulesInventoryTests {
         let gala = try Fixtures.example("gala.json")
         var inv = ShowInventory(show: "S", hallName: "gala", plan: gala)
         #expect(inv.reserve(["1-4-1", "1-4-2", "1-2-1"], for: "sponsors", plan: gala) == ["1-2-1"], "a sold seat is not reserved")
+        #expect(inv.channels.isEmpty, "all or nothing")
+        #expect(inv.reserve(["1-4-1", "1-4-2"], for: "sponsors", plan: gala).isEmpty)
         let public_ = inv.issueToken(now: Self.t0, ttl: 60)
         let press = inv.issueToken(now: Self.t0, ttl: 60, channel: "press")
         let sponsor = inv.issueToken(now: Self.t0, ttl: 60, channel: "sponsors")

@@ -52,6 +52,8 @@ public struct Hall: Sendable, Equatable {
     private var groupOf: [SeatID: Int]
     private var index: [SeatID: CellPosition]
     private var externalIndex: [String: SeatID]
+    /// The sections the rows are in, sorted.
+    private let usedSections: [Int]
 
     public static let defaultMaxSelectCount = 4
     public static let defaultScreenLabel = "银幕中央"
@@ -115,6 +117,7 @@ public struct Hall: Sendable, Equatable {
         }
         self.index = index
         self.externalIndex = external
+        self.usedSections = Set(self.rows.map(\.section)).sorted()
         self.isFree = Hall.isFree(rows: self.rows, areas: areas)
     }
 
@@ -144,21 +147,24 @@ public struct Hall: Sendable, Equatable {
     /// section in use (its declared name, else its number) when the hall uses
     /// more than one; empty otherwise (one section needs no naming).
     public var sectionLabels: [Int: String] {
-        var used = Set<Int>()
-        for row in rows { used.insert(row.section) }
-        guard used.count > 1 else { return [:] }
+        guard usedSections.count > 1 else { return [:] }
         var out: [Int: String] = [:]
-        for id in used {
-            let name = sectionName(id)
-            out[id] = name.isEmpty ? String(id) : name
-        }
+        for id in usedSections { out[id] = sectionLabel(id) }
         return out
+    }
+
+    /// One section's label as `sectionLabels` gives it (nil when the rows
+    /// are all of one section), without building the whole table.
+    public func sectionLabel(_ id: Int) -> String? {
+        guard usedSections.count > 1, usedSections.contains(id) else { return nil }
+        let name = sectionName(id)
+        return name.isEmpty ? String(id) : name
     }
 
     /// A seat's description in a locale (`3排5座`, `Row 3, Seat 5`), with the
     /// section's name when the hall has more than one (`B区 1排2座`).
     public func describe(_ cell: HallCell, in locale: SeatMapLocale = .standard) -> String {
-        let section = sectionLabels[cell.row.section]
+        let section = sectionLabel(cell.row.section)
         return locale.seat(row: cell.row.label, seat: cell.seat.label, section: section)
     }
 
