@@ -64,7 +64,7 @@ extension Bench {
             // The limit: the better of one connection and 16 (SQLite's writers
             // on several connections wait in its busy handler; one does not);
             // for PostgreSQL, `pgbench -N` (16 clients) when it is installed.
-            var raw = StoreBaseline.Rate(writesPerSecond: 0, p50: 0, p99: 0)
+            var raw = StoreBaseline.Rate([], seconds: 1)
             if kind == "PostgreSQL", let tps = try Bench.pgbench(baseline, clients: 16, seconds: seconds) {
                 add("store", "pgbench -N, 16 clients (its transactions: 3 updates, a select, an insert)", Stat(median: tps, min: tps, max: tps, unit: "tps"))
                 raw.writesPerSecond = tps
@@ -204,19 +204,7 @@ extension Bench {
         let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed()
             .map { "/usr/lib/postgresql/\($0)/bin/pgbench" } + [Bench.which("pgbench")].compactMap { $0 }
         guard let pgbench = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        func run(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: pgbench)
-            p.arguments = args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard p.terminationStatus == 0 else { throw SeatMapError("pgbench \(args.first ?? "") failed (exit \(p.terminationStatus))") }
-            return String(decoding: data, as: UTF8.self)
-        }
+        func run(_ args: [String]) throws -> String { try Bench.timedRun(pgbench, args).output }
         _ = try run(["-i", "-q", "-s", "10", url])
         let report = try run(["-N", "-c", String(clients), "-j", "2", "-T", String(max(1, Int(seconds))), url])
         guard let line = report.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
@@ -326,11 +314,7 @@ final class SaleResults: @unchecked Sendable {
         lock.unlock()
     }
 
-    func rate(seconds: Double) -> StoreBaseline.Rate {
-        let s = latencies.sorted()
-        guard !s.isEmpty else { return StoreBaseline.Rate(writesPerSecond: 0, p50: 0, p99: 0) }
-        return StoreBaseline.Rate(writesPerSecond: Double(s.count) / seconds, p50: s[s.count / 2], p99: s[min(s.count - 1, Int(Double(s.count) * 0.99))])
-    }
+    func rate(seconds: Double) -> StoreBaseline.Rate { StoreBaseline.Rate(latencies, seconds: seconds) }
 }
 
 /// The flash sale's buyers, each taken once.

@@ -194,8 +194,9 @@ public final class ShowService: Sendable {
         /// Every sales rule the selection breaks (`order` refuses the enforced ones).
         public var breaks: [RuleBreak]
         /// Whether the store keeps the token: it holds something after the
-        /// select, or is a channel's. A token that holds nothing is not
-        /// kept (faces leave it out of the answer).
+        /// select, was given by the request, or is a channel's. A select
+        /// without a token that holds nothing makes none (faces leave it
+        /// out of the answer).
         public var kept: Bool
     }
 
@@ -218,7 +219,7 @@ public final class ShowService: Sendable {
         }
         let breaks = view.rules.breaks(outcome.selection, in: view, reportOrphans: r.singleSeatRule)
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
-                            hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks, kept: !outcome.selection.isEmpty || channel != nil)
+                            hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks, kept: !outcome.selection.isEmpty || channel != nil || r.token != nil)
     }
 
     public struct BestAnswer: Sendable {

@@ -122,13 +122,13 @@ public final class ShowTransaction {
         wholeShow = true
     }
 
-    /// The state to write: tokens that hold nothing are not kept (a
-    /// channel's token is, until it expires). Only tokens whose holds were
-    /// all read can be known to hold nothing.
+    /// The state to write: a token made by this transaction that holds
+    /// nothing is not kept (a select that held nothing makes no token; a
+    /// channel's token is kept). A token that gives back its last seat
+    /// stays until its hold time ends, so its buyer can pick again.
     func finished() -> ShowInventory {
         var after = inventory
-        let whole = wholeShow
-        let candidates = whole ? Set(after.tokens.keys) : tokensRead.union(Set(after.tokens.keys).subtracting(before.tokens.keys))
+        let candidates = Set(after.tokens.keys).subtracting(before.tokens.keys)
         var holding = Set<String>()
         for state in after.seats.values { if case .held(let t) = state { holding.insert(t) } }
         for holds in after.areaHolds.values { for (t, n) in holds where n > 0 { holding.insert(t) } }

@@ -13,10 +13,13 @@ public enum StoreBaseline {
         public var writesPerSecond: Double
         public var p50: Double
         public var p99: Double
-        public init(writesPerSecond: Double, p50: Double, p99: Double) {
-            self.writesPerSecond = writesPerSecond
-            self.p50 = p50
-            self.p99 = p99
+
+        /// The rate of writes whose latencies (ms) were measured in `seconds`.
+        public init(_ latencies: [Double], seconds: Double) {
+            let sorted = latencies.sorted()
+            writesPerSecond = sorted.isEmpty ? 0 : Double(sorted.count) / seconds
+            p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+            p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
         }
     }
 
@@ -106,11 +109,7 @@ public enum StoreBaseline {
             results.add(mine, nil)
         }
         if let failure = results.failure { throw failure }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let sorted = results.latencies.sorted()
-        guard !sorted.isEmpty else { return Rate(writesPerSecond: 0, p50: 0, p99: 0) }
-        return Rate(writesPerSecond: Double(sorted.count) / elapsed, p50: sorted[sorted.count / 2],
-                    p99: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
+        return Rate(results.latencies, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// What the clients measured, gathered under a lock.

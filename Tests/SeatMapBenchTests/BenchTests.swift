@@ -27,6 +27,18 @@ struct BenchTests {
         #expect(figures.count > 10)
     }
 
+    /// Only checks that the sale runs and reports against the store's rate; no timing asserts.
+    @Test("--quick --only sale holds and releases over HTTP and measures the store's own rate beside it")
+    func sale() throws {
+        var output = ""
+        let code = Bench.main(["--quick", "--only", "sale"], log: { output += $0 + "\n" })
+        #expect(code == 0, "\(output)")
+        for figure in ["hold/release over HTTP, SQLite, 4 clients", "SQLite's own conditional one-row update, 1 connection",
+                       "SQLite's own conditional one-row update, 16 connections"] {
+            #expect(output.contains(figure), "\(figure) is reported")
+        }
+    }
+
     @Test("one trip to memory walks every line of its buffer once, in one cycle, in a random order")
     func memoryTrip() {
         for bytes in [0, 64, 1_000, 1 << 20] {

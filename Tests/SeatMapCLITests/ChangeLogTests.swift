@@ -109,19 +109,24 @@ struct ChangeLogTests {
         #expect(status["channels"] == .object([("press", .array([.string(free[1].description)]))]), "status names channels")
     }
 
-    @Test("a token that holds nothing is not kept: not after a refused select, not after its last seat is given back", arguments: StoreKind.available)
+    @Test("a select without a token that holds nothing makes none; a token that gives back its last seat stays until its hold time ends",
+          arguments: StoreKind.available)
     func emptyTokensAreNotKept(_ kind: StoreKind) throws {
         let (service, plan, free) = try Self.show(kind)
         let a = try service.select(.init(show: "S", toggles: ["99-99-99"], singleSeatRule: false), plan: plan, now: Self.t0)
         #expect(!a.kept)
-        let b = try service.select(.init(show: "S", toggles: [free[0].description], singleSeatRule: false), plan: plan, now: Self.t0)
+        #expect(try service.inventory("S", now: Self.t0).tokens.isEmpty, "no token row for a select that held nothing")
+        let b = try service.select(.init(show: "S", toggles: [free[0].description], ttl: 60, singleSeatRule: false), plan: plan, now: Self.t0)
         let tokens = try service.inventory("S", now: Self.t0).tokens.count
         #expect(b.kept && tokens == 1)
-        let c = try service.select(.init(show: "S", token: b.token, toggles: [free[0].description], singleSeatRule: false), plan: plan, now: Self.t0)
-        #expect(!c.kept && c.selection.isEmpty)
-        #expect(try service.inventory("S", now: Self.t0).tokens.isEmpty, "no token row left")
+        let c = try service.select(.init(show: "S", token: b.token, toggles: [free[0].description], ttl: 60, singleSeatRule: false), plan: plan, now: Self.t0)
+        #expect(c.kept && c.selection.isEmpty)
+        let again = try service.select(.init(show: "S", token: b.token, toggles: [free[1].description], ttl: 60, singleSeatRule: false), plan: plan, now: Self.t0 + 30)
+        #expect(again.selection.ids == [free[1]], "the buyer picks again with the same token")
+        _ = try service.select(.init(show: "S", token: b.token, toggles: [free[1].description], ttl: 60, singleSeatRule: false), plan: plan, now: Self.t0 + 30)
+        #expect(try service.inventory("S", now: Self.t0 + 91).tokens.isEmpty, "gone once its hold time is over")
         #expect(throws: ServiceError.self) {
-            try service.select(.init(show: "S", token: b.token, toggles: [free[0].description], singleSeatRule: false), plan: plan, now: Self.t0)
+            try service.select(.init(show: "S", token: b.token, toggles: [free[0].description], singleSeatRule: false), plan: plan, now: Self.t0 + 91)
         }
     }
 
