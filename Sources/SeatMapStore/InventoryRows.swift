@@ -483,9 +483,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             try db.q("UPDATE shows SET last_sequence = $1 WHERE show = $2", [after.lastSequence.map { .int(Int64($0)) } ?? .null, show])
         }
         guard logging else { return }
-        var logged = diff.logged(after)
-        let named = Set(logged.map(\.0))
-        logged += swept.filter { !named.contains($0) }.map { ($0, ShowDiff.publicWord(after, $0)) }
-        if diff.areas || !logged.isEmpty { try log(after.show, logged.sorted { $0.0 < $1.0 }) }
+        let logged = diff.logged(after, swept: swept)
+        if diff.areas || !logged.isEmpty { try log(after.show, logged) }
     }
 }

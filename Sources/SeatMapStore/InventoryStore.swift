@@ -111,9 +111,7 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
         let after = tx.finished()
         let diff = ShowDiff(tx.before, after)
         MemoryRows.apply(diff, tx.before, after, to: &full)
-        var logged = diff.logged(after)
-        let named = Set(logged.map(\.0))
-        logged += swept.filter { !named.contains($0) }.map { ($0, ShowDiff.publicWord(after, $0)) }
+        let logged = diff.logged(after, swept: swept)
         if diff.areas || !logged.isEmpty {
             full.changeSequence += 1
             var log = logs[id] ?? ([], 0)

@@ -160,15 +160,13 @@ struct ShowDiff {
     }
     private let before: ShowInventory
 
-    /// The seats buyers see change (status or channel), each with the word
-    /// the public sees now: what the change log records.
-    func logged(_ after: ShowInventory) -> [(SeatID, String)] {
-        let moved = Set(seats.filter { before.seats[$0] != after.seats[$0] }).union(channels)
+    /// The seats buyers see change (status or channel, and those whose
+    /// expired holds the commit's sweep released), each with the word the
+    /// public sees now: what the change log records, sorted.
+    func logged(_ after: ShowInventory, swept: [SeatID]) -> [(SeatID, String)] {
+        let moved = Set(seats.filter { before.seats[$0] != after.seats[$0] }).union(channels).union(swept)
         return moved.sorted().map { ($0, ShowDiff.publicWord(after, $0)) }
     }
-
-    /// Whether a commit changes what buyers see (a change log entry).
-    func isLogged(_ after: ShowInventory) -> Bool { areas || !logged(after).isEmpty }
 
     /// A seat's status as the public sees it.
     static func publicWord(_ show: ShowInventory, _ id: SeatID) -> String {
