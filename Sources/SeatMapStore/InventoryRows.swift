@@ -108,10 +108,9 @@ enum InventorySchema {
         return SalesRules().reading(node, path: "rules").rules
     }
 
-    /// Ticket types by seat as one column's JSON object, and back.
-    static func typesText(_ types: [SeatID: String]) -> String {
-        types.isEmpty ? "" : JSONWriter.write(.object(types.keys.sorted().map { ($0.description, .string(types[$0] ?? "")) }), pretty: false)
-    }
+    /// Ticket types by seat from an order's `tickets` column (orders before
+    /// `4-targeted` kept them there as one JSON object; newer ones keep
+    /// them in `order_seats`).
     static func types(_ text: String) -> [SeatID: String] {
         guard !text.isEmpty, let node = try? JSONParser.parse(Array(text.utf8)), case .object(let members) = node.value else { return [:] }
         var out: [SeatID: String] = [:]
