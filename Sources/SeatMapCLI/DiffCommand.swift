@@ -7,8 +7,8 @@ extension SeatMapCLI {
     static let diffCommand = Command(
         spec: CommandSpec(
             name: "diff",
-            usage: "diff A.png B.png [--threshold T] [--max-diff-pixels N] [--max-diff-ratio R] [--ignore X,Y,W,H ...] [--out DIFF.png [--diff-mask] [--diff-color RRGGBB] [--aa-color RRGGBB] [--diff-color-alt RRGGBB]] [--composite COMPOSITE.png] [--json]",
-            summary: "Compare two PNGs pixel by pixel (pixelmatch), with pass/fail gates.",
+            usage: "diff A.png B.png | OLD_DIR NEW_DIR [--threshold T] [--max-diff-pixels N] [--max-diff-ratio R] [--ignore X,Y,W,H ...] [--out DIFF.png [--diff-mask] [--diff-color RRGGBB] [--aa-color RRGGBB] [--diff-color-alt RRGGBB]] [--composite COMPOSITE.png] [--json]",
+            summary: "Compare two PNGs, or two folders of PNGs, pixel by pixel (pixelmatch), with pass/fail gates.",
             options: [
                 .value("threshold", "T", "Colour distance threshold 0…1 (default 0.1)."),
                 .value("max-diff-pixels", "N", "Pass with at most N differing pixels."),
@@ -20,16 +20,26 @@ extension SeatMapCLI {
                 .value("aa-color", "RRGGBB", "Colour of anti-aliased pixels in the diff image (default FFFF00)."),
                 .value("diff-color-alt", "RRGGBB", "Colour of differences where B is darker (default: --diff-color)."),
                 .value("composite", "PNG", "Write expected | diff | actual side by side."),
-                .flag("json", "Print {width, height, diffPixels, aaPixels, diffRatio, pass, failedGates}."),
+                .value("report", "OUT.html", "Write a review page: each changed image with old, new, the diff and a slider, then the rest."),
+                .flag("json", "Print {width, height, diffPixels, aaPixels, diffRatio, pass, failedGates} (folders: {pass, changed, unchanged, added, removed})."),
             ],
             details: """
             Prints `N differing pixels (R %), M anti-aliased`, then PASS or FAIL: GATE (VALUE > LIMIT).
             A gate given alone is the only gate; with none, any differing pixel fails. Counts are pixelmatch's.
             Exit status: 0 within the gates, 1 outside them (or sizes differ), 2 on an error (unreadable file,
             not a PNG, a diff image that cannot be written) or bad usage.
+            Two folders: every PNG below them (subfolders too) compared with the PNG of the same path on the
+            other side, with the same gates. Prints one line a file (changed, unchanged, added, removed), the
+            changed first. Exit 1 when any image is changed or on one side only, 0 when none is; 2 on an
+            error (a folder or PNG that cannot be read, a report that cannot be written). --out and
+            --composite are for two files.
             """),
         run: { args, console in
             let files = try positionals(args, ["A.png", "B.png"])
+            let folders = files.map { path -> Bool in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            }
             let threshold = try args.double("threshold", default: 0.1, in: 0...1)
             var gates = DiffGates()
             if args.value("max-diff-pixels") != nil {
@@ -60,6 +70,15 @@ extension SeatMapCLI {
             if let c = try colour("aa-color") { options.aaColor = c }
             options.diffColorAlt = try colour("diff-color-alt")
             options.diffMask = args.flag("diff-mask")
+            if folders[0] || folders[1] {
+                guard folders[0] && folders[1] else {
+                    throw UsageError(message: "give two PNG files or two folders: \(folders[0] ? files[0] : files[1]) is a folder, \(folders[0] ? files[1] : files[0]) is not")
+                }
+                if args.value("out") != nil || args.value("composite") != nil {
+                    throw UsageError(message: "--out and --composite compare two files; for folders use --report OUT.html")
+                }
+                return try compareFolders(files[0], files[1], options: options, gates: gates, args: args, console: console)
+            }
             // Sizes come from the headers: a mismatch (or an image over the
             // limits) is found before either image is decoded.
             let bytes: [[UInt8]]
@@ -114,6 +133,16 @@ extension SeatMapCLI {
             }
             let failures = gates.failures(result)
             let pass = failures.isEmpty
+            if let out = args.value("report") {
+                do {
+                    let item = try ImageComparison.compare(name: (files[1] as NSString).lastPathComponent, old: a, new: b,
+                                                           oldBytes: bytes[0], newBytes: bytes[1], options: options, gates: gates)
+                    try Files.writeAtomically(SnapshotReport.html(title: "Image review", oldLabel: files[0], newLabel: files[1], [item]), to: out)
+                } catch {
+                    console.err("seatmap diff: \(CLIWords.say(error))")
+                    return 2
+                }
+            }
             let report: String
             if args.flag("json") {
                 report = JSONWriter.write(.object([
@@ -128,4 +157,35 @@ extension SeatMapCLI {
             if args.value("out") == "-" || args.value("composite") == "-" { console.err(report) } else { console.out(report) }
             return pass ? 0 : 1
         })
+
+    /// `diff OLD_DIR NEW_DIR`: every PNG by name, one line each, the changed first.
+    static func compareFolders(_ old: String, _ new: String, options: PixelMatch.Options, gates: DiffGates, args: Arguments,
+                               console: Console) throws -> Int32 {
+        let items: [ImageComparison]
+        do {
+            items = try SnapshotReport.compareFolders(old: old, new: new, options: options, gates: gates)
+            if let out = args.value("report") {
+                try Files.writeAtomically(SnapshotReport.html(title: "Snapshot review", oldLabel: old, newLabel: new, items), to: out)
+            }
+        } catch {
+            console.err("seatmap diff: \(CLIWords.say(error))")
+            return 2
+        }
+        let ordered = items.filter(\.fails) + items.filter { !$0.fails }
+        let pass = !items.contains(where: \.fails)
+        if args.flag("json") {
+            func names(_ keep: (ImageComparison) -> Bool) -> JSONNode { .array(items.filter(keep).map { .string($0.name) }) }
+            console.out(JSONWriter.write(.object([
+                ("pass", .bool(pass)),
+                ("changed", names { if case .changed = $0.outcome { return true }; if case .resized = $0.outcome { return true }; return false }),
+                ("unchanged", names { !$0.fails }), ("added", names { $0.outcome == .added }), ("removed", names { $0.outcome == .removed }),
+            ]), pretty: false))
+        } else {
+            let changes = items.filter(\.fails).count
+            console.out((ordered.map(SnapshotReport.summary) + [pass ? "PASS: \(items.count) images, none changed"
+                                                                      : "FAIL: \(changes) of \(items.count) images changed, added or removed"])
+                .joined(separator: "\n"))
+        }
+        return pass ? 0 : 1
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeatMapCore
 
 /// Golden-image assertions: compare a rendering with its reference PNG,
 /// record references on request, and leave artefacts to look at on failure.
@@ -68,13 +69,17 @@ public enum GoldenFile {
         // What failed, for a re-recording, and the report of it otherwise.
         let paths: [String], failure: String, report: String
         if expected.width != actualImage.width || expected.height != actualImage.height {
-            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil, folder: artifacts)
+            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: nil,
+                                       outcome: .resized(old: "\(expected.width)×\(expected.height)", new: "\(actualImage.width)×\(actualImage.height)"),
+                                       reference: reference, folder: artifacts)
             failure = "changed size (\(expected.width)×\(expected.height) → \(actualImage.width)×\(actualImage.height))"
             report = "\(name): size changed from \(expected.width)×\(expected.height) to \(actualImage.width)×\(actualImage.height). Artefacts in \(artifacts). If intended, re-record: \(rerecordCommand)"
         } else {
             let (result, diff) = try PixelMatch.compare(expected, actualImage, options: options, diff: true)
             if gates.passes(result) { return .matched(result) }
-            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff, folder: artifacts)
+            paths = try writeArtifacts(name: name, expected: expected, actual: actualImage, diff: diff,
+                                       outcome: .changed(result, failures: gates.failures(result).map(\.message)),
+                                       reference: reference, folder: artifacts)
             failure = "did not match (\(summary(result)))"
             report = "\(name): \(summary(result)); FAIL: \(gates.failures(result).map(\.message).joined(separator: ", ")).\n"
                 + "Artefacts:\n" + paths.map { "  \($0)" }.joined(separator: "\n")
@@ -93,7 +98,7 @@ public enum GoldenFile {
 
     @discardableResult
     static func writeArtifacts(name: String, expected: RGBAImage, actual: RGBAImage, diff: RGBAImage?,
-                               folder: String) throws(GoldenError) -> [String] {
+                               outcome: ImageComparison.Outcome, reference: String, folder: String) throws(GoldenError) -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -105,11 +110,28 @@ public enum GoldenFile {
             images.append(("composite", RGBAImage.composite(expected: expected, diff: diff, actual: actual)))
         }
         var paths: [String] = []
+        var encoded: [String: [UInt8]] = [:]
         for (kind, image) in images {
             let path = (folder as NSString).appendingPathComponent("\(name)-\(kind).png")
-            try image.write(to: path)
+            let bytes = try image.pngData()
+            do {
+                try Files.writeAtomically(bytes, to: path)
+            } catch {
+                throw GoldenError(error.message)
+            }
+            encoded[kind] = bytes
             paths.append(path)
         }
+        // The review page `seatmap diff --report` writes, for this pair.
+        let report = (folder as NSString).appendingPathComponent("\(name)-report.html")
+        let item = ImageComparison(name: name, outcome: outcome, old: encoded["expected"], new: encoded["actual"], diff: encoded["diff"])
+        do {
+            try Files.writeAtomically(SnapshotReport.html(title: "Snapshot \(name)", oldLabel: reference + " (the reference)",
+                                                          newLabel: "this run's rendering", [item]), to: report)
+        } catch {
+            throw GoldenError(error.message)
+        }
+        paths.append(report)
         return paths
     }
 }

@@ -22,21 +22,11 @@ tools are missing.
 """
 import argparse, contextlib, glob, http.server, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
-from chromium import ActionBuilder, ActionChains, By, FAILURES, Keys, check, chrome, verdict
+from chromium import ActionBuilder, ActionChains, By, FAILURES, Keys, axe_source, check, chrome, run_axe, verdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHONE = (390, 844, 3, True)
 DESKTOP = (1440, 900, 1, False)
-
-
-def axe_source():
-    try:
-        import axe_playwright_python
-    except ImportError:
-        print("axe-core is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
-        sys.exit(2)
-    with open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8") as f:
-        return f.read()
 
 
 def browser(size):
@@ -171,18 +161,6 @@ def wait_for(fn, seconds):
             return time.time() - t0
         time.sleep(0.05)
     return None
-
-
-def run_axe(d, axe, label):
-    d.execute_script(axe)
-    result = d.execute_async_script("""
-        var done = arguments[arguments.length - 1];
-        function brief(v) { return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}; }
-        axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map(brief)),
-                                                             e => done([{id: 'axe-error', impact: '', help: String(e), nodes: []}]));""")
-    for v in result:
-        check(False, "%s: axe %s (%s): %s at %s" % (label, v["id"], v["impact"], v["help"], v["nodes"]))
-    return len(result)
 
 
 def layouts(d, svc, axe, shots):

@@ -1,6 +1,6 @@
 """What the browser scripts share: Selenium's names (exit 2 when it is
 missing), headless Chromium at a given CSS size, and the failure list."""
-import shutil, sys
+import os, shutil, sys
 
 try:
     from selenium import webdriver
@@ -14,7 +14,7 @@ except ImportError:
     print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
     sys.exit(2)
 
-__all__ = ["webdriver", "ActionChains", "ActionBuilder", "ScrollOrigin", "By", "Keys", "chrome", "check", "verdict", "FAILURES"]
+__all__ = ["webdriver", "ActionChains", "ActionBuilder", "ScrollOrigin", "By", "Keys", "chrome", "check", "verdict", "FAILURES", "axe_source", "run_axe"]
 
 FAILURES = []
 
@@ -50,3 +50,25 @@ def verdict(name):
         return 1
     print("%s passed" % name)
     return 0
+
+
+def axe_source():
+    try:
+        import axe_playwright_python
+    except ImportError:
+        print("axe-core is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
+        sys.exit(2)
+    with open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8") as f:
+        return f.read()
+
+
+def run_axe(d, axe, label):
+    d.execute_script(axe)
+    result = d.execute_async_script("""
+        var done = arguments[arguments.length - 1];
+        function brief(v) { return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}; }
+        axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map(brief)),
+                                                             e => done([{id: 'axe-error', impact: '', help: String(e), nodes: []}]));""")
+    for v in result:
+        check(False, "%s: axe %s (%s): %s at %s" % (label, v["id"], v["impact"], v["help"], v["nodes"]))
+    return len(result)
