@@ -68,13 +68,16 @@ test: deps
 # Selenium from PyPI in .build/browser-venv): clicks at two zoom levels
 # checked against `seatmap hit`, a drag, the total, the keyboard; the buyer's
 # whole purchase on phone and desktop; the rendered SVG hit-tested by
-# Chromium against `seatmap hit` (labels and marks past a seat's edge).
+# Chromium against `seatmap hit` (labels and marks past a seat's edge); the
+# QA tools: probes agreed with by hit and Chromium, the verify-taps and
+# snapshot review pages (axe, screenshots in .build/browser-screenshots).
 test-browser: deps
 	bash scripts/install-browser-deps.sh
 	$(call swift-build,--product seatmap)
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/svg_hit_test.py --seatmap $(SEATMAP)
+	.build/browser-venv/bin/python Tests/Browser/qa_tools_test.py --seatmap $(SEATMAP)
 
 # 200 concurrent clients x 20 mixed requests against `seatmap serve` on
 # 127.0.0.1 (release build): no error, no lost selection; prints requests/s

@@ -55,6 +55,10 @@ package enum TapVerification {
             default: throw bad("\"seat\" must be a seat id or null, found \(seat.typeName)")
             }
         }
+        // Checking nothing must not pass as checking everything.
+        if answers.isEmpty {
+            throw SeatMapError(file: source.name, diagnostics: [Diagnostic(path: "", message: "no answers: expected JSON lines {\"x\", \"y\", \"seat\"}")])
+        }
         return answers
     }
 

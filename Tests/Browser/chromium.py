@@ -14,7 +14,7 @@ except ImportError:
     print("selenium is missing: run scripts/install-browser-deps.sh", file=sys.stderr)
     sys.exit(2)
 
-__all__ = ["webdriver", "ActionChains", "ActionBuilder", "ScrollOrigin", "By", "Keys", "chrome", "check", "verdict", "FAILURES", "axe_source", "run_axe"]
+__all__ = ["webdriver", "ActionChains", "ActionBuilder", "ScrollOrigin", "By", "Keys", "chrome", "check", "verdict", "FAILURES", "axe_source", "run_axe", "SEAT_AT_POINTS"]
 
 FAILURES = []
 
@@ -72,3 +72,18 @@ def run_axe(d, axe, label):
     for v in result:
         check(False, "%s: axe %s (%s): %s at %s" % (label, v["id"], v["impact"], v["help"], v["nodes"]))
     return len(result)
+
+
+# The seat Chromium hit-tests at each page point [x, y] (content pixels of an
+# SVG drawn at device scale 1): the id of the `seat-…` group under it, or null.
+SEAT_AT_POINTS = """
+var pts = arguments[0], res = [];
+for (var i = 0; i < pts.length; i++) {
+  var x = pts[i][0], y = pts[i][1];
+  window.scrollTo(Math.max(0, x - 50), Math.max(0, y - 50));
+  var e = document.elementFromPoint(x - window.scrollX, y - window.scrollY);
+  while (e && !(e.id || '').startsWith('seat-') && e.tagName.toLowerCase() !== 'svg' && e.tagName !== 'BODY') e = e.parentElement || e.parentNode;
+  res.push(e && (e.id || '').startsWith('seat-') ? e.id.slice(5) : null);
+}
+return res;
+"""

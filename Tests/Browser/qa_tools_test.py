@@ -24,22 +24,11 @@ Exit 0 when every check passes, 1 on a failure, 2 when the tools are missing.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
-from chromium import By, axe_source, check, chrome, run_axe, verdict
+from chromium import SEAT_AT_POINTS, By, axe_source, check, chrome, run_axe, verdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FLAGS = ["--zoom", "1.37", "--scale", "2", "--no-header", "--theme", "print"]
 
-PROBE = """
-var pts = arguments[0], res = [];
-for (var i = 0; i < pts.length; i++) {
-  var x = pts[i][0], y = pts[i][1];
-  window.scrollTo(Math.max(0, x - 50), Math.max(0, y - 50));
-  var e = document.elementFromPoint(x - window.scrollX, y - window.scrollY);
-  while (e && !(e.id || '').startsWith('seat-') && e.tagName.toLowerCase() !== 'svg' && e.tagName !== 'BODY') e = e.parentElement || e.parentNode;
-  res.push(e && (e.id || '').startsWith('seat-') ? e.id.slice(5) : null);
-}
-return res;
-"""
+FLAGS = ["--zoom", "1.37", "--scale", "2", "--no-header", "--theme", "print"]
 
 
 def main():
@@ -85,7 +74,7 @@ def main():
                 '<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0}svg{display:block}</style></head><body>%s</body></html>' % body)
             driver.get("file://" + page)
             # View points are content pixels / scale; the SVG is drawn in content pixels.
-            browser = driver.execute_script(PROBE, [[p["x"] * scale, p["y"] * scale] for p in probes])
+            browser = driver.execute_script(SEAT_AT_POINTS, [[p["x"] * scale, p["y"] * scale] for p in probes])
             bad, corners = [], 0
             for p, b in zip(probes, browser):
                 if b == p["seat"]:

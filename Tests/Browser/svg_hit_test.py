@@ -18,7 +18,7 @@ Exit 0 when every probe agrees, 1 on a disagreement (the first few printed),
 """
 import argparse, json, os, random, re, subprocess, sys, tempfile
 
-from chromium import check, chrome, verdict
+from chromium import SEAT_AT_POINTS, check, chrome, verdict
 
 FLAG_SETS = [[], ["--zoom", "1.37", "--scale", "2", "--no-header", "--theme", "print"]]
 
@@ -37,19 +37,6 @@ document.querySelectorAll('g[id^="seat-"]').forEach(function (g) {
 });
 return out;
 """
-
-PROBE = """
-var pts = arguments[0], res = [];
-for (var i = 0; i < pts.length; i++) {
-  var x = pts[i][0], y = pts[i][1];
-  window.scrollTo(Math.max(0, x - 50), Math.max(0, y - 50));
-  var e = document.elementFromPoint(x - window.scrollX, y - window.scrollY);
-  while (e && !(e.id || '').startsWith('seat-') && e.tagName.toLowerCase() !== 'svg' && e.tagName !== 'BODY') e = e.parentElement || e.parentNode;
-  res.push(e && (e.id || '').startsWith('seat-') ? e.id.slice(5) : null);
-}
-return res;
-"""
-
 
 def long_labels_plan():
     """A pretix plan: three rows of round seats one unit apart, numbered with labels wider than a seat."""
@@ -124,7 +111,7 @@ def main():
                                       stdin="".join("%r,%r\n" % (x / scale, y / scale) for x, y in pts)))
                 browser = []
                 for i in range(0, len(pts), 2000):
-                    browser += driver.execute_script(PROBE, pts[i:i + 2000])
+                    browser += driver.execute_script(SEAT_AT_POINTS, pts[i:i + 2000])
                 bad, corners = [], 0
                 for (x, y), b, o in zip(pts, browser, ours):
                     oid = o.get("id") if o.get("kind") == "seat" else None

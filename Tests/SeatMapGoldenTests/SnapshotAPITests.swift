@@ -33,6 +33,13 @@ struct SnapshotAPITests {
         let changed = try #require(try verify(.missing))
         #expect(changed.contains("differing pixels") && changed.contains("FAIL: max-diff-pixels"), "\(changed)")
         #expect(changed.contains("seed-diff.png") && changed.contains("seed-composite.png"), "names the artefacts")
+        // The review page `seatmap diff --report` writes, for this pair: old, new and diff embedded, the gate that failed.
+        let reportPath = try #require(changed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasSuffix("seed-report.html") }, "names the report: \(changed)")
+        let report = try String(contentsOfFile: reportPath, encoding: .utf8)
+        #expect(report.contains("<h3 id=\"c0\">seed</h3>") && report.contains("Fails: max-diff-pixels"), "\(report.prefix(2000))")
+        #expect(report.components(separatedBy: "src=\"data:image/png;base64,").count - 1 == 5, "old and new in the slider, then old, new and diff")
+        #expect(report.contains(reference), "names the reference")
         // A gate loose enough passes.
         #expect(try verify(.missing, gates: DiffGates(maxDiffRatio: 0.5)) == nil)
 
