@@ -40,7 +40,9 @@ extension Bench {
         for (kind, store, baseline) in stores {
             log("… sale on \(kind)")
             // As `seatmap serve` runs by default.
-            let service = try SeatMapHTTPService(halls: dir.path, store: store, workers: SeatMapHTTPService.defaultWorkers(store: store))
+            // Every client runs in this process: one address, so no per-address token limit.
+            let service = try SeatMapHTTPService(halls: dir.path, store: store, tokenLimits: ShowService.TokenLimits(perAddress: 0),
+                                                 workers: SeatMapHTTPService.defaultWorkers(store: store))
             defer { service.stop() }
             let admin = try BenchHTTP(port: service.port)
             for (name, _) in halls + (quick ? [] : [("history", halls[halls.count - 1].1)]) {

@@ -16,7 +16,7 @@ public enum SeatMapCLI {
     }
 
     static var commands: [Command] {
-        [validateCommand, infoCommand, layoutCommand, hitCommand, probesCommand, verifyTapsCommand, renderCommand, themeCommand, diffCommand, showCommand, selectCommand, orderCommand, recommendCommand, applyCommand, importCommand, exportCommand, serveCommand, completionsCommand, manCommand]
+        [validateCommand, infoCommand, layoutCommand, hitCommand, renderCommand, themeCommand, diffCommand, probesCommand, verifyTapsCommand, showCommand, selectCommand, orderCommand, recommendCommand, applyCommand, importCommand, exportCommand, serveCommand, completionsCommand, manCommand]
     }
 
     static let overview = """

@@ -21,10 +21,13 @@ extension SeatMapCLI {
                 .values("allowed-origin", "ORIGIN", "Another origin (https://shop.example) whose pages may call the service; repeat for several."),
                 .values("allowed-host", "NAME", "A host name the service answers to besides IP addresses and localhost; repeat for several."),
                 .value("max-connections-per-address", "N", "Connections one client address may hold open (default 128)."),
+                .value("max-tokens-per-address", "N", "Live buyers' tokens one client address may have for a show (default \(ShowService.TokenLimits.defaultPerAddress); 0: no limit); one more answers 429."),
+                .value("max-tokens-per-show", "N", "Buyers' tokens a show keeps at most (default \(ShowService.TokenLimits.defaultPerShow); 0: no limit); one more answers 429."),
+                .values("trusted-proxy", "IP", "A load balancer's address: a request from it is from the client its X-Forwarded-For names (repeat for several)."),
                 .value("header-timeout", "SECONDS", "How long a new connection may take to send its first request header before it is closed (default 10, at most 30)."),
                 .value("max-image-megapixels", "N", "The largest image one request may have drawn, in megapixels (default 100, at most 400); larger ones answer 422."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
-                .value("workers", "N", "Requests worked on at once (default: the number of cores; four times that with a PostgreSQL store)."),
+                .value("workers", "N", "Renders worked on at once (default: the number of cores); other requests on 8 threads a worker."),
             ],
             details: """
             Endpoints (docs/service.md has curl examples; * needs the admin key when one is set):
@@ -46,7 +49,8 @@ extension SeatMapCLI {
               POST /shows/SHOW/hit                   as /halls/NAME/hit on the show's statuses ("token"? for its own)
             Errors are JSON {"error", "status"}: 400 bad request, 401 no or wrong admin key, 404 unknown hall,
             show or path, 405 wrong method, 409 conflict (held, sold, another hall, no store), 410 the old
-            /halls/NAME/status, 413 body over 1 MiB, 422 a hall or batch with errors, 503 busy or store failing.
+            /halls/NAME/status, 413 body over 1 MiB, 422 a hall or batch with errors, 429 too many tokens (the show's
+            or one address's), 503 busy or store failing.
             Without --admin-key-file the service runs in open development mode (said on start and in /healthz).
             Every POST must be Content-Type: application/json (415) and come from the service's own pages or an
             --allowed-origin (403); a Host that is not an IP address, localhost or an --allowed-host gets 421; a NUL,
@@ -66,6 +70,13 @@ extension SeatMapCLI {
             let ttl = try StoreFlags.holdSeconds(args)
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128
+            let tokenLimits = ShowService.TokenLimits(
+                perShow: try args.int("max-tokens-per-show", in: 0...100_000_000) ?? ShowService.TokenLimits.defaultPerShow,
+                perAddress: try args.int("max-tokens-per-address", in: 0...1_000_000) ?? ShowService.TokenLimits.defaultPerAddress)
+            let proxies = args.values["trusted-proxy"] ?? []
+            for p in proxies where !SeatMapHTTPService.isIPLiteral(p) {
+                throw UsageError(message: "--trusted-proxy expects an IP address such as 127.0.0.1 or ::1, got \"\(p)\"")
+            }
             let headerSeconds = try args.int("header-timeout", in: 1...30) ?? 10
             let megapixels = try args.int("max-image-megapixels", in: 1...(ImageLimits.maxPixels / 1_000_000)) ?? SeatMapHTTPService.defaultMaxImagePixels / 1_000_000
             let origins = args.values["allowed-origin"] ?? []
@@ -83,6 +94,7 @@ extension SeatMapCLI {
             let service = try SeatMapHTTPService(halls: dir, store: args.value("store"), adminKey: key, holdSeconds: ttl, storeConnections: connections,
                                                  allowedOrigins: origins, allowedHosts: args.values["allowed-host"] ?? [],
                                                  connectionsPerAddress: perAddress, headerSeconds: headerSeconds,
+                                                 tokenLimits: tokenLimits, trustedProxies: proxies,
                                                  maxImagePixels: megapixels * 1_000_000, host: host,
                                                  port: UInt16(port), workers: workers, log: { console.err($0) })
             console.out("seatmap serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(service.port) (halls in \(dir), \(workers) workers)")

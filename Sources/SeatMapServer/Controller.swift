@@ -20,6 +20,9 @@ struct Controller: Sendable {
     var maxImagePixels = SeatMapHTTPService.defaultMaxImagePixels
     /// Host names the service answers to besides IP literals and `localhost`.
     var allowedHosts: Set<String> = []
+    /// Proxies (a load balancer's addresses) whose `X-Forwarded-For` names
+    /// the client: a request from one is the client's it names.
+    var trustedProxies: Set<String> = []
     let health: StoreHealth
     let changes: ShowChanges
     let cache = RenderCache()
@@ -132,8 +135,13 @@ struct Controller: Sendable {
             name = String(name[..<colon])
         }
         if name == "localhost" || allowedHosts.contains(name) { return true }
+        return Controller.isIPLiteral(name)
+    }
+
+    /// Whether text is an IPv4 or IPv6 address literal.
+    package static func isIPLiteral(_ text: String) -> Bool {
         var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// Whether `origin` is the page's own: the scheme-less host it was sent to.

@@ -15,4 +15,7 @@ struct HTTPRequest: Sendable {
     /// Request headers, names in lower case.
     var headers: [String: String]
     var body: [UInt8]
+    /// The connection's peer address (an IP literal), or nil (a request
+    /// answered in process).
+    var peer: String? = nil
 }

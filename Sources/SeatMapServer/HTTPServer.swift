@@ -56,7 +56,7 @@ final class HTTPServer: @unchecked Sendable {
     /// literal or the port cannot be bound.
     /// `instant` requests are answered on the I/O thread at once (a health
     /// check); `heavy` ones go to the render pool, the rest to the other.
-    init(host: String, port: UInt16, workers: Int, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
+    init(host: String, port: UInt16, workers: Int, requestThreads: Int? = nil, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
          instant: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, heavy: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
          waits: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, waitThreads: Int = 64,
          handler: @escaping Handler) throws(SeatMapError) {
@@ -67,7 +67,7 @@ final class HTTPServer: @unchecked Sendable {
         self.heavy = heavy
         self.waits = waits
         self.workers = WorkerPool(threads: max(1, workers), name: "seatmap-render")
-        self.light = WorkerPool(threads: max(1, workers), name: "seatmap-request")
+        self.light = WorkerPool(threads: max(1, requestThreads ?? workers), name: "seatmap-request")
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
         HTTPServer.raiseFileLimit(to: Int(limits.connections) + 256)
@@ -142,6 +142,36 @@ final class HTTPServer: @unchecked Sendable {
         server.logLine(exchange)
     }
 
+    /// The IP address at the other end of a connected socket, as text
+    /// (`127.0.0.1`, `::1`), or nil.
+    static func peerAddress(_ fd: Int32) -> String? {
+        guard fd >= 0 else { return nil }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard got == 0 else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(storage.ss_family), peer = storage
+        let written: UnsafePointer<CChar>? = withUnsafePointer(to: peer) { address in
+            switch family {
+            case AF_INET:
+                return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    withUnsafePointer(to: v4.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
+                }
+            case AF_INET6:
+                return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    withUnsafePointer(to: v6.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
+                }
+            default:
+                return nil
+            }
+        }
+        guard written != nil else { return nil }
+        return String(cString: text)
+    }
+
     private func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
                         upload: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
                         state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
@@ -151,7 +181,7 @@ final class HTTPServer: @unchecked Sendable {
                                       query: HTTPServer.values(connection, headers: false).map { ($0.0, $0.1) },
                                       headers: Dictionary(HTTPServer.values(connection, headers: true).map { ($0.0.lowercased(), $0.1) },
                                                           uniquingKeysWith: { a, _ in a }),
-                                      body: [])
+                                      body: [], peer: HTTPServer.peerAddress(seatmap_mhd_socket(connection)))
             let exchange = Exchange(request)
             seatmap_mhd_set_timeout(connection, limits.timeout)
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()

@@ -13,6 +13,17 @@ extension Controller {
                      body: Array((JSONWriter.write(node, pretty: false) + "\n").utf8))
     }
 
+    /// The client a request is from, for the per-address token limit: the
+    /// connection's peer, or, when the peer is a trusted proxy, the last
+    /// address of `X-Forwarded-For` that is not one (each proxy appends the
+    /// address it was reached from).
+    func clientAddress(_ request: HTTPRequest) -> String? {
+        guard let peer = request.peer else { return nil }
+        guard trustedProxies.contains(peer), let forwarded = request.headers["x-forwarded-for"] else { return peer }
+        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0.count <= 64 }
+        return hops.last(where: { !trustedProxies.contains($0) }) ?? hops.first ?? peer
+    }
+
     /// The show's inventory and its hall's plan.
     /// (A show's hall is remembered: it never changes; the use cases check it again.)
     func showPlan(_ show: String) throws -> (ShowService, HallPlan) {
@@ -123,7 +134,7 @@ extension Controller {
     func select(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var r = ShowService.SelectRequest(show: show, toggles: [])
+            var r = ShowService.SelectRequest(show: show, toggles: [], address: clientAddress(request))
             var locale: SeatMapLocale? = nil
             for m in try Controller.object(request) {
                 switch (m.key, m.node.value) {
@@ -200,7 +211,7 @@ extension Controller {
                 }
             }
             let r = try BestAvailableOptions.request(value: { values[$0] }, flag: { flags.contains($0) }, say: InputNames.member)
-            let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl)
+            let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl, address: clientAddress(request))
             if a.changed { changes.bump(show) }
             let words = LocaleOptions.words(locale, for: plan.hall)
             return Controller.compact(ShowJSON.best(a.recommendation, selection: a.selection, hall: a.hall, locale: words,

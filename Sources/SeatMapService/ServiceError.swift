@@ -17,6 +17,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case unauthorized
         /// The store cannot be reached or written (exit 1, HTTP 503).
         case unavailable
+        /// A limit on tokens reached: the show's, or one client address's
+        /// (exit 1, HTTP 429).
+        case tooMany
     }
 
     public var kind: Kind
@@ -44,6 +47,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case .conflict: return 409
         case .unauthorized: return 401
         case .unavailable: return 503
+        case .tooMany: return 429
         }
     }
 }

@@ -36,10 +36,43 @@ public final class ShowService: Sendable {
     public let defaultTTL: TimeInterval
     /// Each show's hall as the public sees it, kept current from its change log.
     let views = PublicViews()
+    /// How many tokens a show, and one client address, may have.
+    public let tokenLimits: TokenLimits
 
-    public init(store: any InventoryStore, defaultTTL: TimeInterval = HoldTime.defaultSeconds) {
+    public init(store: any InventoryStore, defaultTTL: TimeInterval = HoldTime.defaultSeconds, tokenLimits: TokenLimits = TokenLimits()) {
         self.store = store
         self.defaultTTL = defaultTTL
+        self.tokenLimits = tokenLimits
+    }
+
+    /// The bounds on buyers' tokens, checked when a request makes one (a
+    /// select or best available without a token). 0 is no limit.
+    public struct TokenLimits: Sendable, Equatable {
+        /// Tokens a show keeps at most (expired ones count until swept).
+        public var perShow: Int
+        /// Live tokens one client address may have for a show (a request
+        /// without an address, such as the command line's, has no such limit).
+        public var perAddress: Int
+        public static let defaultPerShow = 200_000
+        public static let defaultPerAddress = 50
+        public init(perShow: Int = TokenLimits.defaultPerShow, perAddress: Int = TokenLimits.defaultPerAddress) {
+            self.perShow = perShow
+            self.perAddress = perAddress
+        }
+    }
+
+    /// Refuses (`tooMany`) to make one more token when the show, or the
+    /// transaction's client address, has as many as the limits allow.
+    private func admitNewToken(_ tx: ShowTransaction, show: String, ttl: TimeInterval) throws {
+        let perAddress = tx.address == nil ? 0 : tokenLimits.perAddress
+        guard tokenLimits.perShow > 0 || perAddress > 0 else { return }
+        let counts = try tx.tokenCounts()
+        if tokenLimits.perShow > 0 && counts.show >= tokenLimits.perShow {
+            throw ServiceError(.tooMany, "show \(show) has \(counts.show) buyers' tokens, the most it keeps (\(tokenLimits.perShow)); try again when holds have expired")
+        }
+        if perAddress > 0 && counts.address >= perAddress, let address = tx.address {
+            throw ServiceError(.tooMany, "\(address) has \(counts.address) live tokens for show \(show), the most one address may have (\(perAddress)); send one of them as \"token\", or try again when their holds expire (\(Int(ttl)) s after their last select)")
+        }
     }
 
     /// Runs a store call, its failures as `unavailable`.
@@ -169,8 +202,11 @@ public final class ShowService: Sendable {
         public var types: [(String, String)]
         public var ttl: TimeInterval?
         public var singleSeatRule: Bool
+        /// The client's address (the HTTP face's), for the per-address token limit.
+        public var address: String?
         public init(show: String, token: String? = nil, toggles: [String], areas: [(String, Int)] = [], types: [(String, String)] = [],
-                    ttl: TimeInterval? = nil, singleSeatRule: Bool = true) {
+                    ttl: TimeInterval? = nil, singleSeatRule: Bool = true, address: String? = nil) {
+            self.address = address
             self.show = show
             self.token = token
             self.toggles = toggles
@@ -209,6 +245,8 @@ public final class ShowService: Sendable {
         let t = now ?? Date()
         let (token, outcome, view, channel) = try update(r.show, plan: plan, now: t) { tx in
             try ShowService.readAround(tx, token: r.token, seats: ShowService.named(r.toggles + r.types.map(\.0), in: plan.hall), plan: plan)
+            tx.address = r.address
+            if r.token == nil { try admitNewToken(tx, show: r.show, ttl: ttl) }
             let token = r.token ?? tx.inventory.issueToken(now: t, ttl: ttl)
             do {
                 let outcome = try tx.inventory.select(token: token, toggles: r.toggles, areas: r.areas, types: r.types, plan: plan.hall, now: t, ttl: ttl)
@@ -240,7 +278,7 @@ public final class ShowService: Sendable {
     /// hold are not offered. One transaction: nothing changes when no seats
     /// are found (`conflict`) or the request names what the hall lacks (`usage`).
     public func best(show: String, token: String?, request: Recommender.Request, plan: HallPlan, ttl: TimeInterval? = nil,
-                     now: Date? = nil) throws(ServiceError) -> BestAnswer {
+                     now: Date? = nil, address: String? = nil) throws(ServiceError) -> BestAnswer {
         if let token { try ShowService.checkToken(token) }
         try ShowService.checkShowID(show)
         let ttl = ttl ?? defaultTTL
@@ -287,6 +325,8 @@ public final class ShowService: Sendable {
                     if let token, tx.inventory.tokens[token] == nil {
                         throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
                     }
+                    tx.address = address
+                    if token == nil { try admitNewToken(tx, show: show, ttl: ttl) }
                     let token = token ?? tx.inventory.issueToken(now: t, ttl: ttl)
                     // Toggle one seat per couple or group: its partners follow.
                     var toggles: [String] = [], covered = Set<SeatID>()
@@ -314,11 +354,18 @@ public final class ShowService: Sendable {
                     return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection,
                                       hall: tx.inventory.hall(plan.hall, for: token), changed: !toggles.isEmpty)
                 }
-            } catch where error.raced && attempt < 5 {
+            } catch where error.raced && attempt < ShowService.bestAttempts {
                 continue
             }
         }
     }
+
+    /// How often best available searches again when other buyers took its
+    /// seats between its search and its hold. Under a rush the searches of
+    /// one moment find the same seats and one of them gets them; the others
+    /// search again, seeing them taken: enough rounds for the buyers a
+    /// service works on at once (16 request threads on 2 cores).
+    static let bestAttempts = 24
 
     public struct OrderAnswer: Sendable {
         public var orderId: String

@@ -90,6 +90,14 @@ enum InventorySchema {
         CREATE TABLE order_seats(show TEXT NOT NULL, order_id TEXT NOT NULL, seat TEXT NOT NULL, ticket TEXT NOT NULL DEFAULT '',
             PRIMARY KEY(show, order_id, seat));
         """),
+        // Round 4: tokens bounded per show (a count kept on the show's row)
+        // and per client address (the address a token was given to).
+        ("5-token-limits", """
+        ALTER TABLE shows ADD COLUMN token_rows BIGINT NOT NULL DEFAULT 0;
+        UPDATE shows SET token_rows = (SELECT COUNT(*) FROM show_tokens t WHERE t.show = shows.show);
+        ALTER TABLE show_tokens ADD COLUMN address TEXT NOT NULL DEFAULT '';
+        CREATE INDEX show_tokens_address ON show_tokens(show, address, expires_ms);
+        """),
     ]
 
     /// How many sequences of a show's change log are kept: a reader further
@@ -175,6 +183,17 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         show.changeSequence = Int(head[4].int ?? 0)
         show.scope = []
         return show
+    }
+
+    /// The show's token rows (live ones, and expired ones not swept yet)
+    /// and, for an address, its live tokens: one read of the show's row,
+    /// one of the address's index range.
+    func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
+        let rows = try db.q("SELECT token_rows FROM shows WHERE show = $1", [.text(id)]).first?.first?.int ?? 0
+        guard let address else { return (Int(rows), 0) }
+        let mine = try db.q("SELECT COUNT(*) FROM show_tokens WHERE show = $1 AND address = $2 AND expires_ms > $3",
+                            [.text(id), .text(address), .int(InventoryRows.millis(now))]).first?.first?.int ?? 0
+        return (Int(rows), Int(mine))
     }
 
     /// `$first`, `$first+1`… for `n` arguments.
@@ -371,6 +390,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             let args: [SQLValue] = [.text(id)] + tokens.map { .text($0) }
             try db.q("DELETE FROM area_holds WHERE show = $1 AND token IN (\(marks))", args)
             try db.q("DELETE FROM show_tokens WHERE show = $1 AND token IN (\(marks))", args)
+            try db.q("UPDATE shows SET token_rows = token_rows - $2 WHERE show = $1", [.text(id), .int(Int64(tokens.count))])
         }
         return seats.compactMap(SeatID.init)
     }
@@ -401,10 +421,12 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     /// Writes the rows that differ between two states of one show (a whole
     /// show or the part a request read) and, with `logging`, appends the
     /// seats whose status changed to the change log.
-    /// `swept`: seats whose expired holds the commit's sweep released.
-    func write(_ before: ShowInventory, _ after: ShowInventory, swept: [SeatID] = [], logging: Bool = true) throws {
+    /// `swept`: seats whose expired holds the commit's sweep released;
+    /// `address`: the client address tokens new in this write were given to.
+    func write(_ before: ShowInventory, _ after: ShowInventory, swept: [SeatID] = [], logging: Bool = true, address: String? = nil) throws {
         let show = SQLValue.text(after.show)
         let diff = ShowDiff(before, after)
+        var tokenRows: Int64 = 0
         for id in diff.seats {
             let seat = SQLValue.text(id.description)
             switch after.seats[id] {
@@ -427,8 +449,10 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         for token in diff.tokens {
             if let expiry = after.tokens[token] {
                 let ms = InventoryRows.millis(expiry)
-                try db.q("INSERT INTO show_tokens(show, token, expires_ms, channel) VALUES ($1, $2, $3, $4) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
-                      [show, .text(token), .int(ms), .text(after.tokenChannels[token] ?? "")])
+                try db.q("INSERT INTO show_tokens(show, token, expires_ms, channel, address) VALUES ($1, $2, $3, $4, $5) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
+                      [show, .text(token), .int(ms), .text(after.tokenChannels[token] ?? ""), .text(address ?? "")])
+                // A token not read before is new: tokens are made at random, never reused.
+                if before.tokens[token] == nil { tokenRows += 1 }
                 // Every seat the token holds lasts as long as it does.
                 if before.tokens[token] != nil {
                     try db.q("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held'", [show, .text(token), .int(ms)])
@@ -436,7 +460,11 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             } else {
                 try db.q("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
                 try db.q("DELETE FROM area_holds WHERE show = $1 AND token = $2", [show, .text(token)])
+                if before.tokens[token] != nil { tokenRows -= 1 }
             }
+        }
+        if tokenRows != 0 {
+            try db.q("UPDATE shows SET token_rows = token_rows + $2 WHERE show = $1", [show, .int(tokenRows)])
         }
         for area in Set(before.areaAvailable.keys).union(after.areaAvailable.keys) where before.areaAvailable[area] != after.areaAvailable[area] {
             if let n = after.areaAvailable[area] {

@@ -79,6 +79,8 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
     private var shows: [String: ShowInventory] = [:]
     /// Each show's change log (sequence, seat, word) and its first kept sequence.
     private var logs: [String: (entries: [(Int, SeatID, String)], floor: Int)] = [:]
+    /// The client address each show's tokens were given to.
+    private var addresses: [String: [String: String]] = [:]
     public let notes: [String] = []
     public var location: String { "memory" }
 
@@ -95,7 +97,7 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
     public func show(_ id: String, now: Date) throws(SeatMapError) -> ShowInventory? {
         lock.lock()
         defer { lock.unlock() }
-        return try? MemoryRows(shows: shows).all(id, now: now)
+        return try? MemoryRows(shows: shows, addresses: [:]).all(id, now: now)
     }
 
     private func transaction<T>(_ id: String, now: Date, writing: Bool, _ body: (ShowTransaction) throws -> T) throws -> T? {
@@ -103,7 +105,7 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
         defer { lock.unlock() }
         guard var full = shows[id] else { return nil }
         let swept = writing ? MemoryRows.sweep(&full, now: now) : []
-        let rows = MemoryRows(shows: [id: full])
+        let rows = MemoryRows(shows: [id: full], addresses: addresses[id] ?? [:])
         guard let head = try rows.head(id) else { return nil }
         let tx = ShowTransaction(head: head, source: rows, now: now)
         let result = try body(tx)
@@ -111,6 +113,8 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
         let after = tx.finished()
         let diff = ShowDiff(tx.before, after)
         MemoryRows.apply(diff, tx.before, after, to: &full)
+        for t in diff.tokens where tx.before.tokens[t] == nil && after.tokens[t] != nil { addresses[id, default: [:]][t] = tx.address ?? "" }
+        addresses[id] = addresses[id]?.filter { full.tokens[$0.key] != nil }
         let logged = diff.logged(after, swept: swept)
         if diff.areas || !logged.isEmpty {
             full.changeSequence += 1
@@ -162,6 +166,14 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
 /// The memory store's shows read as the SQL stores read their rows.
 struct MemoryRows: ShowRowSource {
     let shows: [String: ShowInventory]
+    /// The client address each of the show's tokens was given to.
+    let addresses: [String: String]
+
+    func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
+        guard let full = shows[id] else { return (0, 0) }
+        let mine = address.map { a in addresses.filter { $0.value == a && MemoryRows.live(full, $0.key, now) }.count } ?? 0
+        return (full.tokens.count, mine)
+    }
 
     /// Whether a token's holds are live at `now`.
     private static func live(_ show: ShowInventory, _ token: String, _ now: Date) -> Bool {

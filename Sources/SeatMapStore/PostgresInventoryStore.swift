@@ -152,7 +152,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
                 let result = try body(tx)
                 let after = tx.finished()
                 if after != tx.before || !swept.isEmpty {
-                    try rows.write(tx.before, after, swept: swept)
+                    try rows.write(tx.before, after, swept: swept, address: tx.address)
                     try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(id)])
                 }
                 return result

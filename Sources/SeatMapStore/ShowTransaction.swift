@@ -18,6 +18,9 @@ protocol ShowRowSource {
     func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws
     /// The whole show (live holds only), or nil.
     func all(_ id: String, now: Date) throws -> ShowInventory?
+    /// The show's tokens (expired ones not yet swept included) and, for an
+    /// address, its live tokens.
+    func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int)
 }
 
 /// One request's view of a show inside its store transaction.
@@ -34,6 +37,9 @@ public final class ShowTransaction {
     private(set) var before: ShowInventory
     /// The time the transaction reads holds' expiry against.
     public let now: Date
+    /// The client address tokens made in this transaction are given to
+    /// (counted against the per-address limit), or nil.
+    public var address: String?
     private let source: any ShowRowSource
     private var seatsRead = Set<SeatID>(), tokensRead = Set<String>(), ordersRead = Set<String>(), batchesRead = Set<String>()
     private var areasRead = false
@@ -64,6 +70,12 @@ public final class ShowTransaction {
                 self[keyPath: value].areaHolds[area, default: [:]].merge(holds) { old, _ in old }
             }
         }
+    }
+
+    /// How many tokens the show has (expired ones not yet swept included)
+    /// and how many live ones `address` was given.
+    public func tokenCounts() throws -> (show: Int, address: Int) {
+        try source.tokenCounts(before.show, address: address, now: now)
     }
 
     /// Reads these seats (not read yet): their states, channels, holders.

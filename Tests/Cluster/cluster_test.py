@@ -99,7 +99,9 @@ class Client:
 def start_instance(seatmap, halls, store, key_file, tmp, k):
     log = open(os.path.join(tmp, "serve-%d.log" % k), "w")
     p = subprocess.Popen([seatmap, "serve", "--halls", halls, "--store", store, "--admin-key-file", key_file, "--port", "0",
-                          "--workers", "4", "--hold-ttl", "600"], stdout=subprocess.PIPE, stderr=log, text=True)
+                          "--workers", "4", "--hold-ttl", "600",
+                          # The buyers all run on this machine: one address, no per-address token limit.
+                          "--max-tokens-per-address", "0"], stdout=subprocess.PIPE, stderr=log, text=True)
     line = p.stdout.readline()
     if "listening on" not in line:
         raise RuntimeError("instance %d did not start: %r (see %s)" % (k, line, log.name))

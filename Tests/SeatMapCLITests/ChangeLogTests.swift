@@ -130,6 +130,66 @@ struct ChangeLogTests {
         }
     }
 
+    @Test("tokens are bounded per client address and per show: one more is refused (tooMany) until holds expire", arguments: StoreKind.available)
+    func tokenLimits(_ kind: StoreKind) throws {
+        let hall: Hall = try Fixtures.example("cinema-12x18.json")
+        let plan = HallPlan(name: "cinema-12x18", hall: hall)
+        let service = ShowService(store: try kind.open(), tokenLimits: .init(perShow: 4, perAddress: 2))
+        _ = try service.create(show: "S", plan: plan)
+        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id.description)
+        func select(_ seat: String, _ address: String?, token: String? = nil, at t: Date = Self.t0) throws -> ShowService.SelectAnswer {
+            try service.select(.init(show: "S", token: token, toggles: [seat], ttl: 5, singleSeatRule: false, address: address), plan: plan, now: t)
+        }
+        let a1 = try select(free[0], "10.0.0.1")
+        _ = try select(free[2], "10.0.0.1")
+        let third = #expect(throws: ServiceError.self) { try select(free[4], "10.0.0.1") }
+        #expect(third?.kind == .tooMany && third?.httpStatus == 429 && third?.message.contains("10.0.0.1 has 2 live tokens") == true, "\(String(describing: third))")
+        #expect(try select(free[4], "10.0.0.1", token: a1.token).results.first?.1 == .selected, "a token it has still selects")
+        _ = try select(free[6], "10.0.0.2")
+        _ = try select(free[8], nil)
+        let full = #expect(throws: ServiceError.self) { try select(free[10], "10.0.0.3") }
+        #expect(full?.kind == .tooMany && full?.message.contains("show S has 4 buyers' tokens") == true, "\(String(describing: full))")
+        #expect(throws: ServiceError.self) { try select(free[10], nil) }
+        // A token that gives back its seats still counts until its hold time ends; then they are swept.
+        _ = try select(free[0], "10.0.0.1", token: a1.token)
+        _ = try select(free[4], "10.0.0.1", token: a1.token)
+        #expect(throws: ServiceError.self) { try select(free[10], "10.0.0.3", at: Self.t0 + 1) }
+        #expect(try select(free[10], "10.0.0.1", at: Self.t0 + 10).results.first?.1 == .selected, "after expiry the address and the show have room")
+        // Best available makes tokens under the same limits.
+        _ = try select(free[12], "10.0.0.1", at: Self.t0 + 10)
+        let best = #expect(throws: ServiceError.self) {
+            try service.best(show: "S", token: nil, request: .init(count: 1), plan: plan, ttl: 5, now: Self.t0 + 10, address: "10.0.0.1")
+        }
+        #expect(best?.kind == .tooMany)
+    }
+
+    @Test("over HTTP: 429 naming the address; behind a trusted proxy each X-Forwarded-For client is counted apart, and nobody else's header is believed")
+    func tokenLimitsOverHTTP() throws {
+        let dir = try Fixtures.tempFolder()
+        try FileManager.default.copyItem(at: Fixtures.examplesFolder.appendingPathComponent("cinema-12x18.json"), to: dir.appendingPathComponent("cinema-12x18.json"))
+        let free = try Fixtures.example("cinema-12x18.json").cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id.description)
+        for trusted in [true, false] {
+            let service = try SeatMapHTTPService(halls: dir.path, store: dir.appendingPathComponent("store-\(trusted).db").path,
+                                                 tokenLimits: .init(perShow: 100, perAddress: 2), trustedProxies: trusted ? ["127.0.0.1"] : [],
+                                                 port: 0, workers: 2)
+            defer { service.stop() }
+            let http = TestHTTP(port: service.port)
+            #expect(try http.request("POST", "/shows/E", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
+            func select(_ k: Int, from client: String? = nil) throws -> TestHTTP.Answer {
+                try http.request("POST", "/shows/E/select", headers: client.map { ["X-Forwarded-For": "\($0), 127.0.0.1"] } ?? [:],
+                                 body: Array(#"{"toggle": ["\#(free[k * 2])"], "singleSeatRule": false}"#.utf8))
+            }
+            #expect(try select(0).status == 200 && (try select(1).status) == 200)
+            let refused = try select(2)
+            #expect(refused.status == 429 && refused.text.contains("127.0.0.1 has 2 live tokens for show E"), "\(refused.status) \(refused.text)")
+            let best = try http.request("POST", "/shows/E/best", body: Array(#"{"count": 1}"#.utf8))
+            #expect(best.status == 429, "best available too: \(best.text)")
+            // Through a proxy the service trusts, the client it names is another address.
+            let forwarded = try select(3, from: "203.0.113.7")
+            #expect(forwarded.status == (trusted ? 200 : 429), "trusted \(trusted): \(forwarded.text)")
+        }
+    }
+
     @Test("GET /shows/S/seats?since=N: only the seats changed after N, small; the whole show when N is unknown; a long poll answers at the change")
     func deltasOverHTTP() throws {
         let (service, http, _) = try ServeTests.startWithStore()

@@ -530,6 +530,49 @@ struct InventoryStoreContractTests {
         return inv
     }
 
+    @Test("48 updates at once, every third failing after its hold: each kept or undone alone (SQLite commits them together)",
+          arguments: StoreKind.available)
+    func concurrentUpdates(_ kind: StoreKind) throws {
+        let store = try kind.open()
+        let hall = try #require(Self.hall)
+        let plan = HallPlan(name: "cinema-12x18", hall: hall)
+        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
+        let service = ShowService(store: store)
+        _ = try service.create(show: "S", plan: plan)
+        struct Refused: Error {}
+        let kept = OutputBuffer(), refused = OutputBuffer()
+        // 48 threads let go at once: updates queue up together.
+        let gate = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { for _ in 0..<48 { gate.signal() } }
+        StoreBaseline.threads(48) { k in
+            gate.wait()
+            let seat = free[k * 2]
+            if k % 3 == 0 {
+                do {
+                    _ = try store.update(show: "S", now: Date()) { tx in
+                        try tx.read(seats: [seat])
+                        let token = tx.inventory.issueToken(now: Date(), ttl: 60)
+                        _ = try tx.inventory.select(token: token, toggles: [seat.description], areas: [], plan: hall, now: Date(), ttl: 60)
+                        throw Refused()
+                    }
+                } catch is Refused {
+                    refused.append(seat.description)
+                } catch {}
+            } else if let a = try? service.select(.init(show: "S", toggles: [seat.description], singleSeatRule: false), plan: plan),
+                      a.results.first?.1 == .selected {
+                kept.append(seat.description)
+            }
+        }
+        let inv = try service.inventory("S")
+        let held = inv.seats.compactMap { id, state -> String? in
+            if case .held = state { return id.description }
+            return nil
+        }
+        #expect(refused.parts.count == 16, "each failing update failed with its own error")
+        #expect(kept.parts.count == 32 && Set(held) == Set(kept.parts), "held: exactly the 32 answered holds, none of the failed ones")
+        #expect(inv.tokens.count == 32, "no token of a failed update stays")
+    }
+
     @Test("create, hold, expire, order once, apply a batch once", arguments: StoreKind.available)
     func contract(_ kind: StoreKind) throws {
         _ = try Self.story(try kind.open())
