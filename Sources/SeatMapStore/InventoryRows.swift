@@ -196,6 +196,23 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         return (Int(rows), Int(mine))
     }
 
+    /// Runs one update of a shared transaction in a savepoint of its own:
+    /// kept when it succeeds, undone alone when it throws (its error the
+    /// result). Throws when the savepoint itself cannot be set, released or
+    /// rolled back to: the transaction is broken (a lost connection).
+    static func savepoint<T>(_ rows: InventoryRows, _ body: () throws -> T) throws -> Result<T, any Error> {
+        try rows.db.q("SAVEPOINT one_update")
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try body())
+        } catch {
+            try rows.db.q("ROLLBACK TO SAVEPOINT one_update")
+            outcome = .failure(error)
+        }
+        try rows.db.q("RELEASE SAVEPOINT one_update")
+        return outcome
+    }
+
     /// `$first`, `$first+1`… for `n` arguments.
     private static func list(_ n: Int, from first: Int) -> String {
         (first..<(first + n)).map { "$\($0)" }.joined(separator: ", ")

@@ -21,6 +21,10 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
     /// The connection URL without its password.
     public let location: String
     private let pool: PGPool
+    /// Updates of one show arriving together share a transaction and its
+    /// commit (`GroupCommit`, a queue a show): the show's row is locked once
+    /// for all of them.
+    private let commits = GroupCommit<InventoryRows<PGConnection>>()
 
     /// Whether `text` names a PostgreSQL database rather than a SQLite file:
     /// a `postgresql://` or `postgres://` URI, or a libpq keyword/value
@@ -143,23 +147,30 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
     }
 
     public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
+        var outcome: Result<T?, any Error> = .success(nil)
         do {
-            return try transaction { rows in
-                // The show's row first: writers of one show queue on its lock.
-                guard let head = try rows.head(id) else { return nil }
-                let swept = try rows.sweep(id, now: now)
-                let tx = ShowTransaction(head: head, source: rows, now: now)
-                let result = try body(tx)
-                let after = tx.finished()
-                if after != tx.before || !swept.isEmpty {
-                    try rows.write(tx.before, after, swept: swept, address: tx.address)
-                    try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(id)])
+            try commits.submit(key: id, { rows in
+                outcome = try InventoryRows.savepoint(rows) {
+                    // The show's row first: writers of one show in other instances queue on its lock.
+                    guard let head = try rows.head(id) else { return nil }
+                    let swept = try rows.sweep(id, now: now)
+                    let tx = ShowTransaction(head: head, source: rows, now: now)
+                    let result = try body(tx)
+                    let after = tx.finished()
+                    if after != tx.before || !swept.isEmpty {
+                        try rows.write(tx.before, after, swept: swept, address: tx.address)
+                        // Sent at the commit, once however many updates of the batch ask (and not when this one is undone).
+                        try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(id)])
+                    }
+                    return result
                 }
-                return result
-            }
+            }, commit: { runAll in
+                try transaction { rows in try runAll(rows) }
+            })
         } catch let e as PGFailure {
             throw PostgresInventoryStore.seatMapError(e, location)
         }
+        return try outcome.get()
     }
 
     public func sweep(show id: String, now: Date) throws(SeatMapError) -> Int {

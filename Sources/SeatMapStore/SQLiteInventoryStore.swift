@@ -8,9 +8,7 @@ import SeatMapCore
 /// this process (one connection, one lock) and in others sharing the file
 /// are serialised by SQLite (WAL journal, 10 s busy timeout); a process
 /// killed at any moment leaves the database as of its last commit.
-/// Updates arriving together share a commit (group commit, `submit`):
-/// each runs in its own savepoint, so one that fails undoes only itself,
-/// and none returns before the commit that made it durable. The
+/// Updates arriving together share a commit (`GroupCommit`). The
 /// schema is versioned by named migrations (`migrations`), applied in
 /// order, once each, and recorded in `schema_migrations`; a round-2 store
 /// (no migration table) takes them like a new one. A first-round JSON store
@@ -24,11 +22,8 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
     private let db: SQLiteConnection
     /// One transaction at a time on the connection.
     private let lock = NSLock()
-    /// Updates waiting for the next shared commit, and whether a thread is
-    /// leading one (`submit`).
-    private let queueLock = NSLock()
-    private var pending: [PendingUpdate] = []
-    private var leading = false
+    /// Updates arriving together share a commit.
+    private let commits = GroupCommit<InventoryRows<SQLiteRunner>>()
 
     /// Opens (creating, migrating or recovering) the store at `path`.
     public init(path: String, now: Date = Date()) throws(SeatMapError) {
@@ -125,103 +120,20 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
 
     public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
         var outcome: Result<T?, any Error> = .success(nil)
-        try withoutActuallyEscaping(body) { body in
-            let update = PendingUpdate { [self] in
-                // Its own savepoint: a failure undoes this update only.
-                do throws(SQLiteFailure) {
-                    try db.exec("SAVEPOINT one_update")
-                } catch {
-                    outcome = .failure(error.error)
-                    return
-                }
-                do {
-                    let rows = self.rows
-                    let swept = try rows.sweep(id, now: now)
-                    var result: T? = nil
-                    if let head = try rows.head(id) {
-                        let tx = ShowTransaction(head: head, source: rows, now: now)
-                        result = try body(tx)
-                        try rows.write(tx.before, tx.finished(), swept: swept, address: tx.address)
-                    }
-                    try db.exec("RELEASE one_update")
-                    outcome = .success(result)
-                } catch {
-                    try? db.exec("ROLLBACK TO one_update")
-                    try? db.exec("RELEASE one_update")
-                    outcome = .failure(error)
-                }
+        try commits.submit(key: "", { rows in
+            outcome = try InventoryRows.savepoint(rows) {
+                let swept = try rows.sweep(id, now: now)
+                guard let head = try rows.head(id) else { return nil }
+                let tx = ShowTransaction(head: head, source: rows, now: now)
+                let result = try body(tx)
+                try rows.write(tx.before, tx.finished(), swept: swept, address: tx.address)
+                return result
             }
-            try submit(update)
-        }
+        }, commit: { runAll in
+            // Writers in other processes wait in SQLite's busy handler.
+            try transaction { try runAll(rows) }
+        })
         return try outcome.get()
-    }
-
-    /// One update waiting for a shared commit: what it runs in the
-    /// transaction, and how its thread learns that the commit is done (or
-    /// that it leads the next one).
-    private final class PendingUpdate: @unchecked Sendable {
-        /// Dropped once run (or once its batch failed): the closure borrows
-        /// `update`'s body, which must not outlive the call.
-        var run: (() -> Void)?
-        let wake = DispatchSemaphore(value: 0)
-        var leads = false
-        var failure: SQLiteFailure?
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-
-    /// Group commit: an update joins the queue; when no thread is leading a
-    /// commit, this one does: it takes every queued update, runs each in
-    /// one `BEGIN IMMEDIATE` transaction and commits them together (one
-    /// write of the log, one sync of the file for all), then wakes them
-    /// and hands the lead to the first update queued meanwhile. Returns
-    /// when `update`'s commit is done; throws when it failed (none of its
-    /// batch was kept).
-    private func submit(_ update: PendingUpdate) throws {
-        queueLock.lock()
-        pending.append(update)
-        let leadsNow = !leading
-        leading = true
-        queueLock.unlock()
-        if !leadsNow {
-            update.wake.wait()
-            guard update.leads else {
-                if let failure = update.failure { throw failure.error }
-                return
-            }
-        }
-        lock.lock()
-        queueLock.lock()
-        let batch = pending
-        pending = []
-        queueLock.unlock()
-        var failure: SQLiteFailure? = nil
-        do throws(SQLiteFailure) {
-            try db.exec("BEGIN IMMEDIATE")
-            for u in batch {
-                u.run?()
-                u.run = nil
-            }
-            do {
-                try db.exec("COMMIT")
-            } catch {
-                try? db.exec("ROLLBACK")
-                throw error
-            }
-        } catch {
-            failure = error
-        }
-        lock.unlock()
-        for u in batch { u.run = nil }
-        queueLock.lock()
-        let next = pending.first
-        if let next { next.leads = true } else { leading = false }
-        queueLock.unlock()
-        for u in batch where u !== update {
-            u.failure = failure
-            u.wake.signal()
-        }
-        next?.wake.signal()
-        if let failure { throw failure.error }
     }
 
     public func sweep(show id: String, now: Date) throws(SeatMapError) -> Int {
