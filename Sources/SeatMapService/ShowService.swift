@@ -250,7 +250,7 @@ public final class ShowService: Sendable {
             let token = r.token ?? tx.inventory.issueToken(now: t, ttl: ttl)
             do {
                 let outcome = try tx.inventory.select(token: token, toggles: r.toggles, areas: r.areas, types: r.types, plan: plan.hall, now: t, ttl: ttl)
-                return (token, outcome, tx.inventory.hall(plan.hall, for: token), tx.inventory.tokenChannels[token])
+                return (token, outcome, outcome.view, tx.inventory.tokenChannels[token])
             } catch {
                 throw ServiceError(.conflict, "this token is unknown to show \(r.show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; select without a token to get a new one")
             }
@@ -352,7 +352,7 @@ public final class ShowService: Sendable {
                         throw raced
                     }
                     return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection,
-                                      hall: tx.inventory.hall(plan.hall, for: token), changed: !toggles.isEmpty)
+                                      hall: outcome.view, changed: !toggles.isEmpty)
                 }
             } catch where error.raced && attempt < ShowService.bestAttempts {
                 continue

@@ -222,6 +222,9 @@ public struct ShowInventory: Sendable, Equatable {
         public var selection: Selection
         /// When the token's holds expire unless it selects again.
         public var expiresAt: Date
+        /// The hall as the token sees it (`hall(_:for:)`), the same before
+        /// and after its own toggles: its own holds are available to it.
+        public var view: Hall
     }
 
     /// Toggles seats and sets standing quantities for `token`, in order,
@@ -307,7 +310,7 @@ public struct ShowInventory: Sendable, Equatable {
         }
         let expiry = now.addingTimeInterval(ttl)
         tokens[token] = expiry
-        return SelectOutcome(results: results, selection: selection, expiresAt: expiry)
+        return SelectOutcome(results: results, selection: selection, expiresAt: expiry, view: view)
     }
 
     // MARK: Ordering
