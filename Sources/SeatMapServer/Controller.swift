@@ -62,7 +62,7 @@ struct Controller: Sendable {
         let origin = request.headers["origin"]
         if request.method == "OPTIONS" { return preflight(request, router) }
         var response: HTTPResponse
-        switch router.resolve(request) {
+        switch request.route ?? router.resolve(request) {
         case .failure(let e): response = e.response
         case .success(let (route, params)):
             if route.admin, let refusal = authorize(request) {

@@ -18,4 +18,7 @@ struct HTTPRequest: Sendable {
     /// The connection's peer address (an IP literal), or nil (a request
     /// answered in process).
     var peer: String? = nil
+    /// Its route and parameters, once the server has resolved them (it
+    /// does so once, to choose the pool the request runs on).
+    var route: Result<(Router.Route, Router.Parameters), HTTPResponseError>? = nil
 }

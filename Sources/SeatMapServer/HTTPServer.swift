@@ -42,9 +42,9 @@ final class HTTPServer: @unchecked Sendable {
     /// Long polls (a client waiting for a show to change) on threads of
     /// their own, so waiting never takes a worker from other requests.
     private let waiting: WorkerPool
-    private let instant: @Sendable (HTTPRequest) -> Bool
-    private let heavy: @Sendable (HTTPRequest) -> Bool
-    private let waits: @Sendable (HTTPRequest) -> Bool
+    /// Where a request's work runs, and the request as the service will
+    /// handle it (its route resolved once, here).
+    private let lane: @Sendable (HTTPRequest) -> (Router.Pool, HTTPRequest)
     private let log: @Sendable (String) -> Void
     private let pending = Counter()
     /// Connections suspended while their work runs.
@@ -54,18 +54,17 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening at once; throws when the address is not an IP
     /// literal or the port cannot be bound.
-    /// `instant` requests are answered on the I/O thread at once (a health
-    /// check); `heavy` ones go to the render pool, the rest to the other.
+    /// `lane` says where each request runs: `instant` ones are answered on
+    /// the I/O thread at once (a health check), `render` ones go to the
+    /// render pool, `wait` ones (long polls) to threads of their own, the
+    /// rest to the request pool.
     init(host: String, port: UInt16, workers: Int, requestThreads: Int? = nil, limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void,
-         instant: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, heavy: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
-         waits: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }, waitThreads: Int = 64,
+         lane: @escaping @Sendable (HTTPRequest) -> (Router.Pool, HTTPRequest) = { (.render, $0) }, waitThreads: Int = 64,
          handler: @escaping Handler) throws(SeatMapError) {
         self.handler = handler
         self.limits = limits
         self.log = log
-        self.instant = instant
-        self.heavy = heavy
-        self.waits = waits
+        self.lane = lane
         self.workers = WorkerPool(threads: max(1, workers), name: "seatmap-render")
         self.light = WorkerPool(threads: max(1, requestThreads ?? workers), name: "seatmap-request")
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
@@ -217,7 +216,8 @@ final class HTTPServer: @unchecked Sendable {
             return send(connection, exchange, .error(413, "the request body is over \(limits.maxBody) bytes"))
         }
         if exchange.dispatched { return seatmap_mhd_yes }
-        if instant(exchange.request) { return send(connection, exchange, handler(exchange.request)) }
+        let (pool, request) = lane(exchange.request)
+        if pool == .instant { return send(connection, exchange, handler(request)) }
         guard pending.increment(limit: limits.queue) else {
             return send(connection, exchange, .error(503, "the server is busy (\(limits.queue) requests waiting); try again"))
         }
@@ -226,9 +226,9 @@ final class HTTPServer: @unchecked Sendable {
         // resuming calls this handler again, which sends the response.
         _ = suspended.increment(limit: Int.max)
         MHD_suspend_connection(connection)
-        let request = exchange.request, handler = self.handler, pending = self.pending
+        let handler = self.handler, pending = self.pending
         let ticket = ConnectionTicket(connection: connection, exchange: exchange, socket: seatmap_mhd_socket(connection))
-        (waits(request) ? waiting : heavy(request) ? workers : light).submit {
+        (pool == .wait ? waiting : pool == .render ? workers : light).submit {
             // A client that has gone while its request waited is not worked for.
             let response = ticket.clientGone() ? HTTPResponse.error(499, "the client closed the connection") : handler(request)
             ticket.exchange.response = response

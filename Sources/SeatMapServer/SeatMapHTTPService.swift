@@ -78,20 +78,18 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         let router = controller.routes()
         server = try HTTPServer(host: host, port: port, workers: workers, requestThreads: SeatMapHTTPService.requestThreadsPerWorker * workers,
                                 limits: limits, log: log,
-                                instant: { request in
-                                    if case .success(let (route, _)) = router.resolve(request) { return route.pool == .instant }
-                                    return true  // 404 and 405 read no file
-                                },
-                                heavy: { request in
-                                    if case .success(let (route, _)) = router.resolve(request) { return route.pool == .render }
-                                    return false
-                                },
-                                waits: { request in
-                                    if case .success(let (route, _)) = router.resolve(request), route.pool == .wait {
-                                        return request.query.contains { $0.0 == "wait" }
+                                lane: { request in
+                                    var resolved = request
+                                    resolved.route = router.resolve(request)
+                                    switch resolved.route {
+                                    case .success(let (route, _))?:
+                                        // A long poll without `wait` answers at once: the request pool.
+                                        let pool = route.pool == .wait && !request.query.contains { $0.0 == "wait" } ? .light : route.pool
+                                        return (pool, resolved)
+                                    default:
+                                        return (.instant, resolved)  // 404 and 405 read no file
                                     }
-                                    return false
-                                }) { request in controller.answer(request, router) }
+                                                                }) { request in controller.answer(request, router) }
     }
 
     private let health: StoreHealth

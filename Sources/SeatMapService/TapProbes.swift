@@ -123,14 +123,14 @@ package enum TapProbes {
         probes.reserveCapacity(count)
         for i in 0..<count {
             var kind = pattern[i % pattern.count]
-            var point: ViewPoint? = nil
+            var placed: ViewPoint? = nil
             if kind != .random {
                 for _ in 0..<tries {
-                    if let p = try candidate(kind) { point = p; break }
+                    if let p = try candidate(kind) { placed = p; break }
                 }
             }
-            if point == nil { kind = .random; point = randomPoint() }
-            let p = point!
+            if placed == nil { kind = .random }
+            let p = placed ?? randomPoint()
             let hit = try view.answer(p)
             if kind == .random, case .seat(let cell) = hit, inCorner(p, of: cell.rect, t) { kind = .corner }
             probes.append(TapProbe(point: p, seat: hit.seatID, kind: kind))

@@ -179,6 +179,9 @@ struct PixelMatchTests {
         #expect(message.contains("3521 differing pixels"))
         #expect(message.contains("SEATMAP_RECORD=1"))
         let artefacts = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/art").sorted()
-        #expect(artefacts == ["case-actual.png", "case-composite.png", "case-diff.png", "case-expected.png"])
+        #expect(artefacts == ["case-actual.png", "case-composite.png", "case-diff.png", "case-expected.png", "case-report.html"])
+        // The review page of `seatmap diff --report`, for this pair.
+        let report = try String(contentsOfFile: dir.path + "/art/case-report.html", encoding: .utf8)
+        #expect(report.contains("3521 differing pixels") && report.contains("Fails: max-diff-pixels") && message.contains("case-report.html"))
     }
 }
