@@ -41,17 +41,19 @@ struct Controller: Sendable {
             .error(410, "status batches change a show, not its hall's plan: POST /shows/SHOW/status (hall \(p["hall"]))")
         }
         // The shows.
-        r.add("POST", "/shows/:show", admin: true) { req, p in self.createShow(p["show"], req) }
+        r.add("POST", "/shows/:show", pool: .render, admin: true) { req, p in self.createShow(p["show"], req) }
         r.add("GET", "/shows/:show.:ext", pool: .render) { req, p in self.showImage(p["show"], p["ext"], req) }
         r.add("GET", "/shows/:show/seats", pool: .wait) { req, p in self.showSeats(p["show"], req) }
-        r.add("GET", "/shows/:show/status", admin: true) { _, p in self.showStatus(p["show"]) }
+        r.add("GET", "/shows/:show/status", pool: .render, admin: true) { _, p in self.showStatus(p["show"]) }
         r.add("GET", "/shows/:show/picker", pool: .render) { req, p in self.showPicker(p["show"], req) }
         r.add("POST", "/shows/:show/select") { req, p in self.select(p["show"], req) }
-        r.add("POST", "/shows/:show/best") { req, p in self.best(p["show"], req) }
+        // Its search is processor work: as many at once as cores, so that a rush
+        // neither thrashes the processors nor multiplies searches of the same seats.
+        r.add("POST", "/shows/:show/best", pool: .render) { req, p in self.best(p["show"], req) }
         r.add("POST", "/shows/:show/hit") { req, p in self.showHit(p["show"], req) }
         r.add("POST", "/shows/:show/order", admin: true) { req, p in self.order(p["show"], req) }
-        r.add("POST", "/shows/:show/channels/:channel", admin: true) { req, p in self.channel(p["show"], p["channel"], req) }
-        r.add("POST", "/shows/:show/status", admin: true) { req, p in self.statusBatches(p["show"], req) }
+        r.add("POST", "/shows/:show/channels/:channel", pool: .render, admin: true) { req, p in self.channel(p["show"], p["channel"], req) }
+        r.add("POST", "/shows/:show/status", pool: .render, admin: true) { req, p in self.statusBatches(p["show"], req) }
         return r
     }
 

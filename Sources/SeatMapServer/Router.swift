@@ -10,9 +10,12 @@ struct Router: Sendable {
     enum Pool: Sendable {
         /// Answered on the I/O thread at once (never reads a file).
         case instant
-        /// The render pool (images and pages).
+        /// The pool of a thread a core (`--workers`), for work bound by the
+        /// processor: images and pages, best available's search, a whole
+        /// show's status or batches.
         case render
-        /// The pool for everything else (hits, selections, orders).
+        /// The pool for everything else, which mostly waits on the store
+        /// (hits, selections, orders): 8 threads a worker.
         case light
         /// Long polls: requests that may wait for a change.
         case wait

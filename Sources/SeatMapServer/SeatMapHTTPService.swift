@@ -52,7 +52,10 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         if let inventory {
             shows = ShowService(store: inventory, defaultTTL: holdSeconds, tokenLimits: tokenLimits)
         } else if let store {
-            let opened = try InventoryStores.open(store, connections: storeConnections ?? max(4, SeatMapHTTPService.requestThreadsPerWorker * workers))  // reached (or its problem reported) at start
+            // Twice the workers, at least 4: an update holds a connection only
+            // while it leads a commit (the others of its show wait for that
+            // commit, holding none), so more would only add server processes.
+            let opened = try InventoryStores.open(store, connections: storeConnections ?? max(4, 2 * workers))  // reached (or its problem reported) at start
             for note in opened.notes { log(note) }
             shows = ShowService(store: opened, defaultTTL: holdSeconds, tokenLimits: tokenLimits)
         }
