@@ -27,7 +27,7 @@ extension SeatMapCLI {
                 .value("header-timeout", "SECONDS", "How long a new connection may take to send its first request header before it is closed (default 10, at most 30)."),
                 .value("max-image-megapixels", "N", "The largest image one request may have drawn, in megapixels (default 100, at most 400); larger ones answer 422."),
                 .value("port", "N", "The port (default 8080; 0 picks a free one, printed at start)."),
-                .value("workers", "N", "Renders worked on at once (default: the number of cores); other requests on 8 threads a worker."),
+                .value("workers", "N", "Renders worked on at once (default: the number of cores); other requests on 8 threads a worker (SQLite) or one a store connection (PostgreSQL)."),
             ],
             details: """
             Endpoints (docs/service.md has curl examples; * needs the admin key when one is set):

@@ -28,12 +28,12 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         ProcessInfo.processInfo.activeProcessorCount
     }
 
-    /// Threads for the other requests (selections, orders, statuses, hit
-    /// tests) a render worker: they mostly wait on the store (a commit's
-    /// sync to disk, PostgreSQL's round trips), and the store's updates
-    /// arriving together share a commit, so more of them in flight sell
-    /// more a second (measured: 1,650 holds/s on SQLite with 2 threads,
-    /// about 2,500 with 16, on 2 cores).
+    /// Threads for the other requests (selections, orders, hit tests) a
+    /// render worker with a SQLite store: they mostly wait on the commit's
+    /// sync to disk, and updates arriving together share a commit, so more
+    /// of them in flight sell more a second (measured: 1,650 holds/s with 2
+    /// threads, about 2,500 with 16, on 2 cores). A PostgreSQL store gets
+    /// one a store connection.
     public static let requestThreadsPerWorker = 8
 
     /// - Parameters:
@@ -49,6 +49,10 @@ public final class SeatMapHTTPService: @unchecked Sendable {
                 host: String = "127.0.0.1", port: UInt16 = 0, workers: Int = 2,
                 log: @escaping @Sendable (String) -> Void = { _ in }) throws(SeatMapError) {
         var shows: ShowService? = nil
+        // PostgreSQL: as many request threads as store connections (each
+        // waits on the server holding one; more only queue for the pool).
+        let postgres = store.map(PostgresInventoryStore.isConnectionString) ?? false
+        let requestThreads = postgres ? max(4, 2 * workers) : SeatMapHTTPService.requestThreadsPerWorker * workers
         if let inventory {
             shows = ShowService(store: inventory, defaultTTL: holdSeconds, tokenLimits: tokenLimits)
         } else if let store {
@@ -79,7 +83,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
         limits.perAddress = UInt32(max(1, min(connectionsPerAddress, 4096)))
         limits.headerTimeout = UInt32(max(1, min(headerSeconds, Int(limits.timeout))))
         let router = controller.routes()
-        server = try HTTPServer(host: host, port: port, workers: workers, requestThreads: SeatMapHTTPService.requestThreadsPerWorker * workers,
+        server = try HTTPServer(host: host, port: port, workers: workers, requestThreads: requestThreads,
                                 limits: limits, log: log,
                                 lane: { request in
                                     var resolved = request
