@@ -177,7 +177,7 @@ extension SeatMapCLI {
             func names(_ keep: (ImageComparison) -> Bool) -> JSONNode { .array(items.filter(keep).map { .string($0.name) }) }
             console.out(JSONWriter.write(.object([
                 ("pass", .bool(pass)),
-                ("changed", names { if case .changed = $0.outcome { return true }; if case .resized = $0.outcome { return true }; return false }),
+                ("changed", names(\.isChanged)),
                 ("unchanged", names { !$0.fails }), ("added", names { $0.outcome == .added }), ("removed", names { $0.outcome == .removed }),
             ]), pretty: false))
         } else {

@@ -34,6 +34,14 @@ public struct ImageComparison: Sendable {
         self.diff = diff
     }
 
+    /// Whether both sides have it and they differ: outside the gates, or resized.
+    public var isChanged: Bool {
+        switch outcome {
+        case .changed, .resized: return true
+        case .unchanged, .added, .removed: return false
+        }
+    }
+
     /// Whether it fails a review: changed, resized, added or removed.
     public var fails: Bool {
         if case .unchanged = outcome { return false }
@@ -136,7 +144,7 @@ public enum SnapshotReport {
     /// diff and a slider between old and new; then the unchanged ones by
     /// name; then the files found on one side only.
     public static func html(title: String, oldLabel: String, newLabel: String, _ items: [ImageComparison]) -> String {
-        let changed = items.filter { if case .changed = $0.outcome { return true }; if case .resized = $0.outcome { return true }; return false }
+        let changed = items.filter(\.isChanged)
         let unchanged = items.filter { !$0.fails }
         let added = items.filter { $0.outcome == .added }, removed = items.filter { $0.outcome == .removed }
         func png(_ bytes: [UInt8]?) -> String { "data:image/png;base64," + Data(bytes ?? []).base64EncodedString() }
