@@ -42,7 +42,7 @@ extension Bench {
             // As `seatmap serve` runs by default.
             // Every client runs in this process: one address, so no per-address token limit.
             let service = try SeatMapHTTPService(halls: dir.path, store: store, tokenLimits: ShowService.TokenLimits(perAddress: 0),
-                                                 workers: SeatMapHTTPService.defaultWorkers(store: store))
+                                                 workers: SeatMapHTTPService.defaultWorkers)
             defer { service.stop() }
             let admin = try BenchHTTP(port: service.port)
             for (name, _) in halls + (quick ? [] : [("history", halls[halls.count - 1].1)]) {

@@ -66,7 +66,7 @@ extension SeatMapCLI {
             }
             let host = args.value("host") ?? "127.0.0.1"
             let port = try args.int("port", in: 0...65535) ?? 8080
-            let workers = try args.int("workers", in: 1...256) ?? SeatMapHTTPService.defaultWorkers(store: args.value("store"))
+            let workers = try args.int("workers", in: 1...256) ?? SeatMapHTTPService.defaultWorkers
             let ttl = try StoreFlags.holdSeconds(args)
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128

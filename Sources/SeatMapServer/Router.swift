@@ -15,7 +15,8 @@ struct Router: Sendable {
         /// show's status or batches.
         case render
         /// The pool for everything else, which mostly waits on the store
-        /// (hits, selections, orders): 8 threads a worker.
+        /// (hits, selections, orders): more threads than workers (see
+        /// `SeatMapHTTPService.requestThreadsPerWorker`).
         case light
         /// Long polls: requests that may wait for a change.
         case wait

@@ -24,7 +24,7 @@ public final class SeatMapHTTPService: @unchecked Sendable {
     public static func isIPLiteral(_ text: String) -> Bool { Controller.isIPLiteral(text) }
 
     /// Renders worked on at once unless told: a worker a core.
-    public static func defaultWorkers(store: String?) -> Int {
+    public static var defaultWorkers: Int {
         ProcessInfo.processInfo.activeProcessorCount
     }
 

@@ -363,8 +363,8 @@ public final class ShowService: Sendable {
     /// How often best available searches again when other buyers took its
     /// seats between its search and its hold. Under a rush the searches of
     /// one moment find the same seats and one of them gets them; the others
-    /// search again, seeing them taken: enough rounds for the buyers a
-    /// service works on at once (16 request threads on 2 cores).
+    /// search again, seeing them taken: enough rounds for the searches of
+    /// every instance selling the show at once (a core each).
     static let bestAttempts = 24
 
     public struct OrderAnswer: Sendable {
