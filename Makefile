@@ -22,7 +22,7 @@ RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfro
 # release build for the cluster test; a real compile error fails again.
 swift-build = $(SWIFT) build $(1) || $(SWIFT) build $(1)
 
-.PHONY: deps build demo test test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-all test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -54,15 +54,25 @@ demo: build
 	@$(SEATMAP) render Tests/Fixtures/text/world-stage.json -o out/world-stage-de.svg --locale de --svg-text paths || exit 1
 	@echo "Rendered into out/"
 
-# SeatMap's own tests (with a private PostgreSQL server for the store tests,
-# scripts/with-postgres.sh), then the consumer package's (Examples/Consumer depends
-# on SeatMap by path and snapshot-tests its own theme with SeatMapTesting; its
-# build must print no warning: scripts/consumer.sh).
-# Built first (see swift-build), then tested once.
+# The fast tier: every module's tests on SQLite and memory stores, built
+# first (see swift-build), then run once. The sweeps (every pixel, every
+# example under every flag, the documentation's snippets, PostgreSQL) are
+# skipped and say so; `make test-all` runs them.
 test: deps
 	$(call swift-build,--build-tests)
-	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build
+
+# Everything CI runs: the sweeps and the store contract on a private
+# PostgreSQL server (scripts/with-postgres.sh), the consumer package
+# (Examples/Consumer depends on SeatMap by path and snapshot-tests its own
+# theme with SeatMapTesting; its build must print no warning:
+# scripts/consumer.sh), the browser suites and the cluster.
+test-all: deps
+	$(call swift-build,--build-tests)
+	SEATMAP_TESTS=all bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash scripts/consumer.sh
+	$(MAKE) test-browser
+	$(MAKE) test-cluster
 
 # The picker page in a real browser (Debian chromium + chromium-driver,
 # Selenium from PyPI in .build/browser-venv): clicks at two zoom levels

@@ -114,6 +114,9 @@ let package = Package(
 
         // MARK: Test helpers
         .target(name: "SeatMapTestSupport", dependencies: ["SeatMapCore"], path: "Tests/SeatMapTestSupport"),
+        // The faces as a test drives them: the CLI in this process, an HTTP client, store locations.
+        .target(name: "SeatMapTestClients", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapServer", "SeatMapService", "SeatMapStore", "SeatMapTestSupport"],
+                path: "Tests/SeatMapTestClients"),
 
         // MARK: Tests
         .testTarget(name: "SeatMapCoreTests", dependencies: ["SeatMapCore", "SeatMapTestSupport"], exclude: ["Maoyan"]),
@@ -125,8 +128,11 @@ let package = Package(
                                                               "SeatMapTestSupport"],
                     exclude: ["Fixtures", "__Snapshots__"]),
         .testTarget(name: "SeatMapBenchTests", dependencies: ["SeatMapBench", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapStoreTests", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapService", "SeatMapStore", "SeatMapTestClients", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapServiceTests", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapServer",
+                                                                "SeatMapStore", "SeatMapTestClients", "SeatMapTestSupport"]),
+        .testTarget(name: "SeatMapServerTests", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapServer", "SeatMapTestClients", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
-                                                            "SeatMapService", "SeatMapServer",
-                                                            "SeatMapTestSupport"]),
+                                                            "SeatMapService", "SeatMapServer", "SeatMapTestClients", "SeatMapTestSupport"]),
     ]
 )

@@ -6,19 +6,8 @@ import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
 import SeatMapStore
+import SeatMapTestClients
 import SeatMapTestSupport
-
-/// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
-func seatmap(_ args: String...) -> (code: Int32, out: String, err: String) {
-    seatmap(args)
-}
-
-/// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
-func seatmap(_ args: [String]) -> (code: Int32, out: String, err: String) {
-    let captured = CapturedConsole()
-    let code = SeatMapCLI.run(args, console: captured.console)
-    return (code, captured.stdout, captured.stderr)
-}
 
 /// The process's threads and the processors each may run on, as the
 /// kernel lists them in /proc.
@@ -40,11 +29,6 @@ enum ProcessThreads {
             return count + (ends.count == 2 ? ends[1] - ends[0] + 1 : ends.count)
         }
     }
-}
-
-/// Parses CLI JSON output with the project's own parser.
-func parseJSON(_ text: String) throws -> JSONNode {
-    try JSONParser.parse(Array(text.utf8))
 }
 
 @Suite("CLI: validate and info")

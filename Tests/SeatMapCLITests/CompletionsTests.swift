@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// `seatmap completions` and `seatmap man`: written from the command

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCore
 import SeatMapServer
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// The README and `docs/` as a user meets them: every Swift snippet
@@ -106,7 +107,7 @@ struct DocsTests {
         #expect(Self.swift.count >= 3 && Self.runnable.count >= 4, "\(Self.swift.count) Swift and \(Self.runnable.count) runnable snippets")
     }
 
-    @Test("every Swift snippet type-checks against SeatMap", arguments: DocsTests.swift)
+    @Test("every Swift snippet type-checks against SeatMap", .sweep, arguments: DocsTests.swift)
     func swiftSnippet(_ s: Snippet) throws {
         let exe = try #require(SeatmapProcess.executable, "no seatmap binary: build first")
         let dir = try Fixtures.tempFolder()
@@ -128,7 +129,7 @@ struct DocsTests {
         #expect(code == 0, "\(s.file):\(s.line) does not compile:\n\(out.prefix(3000))")
     }
 
-    @Test("every runnable shell snippet succeeds on a fresh copy of Examples/", arguments: DocsTests.runnable)
+    @Test("every runnable shell snippet succeeds on a fresh copy of Examples/", .sweep, arguments: DocsTests.runnable)
     func shellSnippet(_ s: Snippet) throws {
         let exe = try #require(SeatmapProcess.executable, "no seatmap binary: build first")
         let dir = try Fixtures.tempFolder()

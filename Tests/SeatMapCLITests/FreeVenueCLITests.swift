@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCore
 import SeatMapLayout
+import SeatMapTestClients
 import SeatMapTestSupport
 
 @Suite("CLI: free venues")

@@ -4,6 +4,7 @@ import SeatMapCLI
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// One geometry: for the same flags, `layout --json`, the SVG and the PNG
@@ -115,7 +116,7 @@ struct GeometryAgreementTests {
     }
 
     @Test("layout --json, the SVG, the PNG and hit agree for every theme, header/legend, zoom and scale",
-          arguments: Fixtures.gridExampleNames, Theme.shippedNames)
+          arguments: TestTier.sample(Fixtures.gridExampleNames, fast: 1), TestTier.sample(Theme.shippedNames, fast: 2))
     func agree(example: String, themeName: String) throws {
         let file = Fixtures.examplePath(example)
         let hall = try Fixtures.example(example)

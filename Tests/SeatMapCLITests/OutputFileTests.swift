@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import SeatMapCLI
+@testable import SeatMapCLI
 import SeatMapCore
+import SeatMapGolden
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// Outputs: only regular files are replaced, permissions and links are
@@ -250,5 +253,116 @@ struct ImageInputTests {
         let small = Fixtures.imagePath("gray8.png")
         let r = seatmap("diff", small, Fixtures.imagePath("gray16.png"), "--out", "/nonexistent-folder/d.png")
         #expect(r.code == 2 && r.err.contains("does not exist"), "\(r.err)")
+    }
+}
+
+@Suite("CLI: found by a hostile run")
+struct HostileRunTests {
+    @Test("--ignore with huge values is a usage error, never an overflow trap")
+    func ignoreOverflow() {
+        let a = Fixtures.imagePath("seed-a.png"), b = Fixtures.imagePath("seed-b.png")
+        #expect(seatmap("diff", a, b, "--ignore", "1,0,9223372036854775807,10").code == 2)
+        #expect(seatmap("diff", a, b, "--ignore", "-1000000000,-1000000000,1000000000,1000000000").code == 1, "allowed bounds, no trap")
+    }
+
+    @Test("two outputs naming one file are refused, nothing written")
+    func sameOutputTwice() throws {
+        let dir = try Fixtures.tempFolder()
+        let updates = try Fixtures.write(#"{"batchId":"a","sequence":1,"changes":[{"id":"1-1-1","status":2}]}"#, to: "u.json", in: dir)
+        let old = dir.appendingPathComponent("old.png").path, out = dir.appendingPathComponent("new.json").path
+        let seed = Fixtures.examplePath("seed.json")
+        #expect(seatmap("render", seed, "-o", old).code == 0)
+        let r = seatmap("apply", seed, updates, "-o", out, "--image", old, "--image-out", dir.path + "/./new.json")
+        #expect(r.code == 1 && r.err.contains("two outputs name this same file"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let d = dir.appendingPathComponent("d.png").path
+        #expect(seatmap("diff", Fixtures.imagePath("seed-a.png"), Fixtures.imagePath("seed-b.png"), "--out", d, "--composite", d).code == 2)
+    }
+
+    @Test("diff --out - keeps standard output for the image; the report goes to stderr")
+    func diffToStdout() throws {
+        let r = try SeatmapProcess.run(["diff", Fixtures.imagePath("seed-a.png"), Fixtures.imagePath("seed-b.png"), "--out", "-"])
+        #expect(r.code == 1)
+        #expect(r.stdout.starts(with: [0x89, 0x50, 0x4E, 0x47]) && RGBAImage.pngSize(r.stdout) != nil)
+        #expect(r.stderr.contains("FAIL: max-diff-pixels"))
+    }
+
+    @Test("standard output that cannot be written is an error (exit 1), not a trap")
+    func fullDisk() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full"), let exe = SeatmapProcess.executable else { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exec \"$0\" info \"$1\" > /dev/full", exe.path, Fixtures.examplePath("seed.json")]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1 && text.contains("cannot write standard output"), "\(p.terminationStatus): \(text)")
+    }
+
+    @Test("a folder given as --store is named as such; --hold-ttl needs --store")
+    func storeMistakes() throws {
+        let dir = try Fixtures.tempFolder()
+        let seed = Fixtures.examplePath("seed.json")
+        let r = seatmap("select", seed, "--toggle", "1-1-1", "--store", dir.path, "--show", "S")
+        #expect(r.code == 1 && r.err.contains("is a folder"), "\(r.err)")
+        #expect(seatmap("select", seed, "--toggle", "1-1-1", "--hold-ttl", "5").code == 2)
+        // One hold time for every command: a day at most, the same words everywhere.
+        let store = dir.appendingPathComponent("shows.db").path
+        for args in [["select", seed, "--toggle", "1-1-1"], ["recommend", seed, "--count", "1"]] {
+            let long = seatmap(args + ["--store", store, "--show", "S", "--hold-ttl", "86401"])
+            #expect(long.code == 2 && long.err.contains("--hold-ttl 86401 is outside 1…86400"), "\(long.err)")
+        }
+        #expect(seatmap("select", seed, "--toggle", "1-1-1", "--store", store, "--show", "S", "--hold-ttl", "86400").code == 0)
+    }
+
+    @Test("the batch progress line names the file and, while files are left, the time they should take at the pace so far")
+    func progressLine() {
+        let start = DispatchTime(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds - 2_000_000_000)
+        let line = SeatMapCLI.progressBar(done: 2, of: 6, last: "b.json", since: start)
+        #expect(line.hasPrefix("[##########                    ] 2/6 b.json ETA "), "\(line)")
+        #expect(line.hasSuffix("ETA 4 s") || line.hasSuffix("ETA 5 s"), "\(line)")
+        #expect(!SeatMapCLI.progressBar(done: 6, of: 6, last: "f.json", since: start).contains("ETA"))
+    }
+
+    @Test("info --json says a free venue's shape without a grid's size")
+    func freeVenueInfo() throws {
+        let free = try parseJSON(seatmap("info", Fixtures.examplePath("arena-blocks.json"), "--json").out)
+        let grid = try parseJSON(seatmap("info", Fixtures.examplePath("seed.json"), "--json").out)
+        #expect(free["gridRows"] == nil && free["gridColumns"] == nil && free["free"]?.value == .bool(true) && free["areas"] != nil)
+        #expect(grid["gridRows"] != nil && grid["free"]?.value == .bool(false))
+    }
+}
+
+@Suite("Outputs and errors at the edges")
+struct EdgeTests {
+    @Test("a 255-byte output name is written (the temporary name is kept within the limit)")
+    func longOutputName() throws {
+        let dir = try Fixtures.tempFolder()
+        let name = String(repeating: "n", count: 251) + ".png"
+        let out = dir.appendingPathComponent(name).path
+        let r = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [name], "no temporary left")
+    }
+
+    @Test("standard input named twice is a usage error")
+    func stdinTwice() {
+        let r = seatmap("apply", "-", "-", "-o", "o.json")
+        #expect(r.code == 2 && r.err.contains("standard input (-) is named more than once"), "\(r.err)")
+    }
+
+    @Test("a repeated key inside an unknown member is an error; a polygon point is reported at its own path")
+    func preciseErrors() throws {
+        let dir = try Fixtures.tempFolder()
+        let dup = try Fixtures.write(#"{"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0}]}],"extra":{"a":1,"a":2}}"#, to: "d.json", in: dir)
+        let r = seatmap("validate", dup)
+        #expect(r.code == 1 && r.err.contains("extra.a: duplicate key \"a\""), "\(r.err)")
+        let poly = try Fixtures.write(#"{"areas":[{"id":"p","shape":"polygon","points":[[0,0],[10,0],[1e9,5]]}],"sections":[{"id":1,"name":"A"}],"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0,"x":0,"y":0}]}]}"#,
+                                      to: "p.json", in: dir)
+        let e = seatmap("validate", poly)
+        #expect(e.code == 1 && e.err.contains("areas[0].points[2][0]"), "\(e.err)")
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import SeatMapCLI
 import SeatMapCore
 import SeatMapRender
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// A copied binary works on its own: the shipped themes are built in.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// The QA tools another team runs against its own app: taps with the seat

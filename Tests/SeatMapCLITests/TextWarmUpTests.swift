@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCore
 import SeatMapRender
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// `seatmap render ...` starts loading fontconfig and Pango's font map as

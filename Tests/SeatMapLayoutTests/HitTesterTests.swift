@@ -9,7 +9,7 @@ struct HitTesterTests {
     /// For every content pixel, a tap at the pixel's centre must land on the
     /// cell whose rect holds that pixel: the hit-tester reads the geometry
     /// the renderer draws. The expectation is painted rect by rect.
-    @Test("every pixel's centre hits the seat drawn there", arguments: Fixtures.gridExampleNames)
+    @Test("every pixel's centre hits the seat drawn there", arguments: TestTier.sample(Fixtures.gridExampleNames, fast: 2))
     func agreement(name: String) throws {
         let hall = try Fixtures.example(name)
         for zoom in [1, 1.37, 2, 2.5, 3] {

@@ -13,7 +13,7 @@ func ceilPixels(_ points: Int, hundredths k: Int, scale: Int) -> Int {
 @Suite("Layout geometry")
 struct LayoutPropertyTests {
     /// Every example × zoom 1.00…3.00 in steps of 0.01 × scale 1, 2, 3.
-    @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: Fixtures.gridExampleNames)
+    @Test("seats are seam-free: integer rects, one size, equal gaps, no overlaps", arguments: TestTier.sample(Fixtures.gridExampleNames, fast: 2))
     func seamFree(name: String) throws {
         let hall = try Fixtures.example(name)
         let m = LayoutStyle()

@@ -89,7 +89,7 @@ struct ShapeHitTests {
     }
 
     @Test("each sampled device pixel hits the shape drawn over its centre, at zooms 1, 1.37, 2.5 and scales 1, 3",
-          arguments: Fixtures.exampleNames)
+          arguments: TestTier.sample(Fixtures.exampleNames, fast: 2))
     func sweep(name: String) throws {
         let hall = try Fixtures.example(name)
         var random = SeededRandom(seed: UInt64(name.utf8.count))

@@ -56,7 +56,7 @@ struct EncoderTests {
     }
 
     @Test("libpng (and pngcheck) read back exactly the pixels drawn, opaque and translucent, at every level",
-          arguments: PNGCompression.allCases)
+          arguments: TestTier.sample(PNGCompression.allCases, fast: 1))
     func roundTrip(level: PNGCompression) throws {
         let scene = try Scene(hall: try Fixtures.example("imax-3-sections.json"), theme: try Theme.search("dark"), zoom: 2, scale: 2)
         for image in [try Renderer.raster(scene), try EncoderTests.translucent(), try EncoderTests.oneTranslucentPixel { _, _ in (0, 0) },

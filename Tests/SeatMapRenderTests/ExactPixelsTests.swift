@@ -33,7 +33,7 @@ struct ExactPixelsTests {
     }
 
     @Test("random viewports are crops of the full render; random seat changes redrawn equal a full render",
-          arguments: Fixtures.exampleNames, zooms)
+          arguments: TestTier.sample(Fixtures.exampleNames, fast: 2), zooms)
     func sweep(name: String, zoom: Double) throws {
         let hall = try Fixtures.example(name)
         let theme = try Theme.search("light")

@@ -22,7 +22,7 @@ struct FontLaneTests {
         return Array(UnsafeBufferPointer(start: data, count: stride * height))
     }
 
-    @Test("every lane draws the same pixels: labels in Latin, Arabic and Hebrew, at two zooms and two scales",
+    @Test("every lane draws the same pixels: labels in Latin, Arabic and Hebrew, at two zooms and two scales", .sweep,
           arguments: ["seed.json", "labels-rtl.json", "gala.json"])
     func sameText(example: String) throws {
         let hall = try Fixtures.example(example)
@@ -299,7 +299,7 @@ struct PrimaryAloneTests {
     static let names = ["Théâtre Ærø 12", "环球影城 Saal 3", "مسرح Hall 2", "Saal\u{00A0}1 \u{200F}A", "Большой зал", "תיאטרון 7"]
 
     @Test("every example and mixed-script names draw the same pixels as with the theme's family list, in every shipped theme",
-          arguments: ["seed.json", "labels-rtl.json", "gala.json", "cinema-12x18.json", "mixed"])
+          arguments: TestTier.sample(["seed.json", "labels-rtl.json", "gala.json", "cinema-12x18.json", "mixed"], fast: 1))
     func samePixels(example: String) throws {
         for themeName in Theme.shippedNames {
             for (zoom, scale) in [(1.0, 1.0), (2.5, 2.0)] {

@@ -21,7 +21,7 @@ struct StampTests {
         return stamped.differingPixels(from: plain) ?? Int.max
     }
 
-    @Test("every example × theme × zoom 1, 1.37, 2.5 × scale 1, 2, 3: the same pixels stamped and filled", arguments: Fixtures.exampleNames)
+    @Test("every example × theme × zoom 1, 1.37, 2.5 × scale 1, 2, 3: the same pixels stamped and filled", arguments: TestTier.sample(Fixtures.exampleNames, fast: 2))
     func sameBytes(example: String) throws {
         let hall = try Fixtures.example(example)
         let before = Stamps.totalStamped, strokesBefore = Stamps.totalStampedStrokes, cutBefore = Stamps.totalStampedCut

@@ -6,61 +6,16 @@ import SeatMapGolden
 import SeatMapRender
 import SeatMapService
 @testable import SeatMapStore
+import SeatMapTestClients
 import SeatMapTestSupport
-
-/// Where a test's store lives: a SQLite file, or a fresh database on the
-/// PostgreSQL server `make test` starts (SEATMAP_TEST_POSTGRES; without
-/// it the PostgreSQL cases are not run, and say so).
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgres
-
-    var testDescription: String { rawValue }
-
-    static var postgresURL: String? {
-        let url = ProcessInfo.processInfo.environment["SEATMAP_TEST_POSTGRES"] ?? ""
-        return url.isEmpty ? nil : url
-    }
-
-    /// The backends this run can test.
-    static var available: [Backend] {
-        if postgresURL == nil { print("note: SEATMAP_TEST_POSTGRES is not set: the PostgreSQL store is not tested (make test sets it)") }
-        return postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
-    }
-
-    /// A new, empty store location (`--store` text) for one test.
-    func fresh(_ dir: URL) throws -> String {
-        switch self {
-        case .sqlite: return dir.appendingPathComponent("s.db").path
-        case .postgres:
-            guard let url = Backend.postgresURL, let slash = url.range(of: "/", options: .backwards) else { throw SeatMapError("no PostgreSQL") }
-            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = try PGConnection(conninfo: url, location: "test")
-            try admin.exec("CREATE DATABASE \(name)")
-            return String(url[..<slash.upperBound]) + name
-        }
-    }
-}
 
 /// Shows own their inventory: per-show seats, exclusive holds by token,
 /// atomic and idempotent orders, status batches on the show. Real SQLite
 /// files, real processes.
 @Suite("Shows: holds, orders and the SQLite store")
 struct ShowStoreTests {
-    /// One row of 20 seats, at most 20 selected, and a standing area of 10.
-    static func wideHall(_ dir: URL, name: String = "wide") throws -> String {
-        let seats = (1...20).map { #"{"column":\#($0),"status":0}"# }.joined(separator: ",")
-        return try Fixtures.write(#"{"maxSelectCount":20,"rows":[{"row":1,"price":10,"seats":[\#(seats)]}]}"#, to: "\(name).json", in: dir)
-    }
 
-    static func string(_ node: JSONNode?) -> String? {
-        if case .string(let s)? = node?.value { return s }
-        return nil
-    }
 
-    static func strings(_ node: JSONNode?) -> [String] {
-        guard case .array(let items)? = node?.value else { return [] }
-        return items.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
-    }
 
     /// `select ... --json` in this process; its answer.
     static func select(_ hall: String, _ db: String, _ show: String, _ toggle: String, token: String? = nil,
@@ -73,28 +28,28 @@ struct ShowStoreTests {
     @Test("two shows of one hall sell the same seat independently; the hall file is never written")
     func showsAreIndependent() throws {
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: hall))
         let db = dir.appendingPathComponent("s.db").path
         #expect(seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", hall).code == 0)
         #expect(seatmap("show", "create", "--store", db, "--show", "evening", "--hall", hall).code == 0)
         for show in ["matinee", "evening"] {
             let a = try Self.select(hall, db, show, "1-1-5")
-            let token = try #require(Self.string(a.json?["token"]))
-            #expect(Self.strings(a.json?["selected"]) == ["1-1-5"], "\(show)")
+            let token = try #require(TestJSON.string(a.json?["token"]))
+            #expect(TestJSON.strings(a.json?["selected"]) == ["1-1-5"], "\(show)")
             let order = seatmap("order", "--store", db, "--show", show, "--token", token, "--order-id", "o-\(show)", "--json")
             #expect(order.code == 0, "\(order.err)")
-            #expect(Self.strings(try parseJSON(order.out)["sold"]) == ["1-1-5"])
+            #expect(TestJSON.strings(try parseJSON(order.out)["sold"]) == ["1-1-5"])
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: hall)) == before, "the plan is untouched")
         // A third show still has it for sale; the sold shows do not.
-        #expect(Self.strings(try Self.select(hall, db, "late", "1-1-5").json?["selected"]) == ["1-1-5"])
+        #expect(TestJSON.strings(try Self.select(hall, db, "late", "1-1-5").json?["selected"]) == ["1-1-5"])
         let resold = try Self.select(hall, db, "matinee", "1-1-5").json?["results"]
         #expect(resold == JSONNode.array([.object([("id", .string("1-1-5")), ("result", .string("notAvailable"))])]))
         // Same hall again: no change; another hall: refused.
         let again = seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", hall)
         #expect(again.code == 0 && again.out.contains("exists"))
-        let other = try Self.wideHall(dir, name: "other")
+        let other = try TestHalls.wideRow(dir, name: "other")
         let clash = seatmap("show", "create", "--store", db, "--show", "matinee", "--hall", other)
         #expect(clash.code == 1 && clash.err.contains("exists for the hall wide, not other"), "\(clash.err)")
     }
@@ -102,23 +57,23 @@ struct ShowStoreTests {
     @Test("a seat held by one token is held to every other, in select, hit and the show's status")
     func holdsAreExclusive() throws {
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let db = dir.appendingPathComponent("s.db").path
         let a = try Self.select(hall, db, "S", "1-1-3,1-1-4")
-        let tokenA = try #require(Self.string(a.json?["token"]))
+        let tokenA = try #require(TestJSON.string(a.json?["token"]))
         #expect(HoldToken.isValid(tokenA))
         let b = try Self.select(hall, db, "S", "1-1-4,1-1-5")
-        let tokenB = try #require(Self.string(b.json?["token"]))
+        let tokenB = try #require(TestJSON.string(b.json?["token"]))
         #expect(tokenA != tokenB)
         #expect(b.json?["results"] == .array([.object([("id", .string("1-1-4")), ("result", .string("held"))]),
                                               .object([("id", .string("1-1-5")), ("result", .string("selected"))])]))
         // B cannot deselect A's seat: toggling it again is still "held", and A keeps it.
-        #expect(Self.strings(try Self.select(hall, db, "S", "1-1-4", token: tokenB).json?["selected"]) == ["1-1-5"])
-        #expect(Self.strings(try Self.select(hall, db, "S", "1-1-6", token: tokenA).json?["selected"]) == ["1-1-3", "1-1-4", "1-1-6"])
+        #expect(TestJSON.strings(try Self.select(hall, db, "S", "1-1-4", token: tokenB).json?["selected"]) == ["1-1-5"])
+        #expect(TestJSON.strings(try Self.select(hall, db, "S", "1-1-6", token: tokenA).json?["selected"]) == ["1-1-3", "1-1-4", "1-1-6"])
         // Hit tests name the hold.
         let layout = try parseJSON(seatmap("layout", hall, "--json").out)
         guard case .array(let seats)? = layout["seats"]?.value else { Issue.record("no seats"); return }
-        let rect = try #require(seats.first { Self.string($0["id"]) == "1-1-4" })
+        let rect = try #require(seats.first { TestJSON.string($0["id"]) == "1-1-4" })
         guard case .number(let xs)? = rect["x"]?.value, case .number(let ys)? = rect["y"]?.value, let x = Int(xs), let y = Int(ys) else {
             Issue.record("no rect"); return
         }
@@ -126,10 +81,10 @@ struct ShowStoreTests {
         let asB = try parseJSON(seatmap("hit", hall, "--store", db, "--show", "S", "--token", tokenB, "--point", point, "--json").out)
         let asA = try parseJSON(seatmap("hit", hall, "--store", db, "--show", "S", "--token", tokenA, "--point", point, "--json").out)
         guard case .array(let hb) = asB.value, case .array(let ha) = asA.value else { Issue.record("not arrays"); return }
-        #expect(Self.string(hb.first?["id"]) == "1-1-4" && Self.string(hb.first?["status"]) == "held")
-        #expect(Self.string(ha.first?["status"]) == "selected")
+        #expect(TestJSON.string(hb.first?["id"]) == "1-1-4" && TestJSON.string(hb.first?["status"]) == "held")
+        #expect(TestJSON.string(ha.first?["status"]) == "selected")
         let status = try parseJSON(seatmap("show", "status", "--store", db, "--show", "S", "--json").out)
-        #expect(Self.strings(status["seats"]?["held"]) == ["1-1-3", "1-1-4", "1-1-5", "1-1-6"])
+        #expect(TestJSON.strings(status["seats"]?["held"]) == ["1-1-3", "1-1-4", "1-1-5", "1-1-6"])
     }
 
     /// The pixels of `rect` (device pixels) in a PNG.
@@ -143,13 +98,13 @@ struct ShowStoreTests {
     @Test("a held seat is drawn locked in another token's render and selected in its own (pixels at the seat)")
     func heldSeatsDrawn() throws {
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let db = dir.appendingPathComponent("s.db").path
-        let token = try #require(Self.string(try Self.select(hall, db, "S", "1-1-7").json?["token"]))
-        let other = try #require(Self.string(try Self.select(hall, db, "S", "1-1-1").json?["token"]))
+        let token = try #require(TestJSON.string(try Self.select(hall, db, "S", "1-1-7").json?["token"]))
+        let other = try #require(TestJSON.string(try Self.select(hall, db, "S", "1-1-1").json?["token"]))
         let layout = try parseJSON(seatmap("layout", hall, "--json").out)
         guard case .array(let seats)? = layout["seats"]?.value,
-              let seat = seats.first(where: { Self.string($0["id"]) == "1-1-7" }),
+              let seat = seats.first(where: { TestJSON.string($0["id"]) == "1-1-7" }),
               case .number(let xs)? = seat["x"]?.value, case .number(let ys)? = seat["y"]?.value,
               case .number(let ws)? = seat["w"]?.value, case .number(let hs)? = seat["h"]?.value,
               let x = Int(xs), let y = Int(ys), let w = Int(ws), let h = Int(hs) else { Issue.record("no seat rect"); return }
@@ -238,7 +193,7 @@ struct ShowStoreTests {
           arguments: Backend.available)
     func raceInProcess(_ backend: Backend) throws {
         let dir = try Fixtures.tempFolder()
-        let hallPath = try Self.wideHall(dir)
+        let hallPath = try TestHalls.wideRow(dir)
         let plan = HallPlan(name: "wide", hall: try Files.readHall(hallPath))
         // Two store objects on one store: two connections (pools), as two instances would have.
         let location = try backend.fresh(dir)
@@ -283,7 +238,7 @@ struct ShowStoreTests {
     func raceAcrossProcesses(_ backend: Backend) throws {
         guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let db = try backend.fresh(dir)
         #expect(seatmap("show", "create", "--store", db, "--show", "S", "--hall", hall).code == 0)
         let selects = try (0..<40).map { k in
@@ -295,7 +250,7 @@ struct ShowStoreTests {
             p.waitUntilExit()
             #expect(p.terminationStatus == 0)
             let json = try JSONParser.parse([UInt8](data))
-            if Self.strings(json["selected"]) == ["1-1-\(k % 10 + 1)"], let t = Self.string(json["token"]) { winners.append(("1-1-\(k % 10 + 1)", t)) }
+            if TestJSON.strings(json["selected"]) == ["1-1-\(k % 10 + 1)"], let t = TestJSON.string(json["token"]) { winners.append(("1-1-\(k % 10 + 1)", t)) }
         }
         #expect(winners.count == 10 && Set(winners.map(\.seat)).count == 10, "one token per seat: \(winners.map(\.seat).sorted())")
         // Every winner and a loser per seat order at once; only holders sell.
@@ -306,7 +261,7 @@ struct ShowStoreTests {
         for (i, (p, pipe)) in orders.enumerated() {
             let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
             p.waitUntilExit()
-            if p.terminationStatus == 0 { answered.append((Self.strings(try JSONParser.parse([UInt8](data))["sold"]).joined(), "o\(i)")) }
+            if p.terminationStatus == 0 { answered.append((TestJSON.strings(try JSONParser.parse([UInt8](data))["sold"]).joined(), "o\(i)")) }
         }
         #expect(answered.count == 10)
         let inv = try #require(try InventoryStores.open(db).show("S"))
@@ -329,7 +284,7 @@ struct ShowStoreTests {
             let row = k / 5 + 1, first = k % 5 * 4 + 1
             let ids = (first..<(first + 4)).map { "1-\(row)-\($0)" }.joined(separator: ",")
             let r = try Self.select(hall, db, "S", ids)
-            tokens.append(try #require(Self.string(r.json?["token"])))
+            tokens.append(try #require(TestJSON.string(r.json?["token"])))
         }
         // The kill window is this machine's own: up to twice as long as a
         // whole command on this store takes here, now.
@@ -371,17 +326,17 @@ struct ShowStoreTests {
     @Test("apply --store --show: batches change the show, not the hall; held seats a batch sells are dropped with their tokens")
     func applyToShow() throws {
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: hall))
         let db = dir.appendingPathComponent("s.db").path
-        let token = try #require(Self.string(try Self.select(hall, db, "S", "1-1-2,1-1-3").json?["token"]))
+        let token = try #require(TestJSON.string(try Self.select(hall, db, "S", "1-1-2,1-1-3").json?["token"]))
         let updates = try Fixtures.write(#"{"batchId":"feed-1","sequence":1,"changes":[{"id":"1-1-2","status":2},{"id":"1-1-9","status":1}]}"#,
                                          to: "u.json", in: dir)
         let r = seatmap("apply", hall, updates, "--store", db, "--show", "S", "--json")
         #expect(r.code == 0, "\(r.err)")
         guard case .array(let reports) = try parseJSON(r.out).value else { Issue.record("not an array: \(r.out)"); return }
         #expect(reports.first?["dropped"] == .array([.object([("id", .string("1-1-2")), ("token", .string(token))])]))
-        #expect(Self.strings(reports.first?["changed"]) == ["1-1-2", "1-1-9"])
+        #expect(TestJSON.strings(reports.first?["changed"]) == ["1-1-2", "1-1-9"])
         let again = seatmap("apply", hall, updates, "--store", db, "--show", "S", "--json")
         #expect(again.out.contains("\"duplicate\""))
         #expect(try Data(contentsOf: URL(fileURLWithPath: hall)) == before, "the plan is untouched")
@@ -393,7 +348,7 @@ struct ShowStoreTests {
     @Test("apply --store with a store that cannot be written writes no output and changes nothing")
     func unwritableStore() throws {
         let dir = try Fixtures.tempFolder()
-        let hall = try Self.wideHall(dir)
+        let hall = try TestHalls.wideRow(dir)
         let db = dir.appendingPathComponent("s.db").path
         #expect(seatmap("show", "create", "--store", db, "--show", "S", "--hall", hall).code == 0)
         let png = dir.appendingPathComponent("old.png").path
@@ -422,173 +377,5 @@ struct ShowStoreTests {
         #expect(try #require(try SQLiteInventoryStore(path: db).show("S")).batchIds.isEmpty)
         // And once the store is free, the same command works.
         #expect(seatmap(args).code == 0 && FileManager.default.fileExists(atPath: out))
-    }
-
-    @Test("a round-2 store migrates: its migrations recorded once, its applied batch ids kept for the show")
-    func migratesRoundTwo() throws {
-        let dir = try Fixtures.tempFolder()
-        let db = dir.appendingPathComponent("old.db").path
-        // The round-2 schema and rows, written with the sqlite3 library as round 2 did.
-        do {
-            let old = try SQLiteConnection(path: db)
-            try old.exec(InventorySchema.migrations[0].sql)
-            try old.rows("INSERT INTO holds(show, seat, position) VALUES ('S', '1-1-1', 0)")
-            try old.rows("INSERT INTO hold_expiry(show, expires_at) VALUES ('S', 4000000000)")
-            try old.rows("INSERT INTO applied_batches(show, batch_id) VALUES ('S', 'feed-7')")
-            try old.rows("INSERT INTO last_sequence(show, sequence) VALUES ('S', 7)")
-        }
-        let hall = try Self.wideHall(dir)
-        let store = try SQLiteInventoryStore(path: db)
-        #expect(try store.appliedMigrations() == InventorySchema.migrations.map(\.name))
-        _ = try ShowService(store: store).create(show: "S", plan: HallPlan(name: "wide", hall: try Files.readHall(hall)))
-        let updates = try Fixtures.write(#"{"batchId":"feed-7","sequence":7,"changes":[{"id":"1-1-2","status":2}]}"#, to: "u.json", in: dir)
-        let r = seatmap("apply", hall, updates, "--store", db, "--show", "S")
-        #expect(r.code == 0 && r.out.contains("already applied"), "\(r.out) \(r.err)")
-        // Opening again applies nothing twice.
-        #expect(try SQLiteInventoryStore(path: db).appliedMigrations() == InventorySchema.migrations.map(\.name))
-    }
-
-    @Test("a first-round JSON store is migrated once and kept as a backup")
-    func jsonMigration() throws {
-        let dir = try Fixtures.tempFolder()
-        let path = try Fixtures.write(#"{"shows":{"B":["1-2-2","1-2-3"]}}"#, to: "store.json", in: dir)
-        let store = try SQLiteInventoryStore(path: path)
-        #expect(store.notes.first?.contains("migrated the JSON selection store") == true)
-        let backups = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("json-backup") }
-        #expect(backups.count == 1)
-        #expect(try store.appliedMigrations() == InventorySchema.migrations.map(\.name))
-        #expect(try SQLiteInventoryStore(path: path).notes.isEmpty, "migrated once")
-    }
-
-    @Test("unreadable store files are moved aside under names that never overwrite each other")
-    func corruptStores() throws {
-        let dir = try Fixtures.tempFolder()
-        let path = dir.appendingPathComponent("s.db").path
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
-        for k in 0..<3 {
-            try Data("not a database \(k)".utf8).write(to: URL(fileURLWithPath: path))
-            let store = try SQLiteInventoryStore(path: path, now: now)
-            #expect(store.notes.contains { $0.contains("moved it to") }, "\(store.notes)")
-        }
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("corrupt") }
-        #expect(aside.count == 3)
-    }
-}
-
-/// A store implementation under test.
-enum StoreKind: String, Sendable, CustomTestStringConvertible {
-    case memory, sqlite, postgres
-    var testDescription: String { rawValue }
-    static var available: [StoreKind] { [.memory] + Backend.available.map { $0 == .sqlite ? .sqlite : .postgres } }
-
-    func open() throws -> any InventoryStore {
-        switch self {
-        case .memory: return MemoryInventoryStore()
-        case .sqlite: return try InventoryStores.open(Backend.sqlite.fresh(try Fixtures.tempFolder()))
-        case .postgres: return try InventoryStores.open(Backend.postgres.fresh(try Fixtures.tempFolder()))
-        }
-    }
-}
-
-/// One suite of the store contract, run on every implementation.
-@Suite("Inventory stores: the same behaviour from each")
-struct InventoryStoreContractTests {
-    static let hall: Hall? = try? Fixtures.example("cinema-12x18.json")
-    static let t0 = Date(timeIntervalSince1970: 2_000_000_000)
-
-    /// The story every store must tell alike; its final inventory.
-    static func story(_ store: any InventoryStore) throws -> ShowInventory {
-        let hall = try #require(Self.hall)
-        let plan = HallPlan(name: "cinema-12x18", hall: hall)
-        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
-        let service = ShowService(store: store)
-        #expect(try service.create(show: "S", plan: plan).created)
-        #expect(try !service.create(show: "S", plan: plan).created, "creating again is no change")
-        #expect(throws: ServiceError.self) { try service.create(show: "S", plan: HallPlan(name: "other", hall: hall)) }
-        let a = try service.select(.init(show: "S", toggles: [free[0].description, free[1].description],
-                                         ttl: 60, singleSeatRule: false), plan: plan, now: t0)
-        #expect(a.results.map(\.1) == [.selected, .selected])
-        let b = try service.select(.init(show: "S", toggles: [free[1].description, free[2].description],
-                                         ttl: 5, singleSeatRule: false), plan: plan, now: t0)
-        #expect(b.results.map(\.1) == [.held, .selected], "A's seat is held to B")
-        // B's hold expires; A adds a seat and orders.
-        _ = try service.select(.init(show: "S", token: a.token, toggles: [free[3].description], ttl: 60, singleSeatRule: false), plan: plan, now: t0 + 10)
-        let order = try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 10)
-        #expect(order.order.seats == [free[0], free[1], free[3]].sorted())
-        #expect(try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 11).repeated)
-        let layout = try GeometryOptions(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryFlags.all))).layout(for: hall).layout
-        let batch = StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])
-        let run = try service.apply(show: "S", plan: plan, batches: [batch, batch], layout: layout, updatesFile: "u")
-        #expect(run.applied.count == 1, "a repeated batch id is a no-op")
-        #expect(try store.showIDs() == ["S"])
-        #expect(try store.show("nope") == nil)
-        var inv = try service.inventory("S")
-        inv.releaseExpired(now: t0 + 10)
-        #expect(inv.seats[free[2]] == nil, "the expired hold was released")
-        #expect(inv.seats[free[5]] == .locked && inv.batchIds == ["x"] && inv.lastSequence == 1)
-        #expect(inv.orders["A"]?.seats == [free[0], free[1], free[3]].sorted())
-        return inv
-    }
-
-    @Test("48 updates at once, every third failing after its hold: each kept or undone alone (SQLite commits them together)",
-          arguments: StoreKind.available)
-    func concurrentUpdates(_ kind: StoreKind) throws {
-        let store = try kind.open()
-        let hall = try #require(Self.hall)
-        let plan = HallPlan(name: "cinema-12x18", hall: hall)
-        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
-        let service = ShowService(store: store)
-        _ = try service.create(show: "S", plan: plan)
-        struct Refused: Error {}
-        let kept = OutputBuffer(), refused = OutputBuffer()
-        // 48 threads let go at once: updates queue up together.
-        let gate = DispatchSemaphore(value: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { for _ in 0..<48 { gate.signal() } }
-        StoreBaseline.threads(48) { k in
-            gate.wait()
-            let seat = free[k * 2]
-            if k % 3 == 0 {
-                do {
-                    _ = try store.update(show: "S", now: Date()) { tx in
-                        try tx.read(seats: [seat])
-                        let token = tx.inventory.issueToken(now: Date(), ttl: 60)
-                        _ = try tx.inventory.select(token: token, toggles: [seat.description], areas: [], plan: hall, now: Date(), ttl: 60)
-                        throw Refused()
-                    }
-                } catch is Refused {
-                    refused.append(seat.description)
-                } catch {}
-            } else if let a = try? service.select(.init(show: "S", toggles: [seat.description], singleSeatRule: false), plan: plan),
-                      a.results.first?.1 == .selected {
-                kept.append(seat.description)
-            }
-        }
-        let inv = try service.inventory("S")
-        let held = inv.seats.compactMap { id, state -> String? in
-            if case .held = state { return id.description }
-            return nil
-        }
-        #expect(refused.parts.count == 16, "each failing update failed with its own error")
-        #expect(kept.parts.count == 32 && Set(held) == Set(kept.parts), "held: exactly the 32 answered holds, none of the failed ones")
-        #expect(inv.tokens.count == 32, "no token of a failed update stays")
-    }
-
-    @Test("create, hold, expire, order once, apply a batch once", arguments: StoreKind.available)
-    func contract(_ kind: StoreKind) throws {
-        _ = try Self.story(try kind.open())
-    }
-
-    @Test("every store ends the story with the same inventory")
-    func agree() throws {
-        let results = try StoreKind.available.map { try Self.story(try $0.open()) }
-        // Tokens are random: compare with each store's tokens named by their order of issue.
-        func normalised(_ inv: ShowInventory) -> String {
-            var names: [String: String] = [:]
-            for (i, t) in inv.orders.values.map(\.token).sorted().enumerated() { names[t] = "T\(i)" }
-            let seats = inv.seats.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            let orders = inv.orders.sorted { $0.key < $1.key }.map { "\($0.key):\(names[$0.value.token] ?? "?"):\($0.value.seats)" }
-            return (seats + orders + inv.batchIds.sorted() + ["\(inv.lastSequence ?? -1)", "\(inv.tokens.count)"]).joined(separator: " ")
-        }
-        #expect(results.allSatisfy { normalised($0) == normalised(results[0]) }, "\(StoreKind.available)")
     }
 }

@@ -7,6 +7,7 @@ import SeatMapRender
 import SeatMapServer
 import SeatMapService
 @testable import SeatMapStore
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// Every store keeps a change log: each commit that changes what buyers
@@ -192,7 +193,7 @@ struct ChangeLogTests {
 
     @Test("GET /shows/S/seats?since=N: only the seats changed after N, small; the whole show when N is unknown; a long poll answers at the change")
     func deltasOverHTTP() throws {
-        let (service, http, _) = try ServeTests.startWithStore()
+        let (service, http, _) = try TestServer.startWithStore()
         defer { service.stop() }
         #expect(try http.request("POST", "/shows/E", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
         let hall: Hall = try Fixtures.example("cinema-12x18.json")
@@ -202,7 +203,7 @@ struct ChangeLogTests {
         let sequence = try full.json()["sequence"]
         #expect(sequence == .int(0))
         let held = try http.request("POST", "/shows/E/select", body: Array(#"{"toggle": ["\#(one)"]}"#.utf8))
-        let token = try #require(ServeTests.string(try held.json()["token"]))
+        let token = try #require(TestJSON.string(try held.json()["token"]))
         let delta = try http.request("GET", "/shows/E/seats?since=0")
         #expect(delta.status == 200 && delta.body.count < 300, "\(delta.text)")
         #expect(try delta.json()["changes"] == .object([(one, .string("held"))]) && (try delta.json()["sequence"]) == .int(1))
@@ -223,21 +224,5 @@ struct ChangeLogTests {
         let polled = try #require(answer.value)
         #expect(Date().timeIntervalSince(t) < 5)
         #expect(try polled.json()["changes"] == .object([(two, .string("held"))]))
-    }
-}
-
-/// A long poll's answer, set by its thread.
-final class LockedAnswer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answer: TestHTTP.Answer?
-    var value: TestHTTP.Answer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return answer
-    }
-    func set(_ a: TestHTTP.Answer?) {
-        lock.lock()
-        answer = a
-        lock.unlock()
     }
 }

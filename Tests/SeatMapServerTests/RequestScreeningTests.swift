@@ -3,6 +3,7 @@ import Testing
 import SeatMapCLI
 import SeatMapCore
 import SeatMapServer
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// The service's edges: cross-site requests, hosts, decoding, floods, FIFOs.
@@ -10,7 +11,7 @@ import SeatMapTestSupport
 struct HardeningTests {
     @Test("cross-site POSTs are refused (403, 415); listed origins get CORS; a foreign Host gets 421")
     func crossSite() throws {
-        let (service, http, _) = try ServeTests.startWithStore(allowedOrigins: ["https://shop.example"])
+        let (service, http, _) = try TestServer.startWithStore(allowedOrigins: ["https://shop.example"])
         defer { service.stop() }
         let body = Array(#"{"hall": "seed"}"#.utf8)
         // A form or text/plain post from any page: refused before it reaches the show.
@@ -39,7 +40,7 @@ struct HardeningTests {
     @Test("a NUL, control character or bad %-escape in a query value or the path is a 400 naming the parameter",
           arguments: ["zoom=1%00abc", "theme=dark%00/../../etc/passwd", "locale=en%00xx", "select=1-1-1%00,9-9-9", "zoom=%zz", "zo%00om=1", "zoom=1%0A"])
     func nulInQuery(_ query: String) throws {
-        let (service, http) = try ServeTests.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         let answer = try http.request("GET", "/halls/seed.png?\(query)")
         #expect(answer.status == 400 && answer.text.contains("query parameter"), "\(query): \(answer.status) \(answer.text)")
@@ -66,7 +67,7 @@ struct HardeningTests {
 
     @Test("1,100 idle connections from one address leave another client's health check and render answered")
     func idleFlood() throws {
-        let (service, http) = try ServeTests.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
@@ -108,7 +109,7 @@ struct HardeningTests {
 
     @Test("a FIFO in the halls folder is listed as unreadable and never waited on; everything else answers")
     func fifoInHalls() throws {
-        let (service, http, dir) = try ServeTests.startWithStore()
+        let (service, http, dir) = try TestServer.startWithStore()
         defer { service.stop() }
         #expect(mkfifo(dir.appendingPathComponent("pipe.json").path, 0o644) == 0)
         var slow = http
@@ -116,42 +117,10 @@ struct HardeningTests {
         let list = try slow.request("GET", "/halls")
         #expect(list.status == 200)
         guard case .array(let items) = try list.json().value else { Issue.record("not an array"); return }
-        let pipe = items.first { ServeTests.string($0["hall"]) == "pipe" }
-        #expect(ServeTests.string(pipe?["error"])?.contains("not a regular file") == true, "\(list.text.prefix(300))")
+        let pipe = items.first { TestJSON.string($0["hall"]) == "pipe" }
+        #expect(TestJSON.string(pipe?["error"])?.contains("not a regular file") == true, "\(list.text.prefix(300))")
         #expect(try slow.request("GET", "/halls/pipe.svg").status == 422)
         #expect(try slow.request("GET", "/halls/seed.svg").status == 200)
         #expect(try slow.request("GET", "/halls").status == 200, "and again")
-    }
-}
-
-@Suite("Outputs and errors at the edges")
-struct EdgeTests {
-    @Test("a 255-byte output name is written (the temporary name is kept within the limit)")
-    func longOutputName() throws {
-        let dir = try Fixtures.tempFolder()
-        let name = String(repeating: "n", count: 251) + ".png"
-        let out = dir.appendingPathComponent(name).path
-        let r = seatmap("render", Fixtures.examplePath("seed.json"), "-o", out)
-        #expect(r.code == 0, "\(r.err)")
-        #expect(FileManager.default.fileExists(atPath: out))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [name], "no temporary left")
-    }
-
-    @Test("standard input named twice is a usage error")
-    func stdinTwice() {
-        let r = seatmap("apply", "-", "-", "-o", "o.json")
-        #expect(r.code == 2 && r.err.contains("standard input (-) is named more than once"), "\(r.err)")
-    }
-
-    @Test("a repeated key inside an unknown member is an error; a polygon point is reported at its own path")
-    func preciseErrors() throws {
-        let dir = try Fixtures.tempFolder()
-        let dup = try Fixtures.write(#"{"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0}]}],"extra":{"a":1,"a":2}}"#, to: "d.json", in: dir)
-        let r = seatmap("validate", dup)
-        #expect(r.code == 1 && r.err.contains("extra.a: duplicate key \"a\""), "\(r.err)")
-        let poly = try Fixtures.write(#"{"areas":[{"id":"p","shape":"polygon","points":[[0,0],[10,0],[1e9,5]]}],"sections":[{"id":1,"name":"A"}],"rows":[{"row":1,"price":5,"seats":[{"column":1,"status":0,"x":0,"y":0}]}]}"#,
-                                      to: "p.json", in: dir)
-        let e = seatmap("validate", poly)
-        #expect(e.code == 1 && e.err.contains("areas[0].points[2][0]"), "\(e.err)")
     }
 }

@@ -4,6 +4,7 @@ import SeatMapCore
 import SeatMapServer
 import SeatMapService
 @testable import SeatMapStore
+import SeatMapTestClients
 import SeatMapTestSupport
 
 /// Sales rules, ticket types and channels end to end: the CLI on a real
@@ -27,13 +28,13 @@ struct SalesRulesServiceTests {
 
     static func results(_ node: JSONNode) -> [String] {
         guard case .array(let items)? = node["results"]?.value else { return [] }
-        return items.compactMap { ServeTests.string($0["result"]) }
+        return items.compactMap { TestJSON.string($0["result"]) }
     }
 
     static func rules(_ node: JSONNode) -> [String] {
         guard case .array(let items)? = node["breaks"]?.value else { return [] }
         return items.compactMap { item in
-            ServeTests.string(item["rule"]).map { "\($0)\(item["enforced"] == .bool(true) ? "!" : "")" }
+            TestJSON.string(item["rule"]).map { "\($0)\(item["enforced"] == .bool(true) ? "!" : "")" }
         }
     }
 
@@ -47,32 +48,32 @@ struct SalesRulesServiceTests {
         // Seats 1 and 3 of table T1: apart, and seat 2 left alone. Reported, then refused by order.
         let a = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--toggle", "1-1-1,1-1-3", "--json"))
         #expect(Self.rules(a) == ["noOrphans!", "consecutive!"])
-        let token = try #require(ServeTests.string(a["token"]))
+        let token = try #require(TestJSON.string(a["token"]))
         let refused = seatmap("order", "--store", db, "--show", "nye", "--token", token, "--order-id", "o1")
         #expect(refused.code == 1 && refused.err.contains("consecutive: 1-1-1, 1-1-3 are not side by side")
                 && refused.err.contains("noOrphans: would leave 1-1-2") && refused.err.contains("nothing was sold"), "\(refused.err)")
         // Side by side instead, one of them a child: sold, at 120 + 60.
         let b = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--token", token, "--toggle", "1-1-3,1-1-2", "--type", "1-1-2=Child", "--json"))
-        #expect(ServeTests.string(b["total"]) == "180" && Self.rules(b).isEmpty, "\(b)")
-        #expect(ServeTests.strings(b["descriptions"]) == ["Row T1, Seat 1 (Adult)", "Row T1, Seat 2 (Child)"])
+        #expect(TestJSON.string(b["total"]) == "180" && Self.rules(b).isEmpty, "\(b)")
+        #expect(TestJSON.strings(b["descriptions"]) == ["Row T1, Seat 1 (Adult)", "Row T1, Seat 2 (Child)"])
         let sold = try Self.json(seatmap("order", "--store", db, "--show", "nye", "--token", token, "--order-id", "o1", "--json"))
-        #expect(ServeTests.strings(sold["sold"]) == ["1-1-1", "1-1-2"] && ServeTests.string(sold["total"]) == "180")
-        #expect(sold["ticketTypes"]?["1-1-2"].flatMap(ServeTests.string) == "Child")
+        #expect(TestJSON.strings(sold["sold"]) == ["1-1-1", "1-1-2"] && TestJSON.string(sold["total"]) == "180")
+        #expect(sold["ticketTypes"]?["1-1-2"].flatMap(TestJSON.string) == "Child")
         // A whole table at once (the hall's "either"), two children: 6 × 120 + 2 × 60.
         let t = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--toggle", "table:T3", "--type", "1-3-1=Child,1-3-2=Child", "--json"))
-        #expect(ServeTests.strings(t["selected"]).count == 8 && ServeTests.string(t["total"]) == "840", "\(t)")
+        #expect(TestJSON.strings(t["selected"]).count == 8 && TestJSON.string(t["total"]) == "840", "\(t)")
         // The bar: 7 places pass its maximum of 6; 1 is under its minimum of 2 (and the order's).
         let bar = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--area", "bar=7", "--json", "--locale", "en"))
-        #expect(Self.results(bar) == ["reachLimit"] && ServeTests.strings(bar["messages"]) == ["Bar (standing): an order takes at most 6 places"])
+        #expect(Self.results(bar) == ["reachLimit"] && TestJSON.strings(bar["messages"]) == ["Bar (standing): an order takes at most 6 places"])
         #expect(bar["token"] == nil, "a token that holds nothing is not kept, nor given")
         let one = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--area", "bar=1", "--json"))
-        let barToken = try #require(ServeTests.string(one["token"]))
+        let barToken = try #require(TestJSON.string(one["token"]))
         #expect(Self.rules(one) == ["minPerOrder!", "areaMinimum!"])
         let under = seatmap("order", "--store", db, "--show", "nye", "--token", barToken, "--order-id", "bar-1")
         #expect(under.code == 1 && under.err.contains("area bar: an order takes at least 2 places"), "\(under.err)")
         _ = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--token", barToken, "--area", "bar=2", "--json"))
         let barSold = try Self.json(seatmap("order", "--store", db, "--show", "nye", "--token", barToken, "--order-id", "bar-1", "--json"))
-        #expect(barSold["areas"]?["bar"] == .int(2) && ServeTests.string(barSold["total"]) == "70")
+        #expect(barSold["areas"]?["bar"] == .int(2) && TestJSON.string(barSold["total"]) == "70")
         let status = seatmap("show", "status", "--store", db, "--show", "nye")
         #expect(status.out.contains("area bar: 46 for sale") && status.out.contains("order o1: 1-1-1 1-1-2"), "\(status.out)")
         // The show's rules are its own: the hall file's stay, another show of it is not strict.
@@ -96,20 +97,20 @@ struct SalesRulesServiceTests {
         let db = try backend.fresh(dir)
         #expect(seatmap("show", "create", "--store", db, "--show", "nye", "--hall", hall).code == 0)
         let reserved = try Self.json(seatmap("show", "reserve", "--store", db, "--show", "nye", "--channel", "sponsors", "--seats", "1-4-1,1-4-2,1-4-3,1-4-4", "--json"))
-        #expect(ServeTests.strings(reserved["reserved"]) == ["1-4-1", "1-4-2", "1-4-3", "1-4-4"])
+        #expect(TestJSON.strings(reserved["reserved"]) == ["1-4-1", "1-4-2", "1-4-3", "1-4-4"])
         let soldSeat = seatmap("show", "reserve", "--store", db, "--show", "nye", "--channel", "press", "--seats", "1-2-1,1-2-4")
         #expect(soldSeat.code == 1 && soldSeat.err.contains("sold, locked or held by a buyer of another channel, not reserved: 1-2-1; nothing was reserved"), "\(soldSeat.err)")
         let public_ = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--toggle", "1-4-1,1-4-2", "--json"))
         #expect(Self.results(public_) == ["notAvailable", "notAvailable"])
         let opened = try Self.json(seatmap("show", "token", "--store", db, "--show", "nye", "--channel", "sponsors", "--json"))
-        let token = try #require(ServeTests.string(opened["token"]))
+        let token = try #require(TestJSON.string(opened["token"]))
         let mine = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--token", token, "--toggle", "1-4-1,1-4-2", "--json"))
         #expect(Self.results(mine) == ["selected", "selected"])
         #expect(seatmap("order", "--store", db, "--show", "nye", "--token", token, "--order-id", "sp-1").code == 0)
         let status = seatmap("show", "status", "--store", db, "--show", "nye")
         #expect(status.out.contains("channel sponsors: 2 seats reserved"), "\(status.out)")
         let released = try Self.json(seatmap("show", "release", "--store", db, "--show", "nye", "--channel", "sponsors", "--json"))
-        #expect(ServeTests.strings(released["released"]) == ["1-4-3", "1-4-4"])
+        #expect(TestJSON.strings(released["released"]) == ["1-4-3", "1-4-4"])
         let after = try Self.json(seatmap("select", hall, "--store", db, "--show", "nye", "--toggle", "1-4-3,1-4-4", "--json"))
         #expect(Self.results(after) == ["selected", "selected"], "released to the public")
         #expect(seatmap("show", "token", "--store", db, "--show", "nye", "--channel", "bad channel").code == 2)
@@ -118,7 +119,7 @@ struct SalesRulesServiceTests {
     @Test("over HTTP: a show's rules at creation, ticket types in select, orders refused naming the rule, channels by the back office")
     func overHTTP() throws {
         let key = "gala-admin-key-0123456789"
-        let (service, http, _) = try ServeTests.startWithStore(adminKey: key)
+        let (service, http, _) = try TestServer.startWithStore(adminKey: key)
         defer { service.stop() }
         let admin = ["Authorization": "Bearer \(key)"]
         func post(_ path: String, _ json: String, headers: [String: String] = [:]) throws -> TestHTTP.Answer {
@@ -132,10 +133,10 @@ struct SalesRulesServiceTests {
         #expect(a.status == 200, "\(a.text)")
         let aj = try a.json()
         #expect(Self.results(aj) == ["selected", "selected", "selected", "selected", "noSuchType"])
-        #expect(ServeTests.string(aj["total"]) == "225" && Self.rules(aj) == ["noOrphans", "consecutive!"], "90 + 45 + 90; seat 3 left alone is only warned of")
-        #expect(ServeTests.strings(aj["messages"]).contains("Row T5, Seat 4 has no ticket type Senior"), "\(aj)")
+        #expect(TestJSON.string(aj["total"]) == "225" && Self.rules(aj) == ["noOrphans", "consecutive!"], "90 + 45 + 90; seat 3 left alone is only warned of")
+        #expect(TestJSON.strings(aj["messages"]).contains("Row T5, Seat 4 has no ticket type Senior"), "\(aj)")
         #expect(a.text.contains(#""ticketType":"Child""#))
-        let token = try #require(ServeTests.string(aj["token"]))
+        let token = try #require(TestJSON.string(aj["token"]))
         let refused = try post("/shows/gala/order", #"{"token": "\#(token)", "orderId": "w1"}"#, headers: admin)
         #expect(refused.status == 409 && refused.text.contains("consecutive: 1-5-1, 1-5-2, 1-5-4 are not side by side"), "\(refused.text)")
         _ = try post("/shows/gala/select", #"{"token": "\#(token)", "toggle": ["1-5-4", "1-5-3"]}"#)
@@ -146,12 +147,12 @@ struct SalesRulesServiceTests {
         let reserve = try post("/shows/gala/channels/press", #"{"seats": ["1-6-1", "1-6-2", "1-6-3"]}"#, headers: admin)
         #expect(reserve.status == 200 && reserve.text.contains(#""reserved":["1-6-1","1-6-2","1-6-3"]"#), "\(reserve.text)")
         let seats = try http.request("GET", "/shows/gala/seats").json()
-        #expect(seats["seats"]?["1-6-1"].flatMap(ServeTests.string) == "locked")
+        #expect(seats["seats"]?["1-6-1"].flatMap(TestJSON.string) == "locked")
         let b = try post("/shows/gala/select", #"{"toggle": ["1-6-1", "1-6-2", "1-6-3"]}"#).json()
         #expect(Self.results(b) == ["notAvailable", "notAvailable", "notAvailable"])
         let opened = try post("/shows/gala/channels/press", #"{"token": true, "holdSeconds": 120}"#, headers: admin)
         #expect(opened.status == 201, "\(opened.text)")
-        let press = try #require(ServeTests.string(try opened.json()["token"]))
+        let press = try #require(TestJSON.string(try opened.json()["token"]))
         let p = try post("/shows/gala/select", #"{"token": "\#(press)", "toggle": ["1-6-1", "1-6-2", "1-6-3"]}"#).json()
         #expect(Self.results(p) == ["selected", "selected", "selected"])
         let release = try post("/shows/gala/channels/press", #"{"release": true}"#, headers: admin)

@@ -3,109 +3,16 @@ import Testing
 import SeatMapCLI
 import SeatMapCore
 import SeatMapServer
+import SeatMapTestClients
 import SeatMapTestSupport
-
-/// A plain HTTP/1.1 client over a socket (the test side only): one request
-/// per connection, `Connection: close`, the whole answer read.
-struct TestHTTP {
-    let port: UInt16
-    /// The client address to connect from (any 127.x.y.z is this machine).
-    var source: String? = nil
-    /// How long a read may wait.
-    var timeoutSeconds = 120
-
-    struct Answer {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func json() throws -> JSONNode { try JSONParser.parse(body) }
-    }
-
-    /// A connected socket (closed by the caller).
-    func connect() throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SeatMapError("socket() failed") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        // Long enough for a large render queued behind two others on a
-        // loaded machine in a debug build; a hang still ends the test.
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        if let source {
-            var from = sockaddr_in()
-            from.sin_family = sa_family_t(AF_INET)
-            from.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &from) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0 else { close(fd); throw SeatMapError("cannot bind to \(source)") }
-        }
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard ok == 0 else { close(fd); throw SeatMapError("cannot connect to 127.0.0.1:\(port)") }
-        return fd
-    }
-
-    static func send(_ fd: Int32, _ bytes: [UInt8]) {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            sent += n
-        }
-    }
-
-    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Answer {
-        let fd = try connect()
-        defer { close(fd) }
-        var head = "\(method) \(path) HTTP/1.1\r\n" + (headers["Host"] == nil ? "Host: 127.0.0.1\r\n" : "") + "Connection: close\r\n"
-        for (k, v) in headers { head += "\(k): \(v)\r\n" }
-        if (!body.isEmpty || method == "POST") && headers["Content-Length"] == nil { head += "Content-Length: \(body.count)\r\n" }
-        if method == "POST" && headers["Content-Type"] == nil { head += "Content-Type: application/json\r\n" }
-        head += "\r\n"
-        TestHTTP.send(fd, Array(head.utf8) + body)
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            data += buffer[0..<n]
-        }
-        guard let split = data.firstRange(of: Array("\r\n\r\n".utf8)) else { throw SeatMapError("no HTTP answer from \(method) \(path)") }
-        let lines = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1.1 "), let status = Int(statusLine.dropFirst(9).prefix(3)) else {
-            throw SeatMapError("bad status line from \(method) \(path)")
-        }
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return Answer(status: status, headers: fields, body: Array(data[split.upperBound...]))
-    }
-}
 
 @Suite("HTTP service (seatmap serve)", .serialized)
 struct ServeTests {
-    static func start() throws -> (SeatMapHTTPService, TestHTTP) {
-        let service = try SeatMapHTTPService(halls: Fixtures.examplesFolder.path, port: 0, workers: 2)
-        return (service, TestHTTP(port: service.port))
-    }
 
-    /// Runs the CLI; its standard output and exit code.
-    static func cli(_ args: [String]) -> (Int32, String) {
-        let c = CapturedConsole()
-        let code = SeatMapCLI.run(args, console: c.console)
-        return (code, c.stdout)
-    }
 
     @Test("a render is the same bytes as `seatmap render` with the same options, in every format")
     func renderBytes() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         let dir = try Fixtures.tempFolder()
         let cases: [(String, String, [String])] = [
@@ -118,7 +25,7 @@ struct ServeTests {
                 let answer = try http.request("GET", "/halls/\(hall).\(format)?\(query)")
                 #expect(answer.status == 200, "\(hall).\(format)?\(query): \(answer.text.prefix(200))")
                 let out = dir.appendingPathComponent("\(hall).\(format)").path
-                let (code, _) = Self.cli(["render", Fixtures.examplePath(hall + ".json"), "-o", out] + flags)
+                let (code, _, _) = seatmap(["render", Fixtures.examplePath(hall + ".json"), "-o", out] + flags)
                 #expect(code == 0)
                 let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
                 #expect(answer.body == expected, "\(hall).\(format)?\(query) differs from seatmap render")
@@ -129,7 +36,7 @@ struct ServeTests {
 
     @Test("ETag from the content: If-None-Match answers 304 without a body; other options, another tag")
     func etags() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         let first = try http.request("GET", "/halls/seed.png?zoom=2")
         let tag = try #require(first.headers["etag"])
@@ -145,12 +52,12 @@ struct ServeTests {
 
     @Test("POST /halls/NAME/hit answers the JSON of `seatmap hit --json`")
     func hit() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         let body = #"{"points": [[100, 200], [5, 5], [420.5, 330]], "zoom": 1.37, "scale": 2, "offset": [30, 40], "viewport": [375, 667], "theme": "print"}"#
         let answer = try http.request("POST", "/halls/cinema-12x18/hit", body: Array(body.utf8))
         #expect(answer.status == 200, "\(answer.text)")
-        let (code, expected) = Self.cli(["hit", Fixtures.examplePath("cinema-12x18.json"), "--json", "--point", "100,200", "--point", "5,5",
+        let (code, expected, _) = seatmap(["hit", Fixtures.examplePath("cinema-12x18.json"), "--json", "--point", "100,200", "--point", "5,5",
                                          "--point", "420.5,330", "--zoom", "1.37", "--scale", "2", "--offset", "30,40",
                                          "--viewport", "375,667", "--theme", "print"])
         #expect(code == 0)
@@ -159,7 +66,7 @@ struct ServeTests {
 
     @Test("GET /halls lists every hall with the summary `info --json` gives; /healthz answers")
     func halls() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         #expect(try http.request("GET", "/healthz").json()["status"]?.value == .string("ok"))
         let list = try http.request("GET", "/halls")
@@ -168,7 +75,7 @@ struct ServeTests {
         #expect(names == Fixtures.exampleNames.map { String($0.dropLast(5)) })
         for item in items {
             guard case .string(let name) = item["hall"]?.value else { continue }
-            let (_, info) = Self.cli(["info", Fixtures.examplePath(name + ".json"), "--json"])
+            let (_, info, _) = seatmap(["info", Fixtures.examplePath(name + ".json"), "--json"])
             let expected = try JSONParser.parse(Array(info.utf8))
             #expect(item["seats"] == expected["seats"] && item["available"] == expected["available"] && item["hallName"] == expected["hallName"])
         }
@@ -176,7 +83,7 @@ struct ServeTests {
 
     @Test("bad requests: 4xx with a JSON error naming the problem, in the CLI's words")
     func errors() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         func expectError(_ answer: TestHTTP.Answer, _ status: Int, _ words: String) throws {
             #expect(answer.status == status, "\(answer.text)")
@@ -222,7 +129,7 @@ struct ServeTests {
 
     @Test("slow renders hold up neither the health check nor a hit test or selection")
     func renderQueue() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         // Four large renders (each about 1-2 s on one core in a debug build,
         // 300 MB at most), more than the two workers, left running. No clock
@@ -249,7 +156,7 @@ struct ServeTests {
 
     @Test("a client that stops half-way through its request holds up no one else")
     func slowClient() throws {
-        let (service, http) = try Self.start()
+        let (service, http) = try TestServer.start()
         defer { service.stop() }
         var stalled: [Int32] = []
         defer { stalled.forEach { close($0) } }
@@ -270,30 +177,12 @@ struct ServeTests {
         }
     }
 
-    /// A service over a copy of the examples with a store (and an admin key when given).
-    static func startWithStore(adminKey: String? = nil, allowedOrigins: [String] = []) throws -> (SeatMapHTTPService, TestHTTP, URL) {
-        let dir = try Fixtures.tempFolder()
-        for name in Fixtures.exampleNames {
-            try FileManager.default.copyItem(at: Fixtures.examplesFolder.appendingPathComponent(name), to: dir.appendingPathComponent(name))
-        }
-        let service = try SeatMapHTTPService(halls: dir.path, store: dir.appendingPathComponent("store.db").path, adminKey: adminKey,
-                                             allowedOrigins: allowedOrigins, port: 0, workers: 2)
-        return (service, TestHTTP(port: service.port), dir)
-    }
 
-    static func strings(_ node: JSONNode?) -> [String] {
-        guard case .array(let items)? = node?.value else { return [] }
-        return items.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
-    }
 
-    static func string(_ node: JSONNode?) -> String? {
-        if case .string(let s)? = node?.value { return s }
-        return nil
-    }
 
     @Test("shows over HTTP: create, hold with a token, others see it held, order once, status batches once; the halls folder is never written")
     func showsOverHTTP() throws {
-        let (service, http, dir) = try Self.startWithStore()
+        let (service, http, dir) = try TestServer.startWithStore()
         defer { service.stop() }
         func post(_ path: String, _ json: String) throws -> TestHTTP.Answer { try http.request("POST", path, body: Array(json.utf8)) }
         let before = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted().map {
@@ -307,17 +196,17 @@ struct ServeTests {
         let first = try post("/shows/evening/select", #"{"toggle": ["1-5-4", "1-5-5"]}"#)
         #expect(first.status == 200, "\(first.text)")
         let json = try first.json()
-        #expect(Self.strings(json["selected"]) == ["1-5-4", "1-5-5"])
-        let token = try #require(Self.string(json["token"]))
-        #expect(Self.string(json["expiresAt"])?.hasSuffix("Z") == true)
+        #expect(TestJSON.strings(json["selected"]) == ["1-5-4", "1-5-5"])
+        let token = try #require(TestJSON.string(json["token"]))
+        #expect(TestJSON.string(json["expiresAt"])?.hasSuffix("Z") == true)
         // Another buyer: held. The same seat in the other show: free.
         let rival = try post("/shows/evening/select", #"{"toggle": ["1-5-5"]}"#)
         #expect(rival.text.contains(#"{"id":"1-5-5","result":"held"}"#), "\(rival.text)")
-        #expect(Self.strings(try post("/shows/matinee/select", #"{"toggle": ["1-5-5"]}"#).json()["selected"]) == ["1-5-5"])
+        #expect(TestJSON.strings(try post("/shows/matinee/select", #"{"toggle": ["1-5-5"]}"#).json()["selected"]) == ["1-5-5"])
         // The seats endpoint: held for others, selected for the token.
         let seatsOther = try http.request("GET", "/shows/evening/seats")
-        #expect(try Self.string(seatsOther.json()["seats"]?["1-5-5"]) == "held")
-        #expect(try Self.string(http.request("GET", "/shows/evening/seats?token=\(token)").json()["seats"]?["1-5-5"]) == "selected")
+        #expect(try TestJSON.string(seatsOther.json()["seats"]?["1-5-5"]) == "held")
+        #expect(try TestJSON.string(http.request("GET", "/shows/evening/seats?token=\(token)").json()["seats"]?["1-5-5"]) == "selected")
         let tag = try #require(seatsOther.headers["etag"])
         #expect(try http.request("GET", "/shows/evening/seats", headers: ["If-None-Match": tag]).status == 304)
         // Renders: locked for everyone else, selected for the token.
@@ -326,7 +215,7 @@ struct ServeTests {
         #expect(own.contains(#"id="seat-1-5-5" class="selected""#))
         // Order: once; again answers the same and sells nothing more.
         let order = try post("/shows/evening/order", #"{"token": "\#(token)", "orderId": "web-1"}"#)
-        let soldIDs = Self.strings(try order.json()["sold"])
+        let soldIDs = TestJSON.strings(try order.json()["sold"])
         #expect(order.status == 200 && soldIDs == ["1-5-4", "1-5-5"], "\(order.text)")
         let repeatOrder = try post("/shows/evening/order", #"{"token": "\#(token)", "orderId": "web-1"}"#)
         #expect(repeatOrder.status == 200 && repeatOrder.text.contains("\"repeated\":true"))
@@ -343,7 +232,7 @@ struct ServeTests {
                 "a token the show never issued holds nothing")
         #expect(try post("/halls/cinema-12x18/status", batch).status == 410)
         let status = try http.request("GET", "/shows/evening/status").json()
-        let soldNow = Self.strings(status["seats"]?["sold"])
+        let soldNow = TestJSON.strings(status["seats"]?["sold"])
         #expect(soldNow.contains("1-5-8"))
         // Bad bodies.
         #expect(try post("/shows/evening/select", #"{"toggle": [5]}"#).status == 400)
@@ -363,7 +252,7 @@ struct ServeTests {
 
     @Test("GET /shows/SHOW/seats?wait=N answers when another buyer changes the show, 304 when nothing changed")
     func longPoll() throws {
-        let (service, http, _) = try Self.startWithStore()
+        let (service, http, _) = try TestServer.startWithStore()
         defer { service.stop() }
         #expect(try http.request("POST", "/shows/lp", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
         let first = try http.request("GET", "/shows/lp/seats")
@@ -375,7 +264,7 @@ struct ServeTests {
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             if let a = try? http.request("GET", "/shows/lp/seats?wait=20", headers: ["If-None-Match": tag]) {
-                answered.append("\(a.status) " + (Self.string((try? a.json())?["seats"]?["1-5-5"]) ?? "-"))
+                answered.append("\(a.status) " + (TestJSON.string((try? a.json())?["seats"]?["1-5-5"]) ?? "-"))
             }
         }
         Thread.sleep(forTimeInterval: 0.3)
@@ -389,7 +278,7 @@ struct ServeTests {
     @Test("with --admin-key-file, creating shows, orders and status batches need the key (401 without or with a wrong one)")
     func adminKey() throws {
         let key = "k3y-" + String(repeating: "x", count: 20)
-        let (service, http, _) = try Self.startWithStore(adminKey: key)
+        let (service, http, _) = try TestServer.startWithStore(adminKey: key)
         defer { service.stop() }
         func post(_ path: String, _ json: String, key: String? = nil) throws -> TestHTTP.Answer {
             try http.request("POST", path, headers: key.map { ["Authorization": "Bearer " + $0] } ?? [:], body: Array(json.utf8))
@@ -402,21 +291,21 @@ struct ServeTests {
         #expect(try post("/shows/S", #"{"hall": "seed"}"#, key: key).status == 201)
         // Buyers need no key to hold; the back office needs it to sell.
         let held = try post("/shows/S/select", #"{"toggle": ["1-1-1"]}"#)
-        let token = try #require(Self.string(try held.json()["token"]))
+        let token = try #require(TestJSON.string(try held.json()["token"]))
         #expect(try post("/shows/S/order", #"{"token": "\#(token)", "orderId": "o"}"#).status == 401)
         #expect(try post("/shows/S/status", #"{"batchId": "b", "sequence": 1, "changes": []}"#).status == 401)
         #expect(try http.request("GET", "/shows/S/status").status == 401)
         #expect(try post("/shows/S/order", #"{"token": "\#(token)", "orderId": "o"}"#, key: key).status == 200)
         #expect(try post("/shows/S/status", #"{"batchId": "b", "sequence": 1, "changes": []}"#, key: key).status == 200)
         // Without a key the service says it runs open.
-        let (open, openHTTP, _) = try Self.startWithStore()
+        let (open, openHTTP, _) = try TestServer.startWithStore()
         defer { open.stop() }
         #expect(try openHTTP.request("GET", "/healthz").json()["mode"]?.value == .string("open"))
     }
 
     @Test("40 tokens racing over HTTP for 10 seats of one show: each seat sold at most once, every answered order stored")
     func raceOverHTTP() throws {
-        let (service, http, dir) = try Self.startWithStore()
+        let (service, http, dir) = try TestServer.startWithStore()
         defer { service.stop() }
         #expect(try http.request("POST", "/shows/race", body: Array(#"{"hall": "cinema-12x18"}"#.utf8)).status == 201)
         let hall = try Files.readHall(dir.appendingPathComponent("cinema-12x18.json").path)
@@ -425,7 +314,7 @@ struct ServeTests {
         DispatchQueue.concurrentPerform(iterations: 40) { k in
             let body = #"{"toggle": ["\#(seats[k % 10])"], "singleSeatRule": false}"#
             guard let a = try? http.request("POST", "/shows/race/select", body: Array(body.utf8)), let json = try? a.json(),
-                  let token = Self.string(json["token"]), Self.strings(json["selected"]) == [seats[k % 10]] else { return }
+                  let token = TestJSON.string(json["token"]), TestJSON.strings(json["selected"]) == [seats[k % 10]] else { return }
             let order = #"{"token": "\#(token)", "orderId": "o\#(k)"}"#
             if let o = try? http.request("POST", "/shows/race/order", body: Array(order.utf8)), o.status == 200 {
                 sold.append(seats[k % 10] + "|o\(k)")
@@ -435,7 +324,7 @@ struct ServeTests {
         let status = try http.request("GET", "/shows/race/status").json()
         guard case .array(let orders)? = status["orders"]?.value else { Issue.record("no orders"); return }
         let stored = Set(orders.compactMap { o -> String? in
-            guard let id = Self.string(o["orderId"]), let seat = Self.strings(o["seats"]).first else { return nil }
+            guard let id = TestJSON.string(o["orderId"]), let seat = TestJSON.strings(o["seats"]).first else { return nil }
             return seat + "|" + id
         })
         #expect(stored == Set(sold.parts), "every answered order is in the store")
