@@ -22,7 +22,7 @@ RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfro
 # release build for the cluster test; a real compile error fails again.
 swift-build = $(SWIFT) build $(1) || $(SWIFT) build $(1)
 
-.PHONY: deps build demo test test-all test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-all test-api test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -71,8 +71,16 @@ test-all: deps
 	$(call swift-build,--build-tests)
 	SEATMAP_TESTS=all bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash scripts/consumer.sh
+	$(MAKE) test-api
 	$(MAKE) test-browser
 	$(MAKE) test-cluster
+
+# Schemathesis (PyPI, in .build/browser-venv) against a live service on its
+# own OpenAPI document: no server error, every answer as documented.
+test-api: deps
+	bash scripts/install-browser-deps.sh
+	$(call swift-build,--product seatmap)
+	.build/browser-venv/bin/python Tests/API/schemathesis_test.py --seatmap $(SEATMAP)
 
 # The picker page in a real browser (Debian chromium + chromium-driver,
 # Selenium from PyPI in .build/browser-venv): clicks at two zoom levels

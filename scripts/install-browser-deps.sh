@@ -26,3 +26,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, axe_
   "$venv/bin/pip" install -q --disable-pip-version-check "selenium>=4.10,<5"
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps "axe-playwright-python==0.1.8"
 fi
+# Schemathesis for make test-api (the service against its OpenAPI document).
+if [ ! -x "$venv/bin/st" ]; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis>=4,<5"
+fi

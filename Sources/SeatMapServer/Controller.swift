@@ -28,57 +28,135 @@ struct Controller: Sendable {
     let cache = RenderCache()
     let showHalls = ShowHalls()
 
-    /// The route table.
+    /// The route table: each route's pool, guard, OpenAPI description and handler.
     func routes() -> Router {
+        typealias D = RouteDoc
         var r = Router()
-        r.add("GET", "/healthz", pool: .instant) { _, _ in self.healthAnswer() }
+        r.add("GET", "/healthz", pool: .instant, D(summary: "Whether the service and its store answer", answer: .json(HTTPAPI.health))) { _, _ in
+            self.healthAnswer()
+        }
+        r.add("GET", "/openapi.json", pool: .instant, D(summary: "This document", answer: .json(.object([("type", .string("object"))])))) { _, _ in
+            self.openAPI()
+        }
         // The plans.
-        r.add("GET", "/halls") { _, _ in self.hallList() }
-        r.add("GET", "/halls/:hall.:ext", pool: .render) { req, p in self.hallImage(p["hall"], p["ext"], req) }
-        r.add("GET", "/halls/:hall/picker", pool: .render) { req, p in self.hallPicker(p["hall"], req) }
-        r.add("POST", "/halls/:hall/hit") { req, p in self.hallHit(p["hall"], req) }
-        r.add("POST", "/halls/:hall/status") { _, p in
+        r.add("GET", "/halls", D(summary: "The halls the service serves, each with its summary or why it cannot be read",
+                                 answer: .json(APISchema.array(HTTPAPI.hallSummary)))) { _, _ in self.hallList() }
+        r.add("GET", "/halls/:hall.:ext", pool: .render,
+              D(summary: "The hall drawn as PNG, SVG, PDF or the picker page", query: D.parameters(Controller.renderOptions),
+                answer: .image, statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in
+            self.hallImage(p["hall"], p["ext"], req)
+        }
+        r.add("GET", "/halls/:hall/picker", pool: .render,
+              D(summary: "The hall's seat-picker page", query: D.parameters(Controller.pickerOptions), answer: .html,
+                statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in self.hallPicker(p["hall"], req) }
+        r.add("POST", "/halls/:hall/hit", D(summary: "What each view point lands on", body: HTTPAPI.hitBody(token: false),
+                                             answer: .json(APISchema.array(HTTPAPI.hit)))) { req, p in self.hallHit(p["hall"], req) }
+        r.add("POST", "/halls/:hall/status", D(summary: "Gone: status batches change a show (POST /shows/{show}/status)",
+                                                body: .object([]), answer: .json(OpenAPI.errorSchema))) { _, p in
             .error(410, "status batches change a show, not its hall's plan: POST /shows/SHOW/status (hall \(p["hall"]))")
         }
         // The shows.
-        r.add("POST", "/shows/:show", pool: .render, admin: true) { req, p in self.createShow(p["show"], req) }
-        r.add("GET", "/shows/:show.:ext", pool: .render) { req, p in self.showImage(p["show"], p["ext"], req) }
-        r.add("GET", "/shows/:show/seats", pool: .wait) { req, p in self.showSeats(p["show"], req) }
-        r.add("GET", "/shows/:show/status", pool: .render, admin: true) { _, p in self.showStatus(p["show"]) }
-        r.add("GET", "/shows/:show/picker", pool: .render) { req, p in self.showPicker(p["show"], req) }
-        r.add("POST", "/shows/:show/select") { req, p in self.select(p["show"], req) }
+        r.add("POST", "/shows/:show", pool: .render, admin: true,
+              D(summary: "Creates a show of a hall (200 when it exists with the same hall and rules, 409 otherwise)",
+                body: HTTPAPI.createBody, answer: .json(HTTPAPI.created), statuses: [201: "created"])) { req, p in
+            self.createShow(p["show"], req)
+        }
+        r.add("GET", "/shows/:show.:ext", pool: .render,
+              D(summary: "The show drawn with its statuses (the token's own seats selected)",
+                query: [D.QueryParameter(name: "token", schema: APISchema.string(), description: "the buyer's hold token")]
+                    + D.parameters(Controller.renderOptions),
+                answer: .image, statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in
+            self.showImage(p["show"], p["ext"], req)
+        }
+        r.add("GET", "/shows/:show/seats", pool: .wait,
+              D(summary: "Every seat's status for a buyer, or with since only the changes after a sequence",
+                description: "With wait (1 to 30 s) the answer waits for a change: after since, or from the state If-None-Match names.",
+                query: HTTPAPI.seatsQuery, answer: .json(APISchema.anyOf([HTTPAPI.seats, HTTPAPI.delta])),
+                statuses: [304: "nothing changed within wait"])) { req, p in self.showSeats(p["show"], req) }
+        r.add("GET", "/shows/:show/status", pool: .render, admin: true,
+              D(summary: "The show's whole state for the back office", answer: .json(HTTPAPI.status))) { _, p in self.showStatus(p["show"]) }
+        r.add("GET", "/shows/:show/picker", pool: .render,
+              D(summary: "The show's seat-picker page",
+                query: [D.QueryParameter(name: "token", schema: APISchema.string(), description: "ignored: the page keeps its token")]
+                    + D.parameters(Controller.pickerOptions), answer: .html,
+                statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in self.showPicker(p["show"], req) }
+        r.add("POST", "/shows/:show/select", D(summary: "Holds or gives back seats and standing places under a token",
+                                                body: HTTPAPI.selectBody, answer: .json(HTTPAPI.selection))) { req, p in
+            self.select(p["show"], req)
+        }
         // Its search is processor work: as many at once as cores, so that a rush
         // neither thrashes the processors nor multiplies searches of the same seats.
-        r.add("POST", "/shows/:show/best", pool: .render) { req, p in self.best(p["show"], req) }
-        r.add("POST", "/shows/:show/hit") { req, p in self.showHit(p["show"], req) }
-        r.add("POST", "/shows/:show/order", admin: true) { req, p in self.order(p["show"], req) }
-        r.add("POST", "/shows/:show/channels/:channel", pool: .render, admin: true) { req, p in self.channel(p["show"], p["channel"], req) }
-        r.add("POST", "/shows/:show/status", pool: .render, admin: true) { req, p in self.statusBatches(p["show"], req) }
+        r.add("POST", "/shows/:show/best", pool: .render, D(summary: "Holds the best N seats under a token", body: HTTPAPI.bestBody,
+                                                            answer: .json(HTTPAPI.best))) { req, p in self.best(p["show"], req) }
+        r.add("POST", "/shows/:show/hit", D(summary: "What each view point lands on, with the show's statuses for a buyer",
+                                             body: HTTPAPI.hitBody(token: true), answer: .json(APISchema.array(HTTPAPI.hit)))) { req, p in
+            self.showHit(p["show"], req)
+        }
+        r.add("POST", "/shows/:show/order", admin: true,
+              D(summary: "Sells a token's held seats once (repeating the order id sells nothing more)", body: HTTPAPI.orderBody,
+                answer: .json(HTTPAPI.order))) { req, p in self.order(p["show"], req) }
+        r.add("POST", "/shows/:show/channels/:channel", pool: .render, admin: true,
+              D(summary: "Reserves seats for a sales channel, releases them, or opens the channel's token", body: HTTPAPI.channelBody,
+                answer: .json(HTTPAPI.channel), statuses: [201: "the channel's token"])) { req, p in
+            self.channel(p["show"], p["channel"], req)
+        }
+        r.add("POST", "/shows/:show/status", pool: .render, admin: true,
+              D(summary: "Applies status batches (each batch id once)", query: D.parameters(GeometryFlags.all),
+                body: APISchema.oneOf([HTTPAPI.batch, APISchema.array(HTTPAPI.batch, max: 10_000)]),
+                answer: .json(APISchema.array(.object([("type", .string("object"))]))))) { req, p in self.statusBatches(p["show"], req) }
         return r
     }
 
-    /// Screens the request (host, decoding, origin), resolves it, checks
-    /// the admin key, runs the handler.
+    /// GET /openapi.json: the document of this route table (made once).
+    func openAPI() -> HTTPResponse {
+        .json(200, Controller.openAPIDocument)
+    }
+    static let openAPIDocument = OpenAPI.document(Controller.documentedRoutes)
+    /// The routes as documented (no handler runs: a controller without halls or store).
+    static var documentedRoutes: Router {
+        Controller(halls: HallFolder(""), shows: nil, adminKey: nil, health: StoreHealth(), changes: ShowChanges()).routes()
+    }
+
+    /// The steps every request passes, outermost first: screening, the
+    /// CORS preflight, CORS headers, HEAD, compression, the admin key and
+    /// the image size cap, then the route's handler.
+    var middleware: [Middleware] {
+        [
+            Middleware("screening") { request, _, next in self.screen(request) ?? next(request) },
+            Middleware("preflight") { request, router, next in
+                request.method == "OPTIONS" ? self.preflight(request, router) : next(request)
+            },
+            Middleware("cors") { request, _, next in
+                var response = next(request)
+                if let origin = request.headers["origin"], self.allowedOrigins.contains(origin) {
+                    response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+                }
+                return response
+            },
+            Middleware("head") { request, _, next in
+                var response = next(request)
+                if request.method == "HEAD" { response.body = [] }
+                return response
+            },
+            Middleware("compression") { request, _, next in Controller.compressed(next(request), request, cache: self.cache) },
+            Middleware("admin key") { request, router, next in
+                if case .success(let (route, _)) = request.route ?? router.resolve(request), route.admin, let refusal = self.authorize(request) {
+                    return refusal
+                }
+                return next(request)
+            },
+            Middleware("image cap") { request, _, next in Renderer.$pixelLimit.withValue(self.maxImagePixels) { next(request) } },
+        ]
+    }
+
+    /// Runs the request through the middleware to its route's handler.
     func answer(_ request: HTTPRequest, _ router: Router) -> HTTPResponse {
-        if let refusal = screen(request) { return refusal }
-        let origin = request.headers["origin"]
-        if request.method == "OPTIONS" { return preflight(request, router) }
-        var response: HTTPResponse
-        switch request.route ?? router.resolve(request) {
-        case .failure(let e): response = e.response
-        case .success(let (route, params)):
-            if route.admin, let refusal = authorize(request) {
-                response = refusal
-            } else {
-                response = Renderer.$pixelLimit.withValue(maxImagePixels) { route.handler(request, params) }
+        Middleware.run(middleware, request, router) { request in
+            switch request.route ?? router.resolve(request) {
+            case .failure(let e): return e.response
+            case .success(let (route, params)): return route.handler(request, params)
             }
         }
-        response = Controller.compressed(response, request, cache: cache)
-        if request.method == "HEAD" { response.body = [] }
-        if let origin, allowedOrigins.contains(origin) {
-            response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
-        }
-        return response
     }
 
     /// The refusal for a request that must not reach a handler: a Host the
@@ -334,12 +412,13 @@ struct Controller: Sendable {
         return format
     }
 
-    /// The hit request's points and options (JSON members as option values).
-    static func hitRequest(_ request: HTTPRequest) throws -> (Arguments, [ViewPoint]) {
+    /// The hit request's points and options (JSON members as option values)
+    /// from the body's members (`token` already taken out by a show's hit).
+    static func hitRequest(_ members: [JSONMember]) throws -> (Arguments, [ViewPoint]) {
         var pairs: [(String, String)] = []
         var points: [ViewPoint]? = nil
         let names = Set((GeometryFlags.all + Hits.options).map(\.name))
-        for m in try object(request) {
+        for m in members {
             if m.key == "points" {
                 guard case .array(let items) = m.node.value, !items.isEmpty, items.count <= 10_000 else {
                     throw UsageError(message: "points: expected an array of 1 to 10000 [x, y] pairs")
@@ -442,7 +521,7 @@ struct Controller: Sendable {
     func hallHit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (plan, _) = try halls.plan(name).get()
-            let (args, points) = try Controller.hitRequest(request)
+            let (args, points) = try Controller.hitRequest(try Controller.object(request))
             let (layout, results) = try Hits.hit(plan.hall, args, points: points)
             return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout) }))
         }

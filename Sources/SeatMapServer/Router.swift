@@ -30,6 +30,8 @@ struct Router: Sendable {
         var pool: Pool
         /// Back-office routes need the admin key (when the service has one).
         var admin: Bool
+        /// What the OpenAPI document says of it.
+        var doc: RouteDoc
         var handler: Handler
     }
 
@@ -41,8 +43,10 @@ struct Router: Sendable {
 
     private(set) var routes: [Route] = []
 
-    mutating func add(_ method: String, _ path: String, pool: Pool = .light, admin: Bool = false, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: path.split(separator: "/").map(String.init), pool: pool, admin: admin, handler: handler))
+    mutating func add(_ method: String, _ path: String, pool: Pool = .light, admin: Bool = false, _ doc: RouteDoc,
+                      _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: path.split(separator: "/").map(String.init), pool: pool, admin: admin, doc: doc,
+                            handler: handler))
     }
 
     /// The segments of a request path ("/a/b" → ["a", "b"]; empty segments kept).
@@ -98,4 +102,28 @@ struct Router: Sendable {
 struct HTTPResponseError: Error {
     let response: HTTPResponse
     init(_ response: HTTPResponse) { self.response = response }
+}
+
+/// One step of a request's way to its handler: it answers the request
+/// itself, or calls `next` and may change what comes back. Steps compose
+/// in order (`Middleware.run`), so each concern (screening, CORS, the admin
+/// key, compression…) is one step, testable and reorderable on its own.
+struct Middleware: Sendable {
+    typealias Next = (HTTPRequest) -> HTTPResponse
+    let name: String
+    let step: @Sendable (HTTPRequest, Router, Next) -> HTTPResponse
+
+    init(_ name: String, _ step: @escaping @Sendable (HTTPRequest, Router, Next) -> HTTPResponse) {
+        self.name = name
+        self.step = step
+    }
+
+    /// `request` through `steps` (the first outermost) to `handler`.
+    static func run(_ steps: [Middleware], _ request: HTTPRequest, _ router: Router, _ handler: Next) -> HTTPResponse {
+        func at(_ i: Int, _ request: HTTPRequest) -> HTTPResponse {
+            guard i < steps.count else { return handler(request) }
+            return steps[i].step(request, router) { at(i + 1, $0) }
+        }
+        return at(0, request)
+    }
 }

@@ -336,14 +336,13 @@ extension Controller {
     func showHit(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             var token: String? = nil
-            var stripped = request
-            if let members = try? Controller.object(request), let t = members.first(where: { $0.key == "token" }) {
+            let members = try Controller.object(request)
+            if let t = members.first(where: { $0.key == "token" }) {
                 guard case .string(let s) = t.node.value else { throw UsageError(message: "token: expected the buyer's hold token") }
                 token = s
-                stripped.body = Array(JSONWriter.write(JSONNode(.object(members.filter { $0.key != "token" })), pretty: false).utf8)
             }
             let (service, plan) = try showPlan(show)
-            let (args, points) = try Controller.hitRequest(stripped)
+            let (args, points) = try Controller.hitRequest(members.filter { $0.key != "token" })
             let view = try service.view(show: show, token: token, plan: plan)
             let (layout, results) = try Hits.hit(view.hall, args, points: points)
             return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout, statuses: view.statuses) }))

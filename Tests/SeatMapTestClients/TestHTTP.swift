@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SeatMapCore
 import SeatMapServer
 import SeatMapTestSupport
@@ -89,7 +90,13 @@ public struct TestHTTP: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Answer(status: status, headers: fields, body: Array(data[split.upperBound...]))
+        let answer = Answer(status: status, headers: fields, body: Array(data[split.upperBound...]))
+        // Every answer a test sees is as the OpenAPI document says.
+        for problem in APIConformance.problems(method: method, path: path, status: status, contentType: fields["content-type"],
+                                               body: fields["content-encoding"] == nil ? answer.body : []) {
+            Issue.record("not as docs/openapi.json says: \(problem)")
+        }
+        return answer
     }
 }
 
