@@ -71,7 +71,7 @@ public struct Bench {
             .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
             .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
             .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds; sale: holds and orders over HTTP against the store's own rate, SEATMAP_BENCH_POSTGRES for PostgreSQL)."),
-        ] + GeometryFlags.all.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
+        ] + GeometryOptions.table.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
         details: """
         Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
         arena-free-100k (turned blocks of curved rows). Every layout is built with --theme's style and

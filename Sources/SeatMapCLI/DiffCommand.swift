@@ -85,7 +85,7 @@ extension SeatMapCLI {
             do {
                 bytes = try files.map { try Files.read($0).bytes }
             } catch {
-                console.err("seatmap diff: \(CLIWords.say(error))")
+                console.err("seatmap diff: \(CLIMessages.say(error))")
                 return 2
             }
             var sizes: [(width: Int, height: Int)] = []
@@ -127,7 +127,7 @@ extension SeatMapCLI {
                     }
                     try Files.writeAll(outputs)
                 } catch {
-                    console.err("seatmap diff: \(CLIWords.say(error))")
+                    console.err("seatmap diff: \(CLIMessages.say(error))")
                     return 2
                 }
             }
@@ -139,7 +139,7 @@ extension SeatMapCLI {
                                                            oldBytes: bytes[0], newBytes: bytes[1], options: options, gates: gates)
                     try Files.writeAtomically(SnapshotReport.html(title: "Image review", oldLabel: files[0], newLabel: files[1], [item]), to: out)
                 } catch {
-                    console.err("seatmap diff: \(CLIWords.say(error))")
+                    console.err("seatmap diff: \(CLIMessages.say(error))")
                     return 2
                 }
             }
@@ -168,7 +168,7 @@ extension SeatMapCLI {
                 try Files.writeAtomically(SnapshotReport.html(title: "Snapshot review", oldLabel: old, newLabel: new, items), to: out)
             }
         } catch {
-            console.err("seatmap diff: \(CLIWords.say(error))")
+            console.err("seatmap diff: \(CLIMessages.say(error))")
             return 2
         }
         let ordered = items.filter(\.fails) + items.filter { !$0.fails }

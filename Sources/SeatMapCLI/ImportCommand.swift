@@ -28,7 +28,7 @@ extension SeatMapCLI {
             }
             var request = ImportRequest(flags: args.flags)
             for o in importer.options where o.valueName != nil { request.values[o.name] = args.value(o.name) }
-            if let problem = importer.usageProblem(request) { throw UsageError(message: CLIWords.say(problem)) }
+            if let problem = importer.usageProblem(request) { throw UsageError(message: CLIMessages.say(problem)) }
             let imported = try importer.importHall(Files.read(p[1]), request)
             let name = p[1] == "-" ? "<stdin>" : p[1]
             for w in imported.warnings { console.err("\(name): warning: \(w.description)") }

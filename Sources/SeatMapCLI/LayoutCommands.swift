@@ -9,12 +9,12 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "layout", usage: "layout FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--json]",
             summary: "Integer pixel rects of every seat, row label and the screen.",
-            options: GeometryFlags.all + ShowFace.options + [.flag("json", "Print the layout as JSON.")],
+            options: GeometryOptions.table + ShowInput.options + [.flag("json", "Print the layout as JSON.")],
             details: "The geometry flags are those of render, hit and apply: the same flags give the same layout."),
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
             let geometry = try GeometryOptions(args)
-            let hall = try ShowFace.hall(file, args).hall
+            let hall = try ShowInput.hall(file, args).hall
             let (layout, fitted) = try geometry.layout(for: hall)
             if let fitted, !args.flag("json") {
                 console.out("fit: seats \(Arguments.format(fitted.style.seatWidth)) pt wide, zoom \(Arguments.format(fitted.zoom))")
@@ -38,7 +38,7 @@ extension SeatMapCLI {
             name: "hit",
             usage: "hit FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--offset X,Y] [--viewport W,H] [--slop P] (--point X,Y ... | --points-file F) [--json]",
             summary: "Which seat a tap lands on, for view points at a zoom and pan offset.",
-            options: GeometryFlags.all + Hits.options + ShowFace.options + [
+            options: GeometryOptions.table + HitQuery.options + ShowInput.options + [
                 .values("point", "X,Y", "A tap in view points; repeat or list several."),
                 .value("points-file", "F", "Read taps as X,Y lines from F (- for stdin)."),
                 .flag("json", "Print a JSON array of results."),
@@ -61,8 +61,8 @@ extension SeatMapCLI {
                 points += try readPoints(f)
             }
             if points.isEmpty { throw UsageError(message: "give taps with --point X,Y or --points-file F") }
-            let view = try ShowFace.hall(file, args)
-            let (layout, results) = try Hits.hit(view.hall, args, points: points.map(\.1))
+            let view = try ShowInput.hall(file, args)
+            let (layout, results) = try HitQuery.hit(view.hall, args, points: points.map(\.1))
             var json: [JSONNode] = []
             var lines: [String] = []
             for ((text, p), result) in zip(points, results) {

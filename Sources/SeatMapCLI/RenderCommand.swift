@@ -10,8 +10,8 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "render",
             usage: "render FILE -o OUT.\(OutputFormat.all.map(\.name).joined(separator: "|.")) [options]  |  render FILE... --out-dir DIR [--format \(OutputFormat.all.map(\.name).joined(separator: "|"))] [options]",
-            summary: "Draw seat maps as \(Words.or(OutputFormat.allCases.map { $0.name.uppercased() })).",
-            options: OutputOptions.images + GeometryFlags.all + ImageOptions.all + ShowFace.options,
+            summary: "Draw seat maps as \(HelpPhrases.or(OutputFormat.allCases.map { $0.name.uppercased() })).",
+            options: OutputOptions.images + GeometryOptions.table + ImageOptions.table + ShowInput.options,
             details: "Formats (the extension of -o, or --format):\n"
                 + OutputFormat.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") + "\n" + """
             The geometry flags (theme, zoom or fit, scale, header, legend) are shared with layout, hit and apply:
@@ -25,17 +25,17 @@ extension SeatMapCLI {
         })
 
     /// Renders one hall file (or, with `--show`, the show's view of it) to one output path.
-    static func renderOne(_ file: String, to out: String, format: OutputFormat, _ s: RenderSettings, args: Arguments) throws {
+    static func renderOne(_ file: String, to out: String, format: OutputFormat, _ s: ImageOptions, args: Arguments) throws {
         try Files.writeAtomically(try renderBytes(file, for: out, format: format, s, args: args), to: out)
     }
 
     /// The bytes `renderOne` writes to `out`.
-    static func renderBytes(_ file: String, for out: String, format: OutputFormat, _ s: RenderSettings, args: Arguments) throws -> [UInt8] {
+    static func renderBytes(_ file: String, for out: String, format: OutputFormat, _ s: ImageOptions, args: Arguments) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html {
             throw UsageError(message: "--svg-text goes with SVG or HTML output (\(out) is not .svg or .html)")
         }
-        let view = try ShowFace.hall(file, args)
-        return try Rendering.bytes(view.hall, format: format, s, selected: view.selected, output: out)
+        let view = try ShowInput.hall(file, args)
+        return try HallImage.bytes(view.hall, format: format, s, selected: view.selected, output: out)
     }
 
     static func renderRun(_ args: Arguments, _ console: Console) throws -> Int32 {
@@ -53,286 +53,5 @@ extension SeatMapCLI {
             if !output.quiet { console.out("wrote \(path)") }
         }
         return 0
-    }
-
-    /// Renders many halls on all cores; a failure is reported and the rest go on.
-    static func renderBatch(_ files: [String], dir: String, format: OutputFormat, _ settings: RenderSettings, args: Arguments,
-                            _ console: Console) throws -> Int32 {
-        let outputs = files.map { f -> String in
-            let base = f == "-" ? "stdin" : URL(fileURLWithPath: f).deletingPathExtension().lastPathComponent
-            return URL(fileURLWithPath: dir).appendingPathComponent("\(base).\(format.name)").path
-        }
-        // Before anything is made: two inputs named alike would write one
-        // output (names compared as bytes, as the file system does).
-        var firstFor: [[UInt8]: String] = [:]
-        for (file, output) in zip(files, outputs) {
-            if let other = firstFor[Array(output.utf8)] { throw UsageError(message: "\(other) and \(file) would both write \(output)") }
-            firstFor[Array(output.utf8)] = file
-        }
-        var isDir: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-            // Each missing folder in turn, so a failure names its reason (errno), not an NSError dump.
-            var path = dir.hasPrefix("/") ? "" : "."
-            for part in dir.split(separator: "/") {
-                path += "/" + part
-                if mkdir(path, 0o777) != 0 && errno != EEXIST {
-                    throw SeatMapError(file: dir, "cannot create the folder \(path): \(String(cString: strerror(errno)))")
-                }
-            }
-        } else if !isDir.boolValue {
-            throw SeatMapError(file: dir, "is not a folder")
-        }
-        let results = BatchResults(count: files.count)
-        let quiet = args.flag("quiet")
-        let progress = console.stderrIsTerminal && !quiet
-        let limit = Files.maxInputBytes  // task-local: carried into the worker threads by hand
-        // Largest files first (a file's size stands for its work): the
-        // last renders are the small ones, so no core waits long for the
-        // others to finish. Each result is reported as it finishes.
-        let sizes = files.map { f -> Int in
-            var st = stat()
-            return f != "-" && stat(f, &st) == 0 ? Int(st.st_size) : 0
-        }
-        let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        // Each render gets its share of the cores: with as many files as
-        // cores, one each (no bands or strips fighting the other renders).
-        // The processors this process may run on (taskset, a cpuset), or
-        // fewer when a CPU quota says so (activeProcessorCount reads it).
-        let active = ProcessInfo.processInfo.activeProcessorCount, mine = ProcessorPin.current().count
-        let allowed = mine > 0 ? mine : active
-        let cores = max(1, min(active, allowed))
-        let workers = max(1, min(files.count, cores))
-        let share = max(1, cores / workers)
-        // A worker a processor, kept there, only when the workers have every
-        // processor the process may use (no quota took some): under a quota
-        // on a larger machine, pins would stack every batch on the first ones.
-        let pins = workers > 1 && share == 1 && cores == allowed
-        let queue = BatchQueue(order)
-        let started = DispatchTime.now()
-        // A thread a worker, each taking the next file until none is left.
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            // One render a processor: each worker kept on a processor of its
-            // own, with the threads Pango starts for it (see ProcessorPin),
-            // and drawing with fonts of its own lane, which its earlier
-            // renders loaded (see Renderer.lane).
-            let pin = pins ? ProcessorPin(worker) : nil
-            let lane = share == 1 ? worker : nil
-            // Each file is written (and synced to disk) on a thread of its
-            // own while this worker renders the next one (see OutputWriter).
-            let writer = OutputWriter()
-            defer {
-                writer.wait()
-                withExtendedLifetime(pin) {}
-            }
-            while let i = queue.next() {
-                // Each result is said when it is known (a bad file at once, not
-                // after the whole batch); the bar, redrawn under it, names the file.
-                let report: @Sendable (String?) -> Void = { failure in
-                    results.report(i, failure) { done in
-                        if progress { console.rawErr("\r\u{1B}[K") }
-                        if let failure { console.err(failure) } else if !quiet { console.out("wrote \(outputs[i])") }
-                        if progress { console.rawErr(progressBar(done: done, of: files.count, last: files[i], since: started)) }
-                    }
-                }
-                do {
-                    let bytes = try Files.$maxInputBytes.withValue(limit) {
-                        try Renderer.$cores.withValue(share) {
-                            try Renderer.$lane.withValue(lane) { try renderBytes(files[i], for: outputs[i], format: format, settings, args: args) }
-                        }
-                    }
-                    writer.start {
-                        do {
-                            try Files.writeAtomically(bytes, to: outputs[i])
-                            report(nil)
-                        } catch {
-                            report(batchFailure(files[i], error))
-                        }
-                    }
-                } catch {
-                    report(batchFailure(files[i], error))
-                }
-            }
-        }
-        if progress { console.rawErr("\n") }
-        let failed = results.errors.compactMap { $0 }.count
-        if failed > 0 { console.err("\(failed) of \(files.count) failed") }
-        return failed > 0 ? 1 : 0
-    }
-
-    /// The batch's progress line: a bar, how many are done, the file just
-    /// finished and, while some are left, the time they should take at the
-    /// pace so far ("ETA 12 s").
-    static func progressBar(done: Int, of count: Int, last file: String, since start: DispatchTime) -> String {
-        let width = 30, filled = done * width / max(1, count)
-        var line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(count) \(file)"
-        if done > 0, done < count {
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            line += " ETA \(Int((elapsed / Double(done) * Double(count - done)).rounded(.up))) s"
-        }
-        return line
-    }
-
-    static let themeCommand = Command(
-        spec: CommandSpec(
-            name: "theme", usage: "theme check NAME|PATH  |  theme list  |  theme show NAME|PATH",
-            summary: "Themes: check one (text and non-text contrast, colour differences for normal and colour-blind vision), list them, print one.",
-            options: [],
-            details: """
-            Names are looked up in $SEATMAP_THEMES, ./Themes, then the shipped themes built into seatmap
-            (light, dark, print, high-contrast), so a copied binary has them. `theme show light > mine.json`
-            is a starting point for a theme of your own.
-            check: text contrast ≥ 4.5:1 (WCAG 2.1 SC 1.4.3) for seat numbers and marks on every seat fill, row
-            labels on their pill, header/legend on the background and the screen label; non-text contrast ≥ 3:1
-            (SC 1.4.11) for every seat fill and the highlight on the background; CIEDE2000 ΔE ≥ 10 between every
-            pair of tiers and between selected and every tier, for normal vision and under protanopia,
-            deuteranopia and tritanopia (Machado et al. 2009); sold/locked need it only where marks do not
-            tell them apart. Exit 0 when all pass, 1 when any fails (each failing pair named with its
-            numbers), 2 usage error.
-            """),
-        run: { args, console in
-            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: check, list or show") }
-            switch sub {
-            case "list":
-                _ = try positionals(args, ["list"])
-                for (name, origin) in Theme.available() { console.out("\(name)\t\(origin)") }
-                return 0
-            case "show":
-                let p = try positionals(args, ["show", "NAME|PATH"])
-                let (source, _) = try Theme.source(p[1])
-                _ = try Theme.decode(source)
-                console.out(String(decoding: source.bytes, as: UTF8.self).trimmingCharacters(in: .newlines))
-                return 0
-            case "check":
-                let p = try positionals(args, ["check", "NAME|PATH"])
-                let (theme, warnings) = try Theme.decodeReporting(try Theme.source(p[1]).0)
-                let report = theme.check()
-                // A key the theme format does not have (a misspelling) and a font
-                // that is not installed fail the check, as a bad contrast does.
-                var problems = warnings.map(\.description)
-                do throws(SeatMapError) {
-                    _ = try FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage)
-                } catch {
-                    problems.append("fontFamily: \(error.message)")
-                }
-                // A fallback is not needed to render (text it would cover falls
-                // back further): one that is missing is named, not failed.
-                for (k, family) in theme.fontFallbacks.enumerated() where (try? FontResolver.resolve(family: family, package: "")) == nil {
-                    console.err("\(p[1]): warning: fontFamily (fallback \(k + 1)): font \"\(family)\" is not installed; text it covers falls back to fontconfig's choice")
-                }
-                for problem in problems { console.err("\(p[1]): \(problem)") }
-                for failure in report.failures { console.err("\(p[1]): \(failure)") }
-                if !problems.isEmpty {
-                    console.err("\(p[1]): \(problems.count) problem\(problems.count == 1 ? "" : "s") with the theme file\(report.failures.isEmpty ? "" : "; \(report.failures.count) of \(report.findings.count) checks failed")")
-                    return 1
-                }
-                if report.failures.isEmpty {
-                    console.out("\(theme.name): ok, \(report.findings.count) checks passed")
-                    for rule in [ThemeReport.Rule.text, .nonText, .difference] {
-                        if let w = report.weakest(rule) { console.out("  weakest \(w)") }
-                    }
-                } else {
-                    console.err("\(p[1]): \(report.failures.count) of \(report.findings.count) checks failed")
-                }
-                return report.failures.isEmpty ? 0 : 1
-            default:
-                throw Suggestion.unknown("theme subcommand", sub, in: ["check", "list", "show"])
-            }
-        })
-}
-
-/// What a batch says of a file that failed: the error, with the file's
-/// name first unless the error names it.
-func batchFailure(_ file: String, _ error: Error) -> String {
-    if let e = error as? SeatMapError { return e.file == nil ? "\(file): \(CLIWords.say(e))" : CLIWords.say(e) }
-    return "\(file): \(CLIWords.say(error))"
-}
-
-/// A batch worker's outputs, each written on a thread of its own while
-/// the worker renders the next file: a file's write waits for the disk
-/// (`fsync`, 1-4 ms a file here), and a worker kept on its processor
-/// would leave it idle meanwhile. One write at a time: `start` first
-/// waits for the last one, so a worker holds at most one finished file's
-/// bytes beside the one it renders. The thread inherits the worker's
-/// processor (it mostly waits). The write itself is `writeAtomically`'s,
-/// unchanged: a temporary file, synced, renamed into place.
-/// Where no thread can be started (a limit on threads), the write is done
-/// on the worker's own thread, as before.
-final class OutputWriter: @unchecked Sendable {
-    private let idle = DispatchSemaphore(value: 1)
-
-    /// A write and the writer to tell when it is done, for the thread.
-    private final class Job {
-        private var write: (@Sendable () -> Void)?
-        let idle: DispatchSemaphore
-        init(_ write: @escaping @Sendable () -> Void, _ idle: DispatchSemaphore) {
-            self.write = write
-            self.idle = idle
-        }
-        /// Writes, lets go of the bytes (the closure holds them), then says
-        /// it is done: once `wait` returns, no finished file is held.
-        func run() {
-            write?()
-            write = nil
-            idle.signal()
-        }
-    }
-
-    func start(_ write: @escaping @Sendable () -> Void) {
-        idle.wait()
-        let job = Unmanaged.passRetained(Job(write, idle))
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, job.toOpaque())
-        if started != 0 { job.takeRetainedValue().run() }
-    }
-
-    /// Returns once the last write is done.
-    func wait() {
-        idle.wait()
-        idle.signal()
-    }
-}
-
-/// A batch's files in the order its workers take them, each once.
-final class BatchQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let order: [Int]
-    private var taken = 0
-
-    init(_ order: [Int]) { self.order = order }
-
-    /// The next file's index; nil when every one is taken.
-    func next() -> Int? {
-        lock.withLock {
-            guard taken < order.count else { return nil }
-            taken += 1
-            return order[taken - 1]
-        }
-    }
-}
-
-/// Per-file results of a batch, filled from several threads.
-final class BatchResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var errors: [String?]
-    private var done = 0
-
-    init(count: Int) { errors = Array(repeating: nil, count: count) }
-
-    /// Records a result and says it (with how many are done) while no other
-    /// result is being said, so lines and the bar never interleave.
-    func report(_ i: Int, _ error: String?, _ say: (Int) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        errors[i] = error
-        done += 1
-        say(done)
     }
 }

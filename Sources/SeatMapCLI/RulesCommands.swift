@@ -15,10 +15,10 @@ extension SeatMapCLI {
                 .value("toggle", "ID,...", "Seat ids to toggle, in order (table:GROUP toggles a whole table or box)."),
                 .values("area", "AREA=N", "Take N places in a standing area (0 gives them back); repeat for several."),
                 .values("type", "ID=TYPE", "The ticket type of a selected seat (its category's; default the first); repeat for several."),
-                StoreFlags.store,
+                StoreOptions.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token from an earlier select (default: a new one, printed)."),
-                StoreFlags.holdTTL("the token's holds"),
+                StoreOptions.holdTTL("the token's holds"),
                 .flag("no-single-seat-rule", "Do not report single empty seats where the hall only warns of them (noOrphans \"warn\")."),
                 LocaleOptions.option,
                 .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations, breaks} (and token, expiresAt with --show)."),
@@ -61,13 +61,13 @@ extension SeatMapCLI {
             let toggles = (args.value("toggle") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if args.value("toggle") == nil && areaRequests.isEmpty && types.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            let ttl = try StoreFlags.holdSeconds(args)
-            let plan = try ShowFace.plan(file)
+            let ttl = try StoreOptions.holdSeconds(args)
+            let plan = try ShowInput.plan(file)
             let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
             let rule = !args.flag("no-single-seat-rule")
             if let show = args.value("show") {
-                let service = try ShowFace.service(args, console)
-                _ = try service.create(show: show, plan: plan, hallFile: ShowFace.absolute(file))
+                let service = try ShowInput.service(args, console)
+                _ = try service.create(show: show, plan: plan, hallFile: ShowInput.absolute(file))
                 let a = try service.select(ShowService.SelectRequest(show: show, token: args.value("token"), toggles: toggles, areas: areaRequests,
                                                                      types: types, ttl: ttl, singleSeatRule: rule), plan: plan)
                 if args.flag("json") {
@@ -103,11 +103,11 @@ extension SeatMapCLI {
             name: "recommend",
             usage: "recommend FILE --count N [--category C] [--section S] [--level L] [--accessible N] [--price-max P] [--together] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--json]",
             summary: "Best available: the best N seats by the documented score, falling back step by step when no perfect block exists.",
-            options: BestAvailableOptions.options + [
-                StoreFlags.store,
+            options: BestAvailableOptions.table + [
+                StoreOptions.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
                 .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
-                StoreFlags.holdTTL("the holds"),
+                StoreOptions.holdTTL("the holds"),
                 LocaleOptions.option,
                 .flag("json", "Print {seats, fallback, total, currency, totalText, descriptions, cart} (and token, expiresAt with --show)."),
             ],
@@ -125,19 +125,19 @@ extension SeatMapCLI {
             if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
             if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --store and --show") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            let request = try BestAvailableOptions.request(value: args.value, flag: args.flag, say: CLIWords.flag)
-            let ttl = try StoreFlags.holdSeconds(args)
-            let plan = try ShowFace.plan(file)
+            let request = try BestAvailableOptions.request(value: args.value, flag: args.flag, say: CLIMessages.flag)
+            let ttl = try StoreOptions.holdSeconds(args)
+            let plan = try ShowInput.plan(file)
             let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
             let found: Recommender.Recommendation, hall: Hall, selection: Selection
             var held: (token: String, expiresAt: Date)? = nil
             // A request the hall cannot answer is a usage error, before any show is made.
             do throws(Recommender.Failure) { try Recommender.check(request, in: plan.hall) } catch {
-                throw UsageError(message: error.naming(CLIWords.flag))
+                throw UsageError(message: error.naming(CLIMessages.flag))
             }
             if let show = args.value("show") {
-                let service = try ShowFace.service(args, console)
-                _ = try service.create(show: show, plan: plan, hallFile: ShowFace.absolute(file))
+                let service = try ShowInput.service(args, console)
+                _ = try service.create(show: show, plan: plan, hallFile: ShowInput.absolute(file))
                 let a = try service.best(show: show, token: args.value("token"), request: request, plan: plan, ttl: ttl)
                 (found, hall, selection, held) = (a.recommendation, a.hall, a.selection, (a.token, a.expiresAt))
             } else {
@@ -172,9 +172,9 @@ extension SeatMapCLI {
             options: outputOptions("NEW.json", "Where to write the updated hall (without --store)") + [
                 .value("image", "OLD.png", "A render of FILE (or of the show) with the same geometry flags, to update incrementally."),
                 .value("image-out", "NEW.png", "Where to write the redrawn image."),
-                StoreFlags.store,
+                StoreOptions.store,
                 .value("show", "SHOW", "The show the batches change (its hall is FILE); its applied batch ids and last sequence are kept there."),
-            ] + GeometryFlags.all + [
+            ] + GeometryOptions.table + [
                 .flag("json", "Print per batch {batchId, outcome, changed, dirty: [{id, x, y, w, h}], dropped: [{id, token}]}."),
             ],
             details: """
@@ -198,7 +198,7 @@ extension SeatMapCLI {
                 throw UsageError(message: "-o writes a hall file; --show changes the show in the store: give one")
             }
             let geometry = try GeometryOptions(args)
-            let plan = try ShowFace.plan(p[0])
+            let plan = try ShowInput.plan(p[0])
             let batches = try StatusBatch.decode(Files.read(p[1]))
             // Dirty rects are in the layout the geometry flags give (statuses
             // never move a seat, so it is the layout of every state).
@@ -215,7 +215,7 @@ extension SeatMapCLI {
             let run: BatchRun
             var staged: Files.StagedOutputs? = nil
             if let show = args.value("show") {
-                let service = try ShowFace.service(args, console)
+                let service = try ShowInput.service(args, console)
                 do {
                     run = try service.apply(show: show, plan: plan, batches: batches, layout: layout, updatesFile: p[1]) { run in
                         staged = try stage(run)

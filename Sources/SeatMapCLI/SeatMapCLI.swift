@@ -177,7 +177,7 @@ public enum SeatMapCLI {
             console.err("seatmap \(command.spec.name): \(e.message)\nRun `seatmap \(command.spec.name) --help` for usage.")
             return 2
         } catch let e as SeatMapError {
-            console.err(CLIWords.say(e))
+            console.err(CLIMessages.say(e))
             return 1
         } catch let e as ServiceError {
             if e.kind == .usage {

@@ -13,10 +13,10 @@ extension SeatMapCLI {
             summary: "An HTTP service: the halls in DIR drawn and hit-tested, their shows sold from the store.",
             options: [
                 .value("halls", "DIR", "The hall files (the plans, never written): DIR/NAME.json is the hall NAME."),
-                StoreFlags.store,
+                StoreOptions.store,
                 .value("store-connections", "N", "Connections to a PostgreSQL store (default twice the workers, at least 4)."),
                 .value("admin-key-file", "F", "A file holding the back office's key: creating shows, orders and status batches then need Authorization: Bearer KEY."),
-                StoreFlags.holdTTL("a token's holds"),
+                StoreOptions.holdTTL("a token's holds"),
                 .value("host", "IP", "The address to listen on, an IPv4 or IPv6 literal (default 127.0.0.1)."),
                 .values("allowed-origin", "ORIGIN", "Another origin (https://shop.example) whose pages may call the service; repeat for several."),
                 .values("allowed-host", "NAME", "A host name the service answers to besides IP addresses and localhost; repeat for several."),
@@ -67,7 +67,7 @@ extension SeatMapCLI {
             let host = args.value("host") ?? "127.0.0.1"
             let port = try args.int("port", in: 0...65535) ?? 8080
             let workers = try args.int("workers", in: 1...256) ?? SeatMapHTTPService.defaultWorkers
-            let ttl = try StoreFlags.holdSeconds(args)
+            let ttl = try StoreOptions.holdSeconds(args)
             let connections = try args.int("store-connections", in: 1...1000)
             let perAddress = try args.int("max-connections-per-address", in: 1...4096) ?? 128
             let tokenLimits = ShowService.TokenLimits(

@@ -10,13 +10,13 @@ extension SeatMapCLI {
             usage: "show create --store DB --show SHOW --hall HALL.json [--rules JSON]  |  show status --store DB --show SHOW [--json]  |  show reserve|release|token --store DB --show SHOW --channel C [--seats ID,...] [--hall HALL.json]",
             summary: "Create a show (one performance of a hall, with its own inventory), report its state, or manage its sales channels.",
             options: [
-                StoreFlags.store,
+                StoreOptions.store,
                 .value("show", "SHOW", "The show's id: letters, digits, -, _ and . (not leading)."),
                 .value("hall", "HALL.json", "create: the hall the show is of (its name is the file's base name); else the show's hall when it was created elsewhere."),
                 .value("rules", "JSON", "create: sales rules for this show over the hall's, e.g. '{\"noOrphans\": \"enforce\", \"minPerOrder\": 2}'."),
                 .value("channel", "C", "reserve, release, token: the sales channel (letters, digits, -, _ and .)."),
                 .value("seats", "ID,...", "reserve: the seats to reserve for the channel."),
-                StoreFlags.holdTTL("token: the channel token's holds"),
+                StoreOptions.holdTTL("token: the channel token's holds"),
                 .flag("json", "status, reserve, release, token: print JSON."),
             ],
             details: """
@@ -34,7 +34,7 @@ extension SeatMapCLI {
             """),
         run: { args, console in
             let subcommands = ["create", "status", "reserve", "release", "token"]
-            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: \(Words.or(subcommands))") }
+            guard let sub = args.positionals.first else { throw UsageError(message: "missing a subcommand: \(HelpPhrases.or(subcommands))") }
             guard subcommands.contains(sub) else { throw Suggestion.unknown("show subcommand", sub, in: subcommands) }
             guard let show = args.value("show") else { throw UsageError(message: "missing --show SHOW") }
             switch sub {
@@ -46,8 +46,8 @@ extension SeatMapCLI {
                 if let text = args.value("rules") {
                     do { rules = try JSONParser.parse(Array(text.utf8)) } catch { throw UsageError(message: "--rules: not JSON: \(error)") }
                 }
-                let service = try ShowFace.service(args, console)
-                let (inv, created) = try service.create(show: show, plan: ShowFace.plan(file), rules: rules, hallFile: ShowFace.absolute(file))
+                let service = try ShowInput.service(args, console)
+                let (inv, created) = try service.create(show: show, plan: ShowInput.plan(file), rules: rules, hallFile: ShowInput.absolute(file))
                 console.out("show \(show) of hall \(inv.hall): \(created ? "created" : "exists")")
                 return 0
             case "reserve", "release", "token":
@@ -56,9 +56,9 @@ extension SeatMapCLI {
                 if args.value("rules") != nil { throw UsageError(message: "--rules goes with create") }
                 if (args.value("seats") != nil) != (sub == "reserve") { throw UsageError(message: sub == "reserve" ? "missing --seats ID,..." : "--seats goes with reserve") }
                 if args.value("hold-ttl") != nil && sub != "token" { throw UsageError(message: "--hold-ttl goes with token") }
-                let ttl = try StoreFlags.holdSeconds(args)
-                let service = try ShowFace.service(args, console)
-                let plan = try ShowFace.plan(ofShow: show, service, args)
+                let ttl = try StoreOptions.holdSeconds(args)
+                let service = try ShowInput.service(args, console)
+                let plan = try ShowInput.plan(ofShow: show, service, args)
                 if sub == "token" {
                     let (token, expiry) = try service.openChannelToken(show: show, channel: channel, plan: plan, ttl: ttl)
                     console.out(args.flag("json")
@@ -80,7 +80,7 @@ extension SeatMapCLI {
                 for name in ["rules", "channel", "seats", "hold-ttl"] where args.value(name) != nil {
                     throw UsageError(message: "--\(name) does not go with status")
                 }
-                let service = try ShowFace.service(args, console)
+                let service = try ShowInput.service(args, console)
                 var inv = try service.inventory(show)
                 let now = Date()
                 inv.releaseExpired(now: now)
@@ -121,7 +121,7 @@ extension SeatMapCLI {
             usage: "order --store DB --show SHOW --token T --order-id ID [--seats ID,...] [--hall HALL.json] [--json]",
             summary: "Sell a token's held seats and places in one transaction, all or nothing.",
             options: [
-                StoreFlags.store,
+                StoreOptions.store,
                 .value("show", "SHOW", "The show."),
                 .value("token", "T", "The buyer's hold token (from select)."),
                 .value("order-id", "ID", "The order's id (1–128 visible characters): repeating it answers the first order again and sells nothing more."),
@@ -149,9 +149,9 @@ extension SeatMapCLI {
                 if ids.isEmpty || !bad.isEmpty { throw UsageError(message: "--seats expects seat ids such as 1-3-5,1-3-6\(bad.isEmpty ? "" : ", got \(bad.joined(separator: ", "))")") }
                 expecting = ids.compactMap(SeatID.init).sorted()
             }
-            let service = try ShowFace.service(args, console)
+            let service = try ShowInput.service(args, console)
             let answer = try service.order(show: show, token: token, orderId: orderId, expecting: expecting,
-                                           plan: ShowFace.plan(ofShow: show, service, args))
+                                           plan: ShowInput.plan(ofShow: show, service, args))
             if args.flag("json") {
                 console.out(JSONWriter.write(ShowJSON.order(answer, show: show), pretty: false))
             } else {

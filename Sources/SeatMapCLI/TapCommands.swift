@@ -1,6 +1,7 @@
 import Foundation
 import SeatMapCore
 import SeatMapLayout
+import SeatMapRender
 import SeatMapService
 
 extension SeatMapCLI {
@@ -9,7 +10,7 @@ extension SeatMapCLI {
             name: "probes",
             usage: "probes FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--offset X,Y] [--viewport W,H] [--count N] [--seed S] [--json]",
             summary: "Taps for testing an app's hit-testing, each with the seat it must select.",
-            options: GeometryFlags.all + Hits.viewOptions + ShowFace.options + [
+            options: GeometryOptions.table + HitQuery.viewOptions + ShowInput.options + [
                 .value("count", "N", "How many taps (default 200, at most 1,000,000)."),
                 .value("seed", "S", "Where the random choices start (a whole number, default 1): the same seed gives the same taps."),
                 .flag("json", "Print a JSON array of {x, y, seat, kind}."),
@@ -27,7 +28,7 @@ extension SeatMapCLI {
             let file = try positionals(args, ["FILE"])[0]
             let count = try args.int("count", in: 1...1_000_000) ?? 200
             let seed = try args.int("seed", in: 0...Int(Int64.max)) ?? 1
-            let view = try TapView(ShowFace.hall(file, args).hall, args)
+            let view = try TapView(ShowInput.hall(file, args).hall, args)
             let probes = try TapProbes.make(view, count: count, seed: UInt64(seed))
             console.out(args.flag("json") ? JSONWriter.write(TapProbes.json(probes), pretty: false) : TapProbes.text(probes))
             return 0
@@ -38,7 +39,7 @@ extension SeatMapCLI {
             name: "verify-taps",
             usage: "verify-taps FILE [--theme T] [--zoom Z | --fit W,H] [--scale S] [--no-header] [--no-legend] [--offset X,Y] [--viewport W,H] [--slop P] --answers FILE [--report OUT.html] [--json]",
             summary: "Check an app's answers for taps against the seats the taps land on.",
-            options: GeometryFlags.all + Hits.options + ShowFace.options + [
+            options: GeometryOptions.table + HitQuery.options + ShowInput.options + [
                 .value("answers", "FILE", "The app's answers: JSON lines {\"x\": X, \"y\": Y, \"seat\": \"ID\" or null} (- for stdin)."),
                 .value("report", "OUT.html", "Write one self-contained page: the map at these flags, every wrong tap marked and listed."),
                 .flag("json", "Print {\"checked\": N, \"disagree\": [{x, y, expected, got}]}."),
@@ -54,13 +55,13 @@ extension SeatMapCLI {
         run: { args, console in
             let file = try positionals(args, ["FILE"])[0]
             guard let answersFile = args.value("answers") else { throw UsageError(message: "give the app's answers with --answers FILE") }
-            let hall = try ShowFace.hall(file, args).hall
+            let hall = try ShowInput.hall(file, args).hall
             let view = try TapView(hall, args)
             let answers: [TapAnswer]
             do {
                 answers = try TapVerification.parse(Files.read(answersFile))
             } catch {
-                console.err("seatmap verify-taps: \(CLIWords.say(error))")
+                console.err("seatmap verify-taps: \(CLIMessages.say(error))")
                 return 2
             }
             let wrong = try TapVerification.check(answers, in: view, hall: hall)
@@ -70,7 +71,7 @@ extension SeatMapCLI {
                                                           checked: answers.count, wrong)
                     try Files.writeAtomically(page, to: out)
                 } catch {
-                    console.err("seatmap verify-taps: \(CLIWords.say(error))")
+                    console.err("seatmap verify-taps: \(CLIMessages.say(error))")
                     return 2
                 }
             }

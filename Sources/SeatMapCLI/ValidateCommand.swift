@@ -30,7 +30,7 @@ extension SeatMapCLI {
                     }
                     console.out("\(path): ok (\(s.seats) seats in \(s.rows) rows)")
                 } catch {
-                    console.err(CLIWords.say(error))
+                    console.err(CLIMessages.say(error))
                     failed = true
                 }
             }

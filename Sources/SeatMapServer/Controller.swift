@@ -101,7 +101,7 @@ struct Controller: Sendable {
             self.channel(p["show"], p["channel"], req)
         }
         r.add("POST", "/shows/:show/status", pool: .render, admin: true,
-              D(summary: "Applies status batches (each batch id once)", query: D.parameters(GeometryFlags.all),
+              D(summary: "Applies status batches (each batch id once)", query: D.parameters(GeometryOptions.table),
                 body: APISchema.oneOf([HTTPAPI.batch, APISchema.array(HTTPAPI.batch, max: 10_000)]),
                 answer: .json(APISchema.array(.object([("type", .string("object"))]))))) { req, p in self.statusBatches(p["show"], req) }
         return r
@@ -311,7 +311,7 @@ struct Controller: Sendable {
         (query.last { $0.0 == name }?.1, query.filter { $0.0 != name })
     }
 
-    static let renderOptions = GeometryFlags.all + ImageOptions.all
+    static let renderOptions = GeometryOptions.table + ImageOptions.table
     static let pickerOptions = renderOptions.filter { $0.name != "page" && $0.name != "png-compression" }
 
     /// An image answer with its ETag; 304 when the client has it.
@@ -417,7 +417,7 @@ struct Controller: Sendable {
     static func hitRequest(_ members: [JSONMember]) throws -> (Arguments, [ViewPoint]) {
         var pairs: [(String, String)] = []
         var points: [ViewPoint]? = nil
-        let names = Set((GeometryFlags.all + Hits.options).map(\.name))
+        let names = Set((GeometryOptions.table + HitQuery.options).map(\.name))
         for m in members {
             if m.key == "points" {
                 guard case .array(let items) = m.node.value, !items.isEmpty, items.count <= 10_000 else {
@@ -443,7 +443,7 @@ struct Controller: Sendable {
             }
         }
         guard let points else { throw UsageError(message: "missing \"points\": [[x, y], ...]") }
-        return (try arguments(pairs, GeometryFlags.all + Hits.options), points)
+        return (try arguments(pairs, GeometryOptions.table + HitQuery.options), points)
     }
 
     static func pair(_ node: JSONNode) -> (Double, Double)? {
@@ -491,7 +491,7 @@ struct Controller: Sendable {
             // Same file (inode, size, modification time), same options: the same bytes.
             let key = RenderCache.key(path: path, parts: [format.name] + request.query.map { "\($0.0)=\($0.1)" })
             if let key, let cached = cache.get(key) { return Controller.image(cached, format, request) }
-            let bytes = try Rendering.bytes(plan.hall, format: format, settings)
+            let bytes = try HallImage.bytes(plan.hall, format: format, settings)
             if let key { cache.put(key, bytes) }
             return Controller.image(bytes, format, request)
         }
@@ -513,7 +513,7 @@ struct Controller: Sendable {
         let parts = ["picker", endpoint?.show ?? "", endpoint?.order ?? "", allowedOrigins.sorted().joined(separator: " ")] + query.map { "\($0.0)=\($0.1)" }
         let key = RenderCache.key(path: path, parts: parts)
         if let key, let cached = cache.get(key) { return Controller.image(cached, .html, request, extra: pageHeaders()) }
-        let bytes = try Rendering.bytes(plan.hall, format: .html, settings, picker: endpoint)
+        let bytes = try HallImage.bytes(plan.hall, format: .html, settings, picker: endpoint)
         if let key { cache.put(key, bytes) }
         return Controller.image(bytes, .html, request, extra: pageHeaders())
     }
@@ -522,7 +522,7 @@ struct Controller: Sendable {
         attempt {
             let (plan, _) = try halls.plan(name).get()
             let (args, points) = try Controller.hitRequest(try Controller.object(request))
-            let (layout, results) = try Hits.hit(plan.hall, args, points: points)
+            let (layout, results) = try HitQuery.hit(plan.hall, args, points: points)
             return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout) }))
         }
     }

@@ -1,4 +1,5 @@
 import SeatMapCore
+import SeatMapRender
 import SeatMapService
 
 /// The bodies the routes read and the answers they write, as JSON Schema
@@ -31,7 +32,7 @@ enum HTTPAPI {
     /// Best available's members: the option table `recommend` reads as
     /// flags, camel-cased, with the token's.
     static let bestBody: JSONNode = {
-        var members: [(String, JSONNode)] = BestAvailableOptions.options.map { o in
+        var members: [(String, JSONNode)] = BestAvailableOptions.table.map { o in
             let name = InputNames.member(o.name)
             switch o.arity {
             case .flag: return (name, S.boolean)
@@ -72,7 +73,7 @@ enum HTTPAPI {
     static func hitBody(token: Bool) -> JSONNode {
         let value = S.anyOf([S.number(), S.string(), S.boolean, S.point])
         var members: [(String, JSONNode)] = [("points", S.array(S.point, min: 1, max: 10_000))]
-        members += (GeometryFlags.all + Hits.options).map { ($0.name, value) }
+        members += (GeometryOptions.table + HitQuery.options).map { ($0.name, value) }
         if token { members.append(("token", S.string("the buyer's hold token"))) }
         return S.object(members, required: ["points"], closed: true)
     }

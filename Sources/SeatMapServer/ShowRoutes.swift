@@ -161,7 +161,7 @@ extension Controller {
                     }
                 case ("token", .string(let t)): r.token = t
                 case ("holdSeconds", .number(let n)):
-                    r.ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
+                    r.ttl = try StoreOptions.holdSeconds(request: n, limit: service.defaultTTL)
                 case ("locale", .string(let l)):
                     locale = try LocaleOptions.named(l, input: "locale")
                 case ("singleSeatRule", .bool(let b)): r.singleSeatRule = b
@@ -202,11 +202,11 @@ extension Controller {
                 switch (m.key, m.node.value) {
                 case ("token", .string(let t)): token = t
                 case ("holdSeconds", .number(let n)):
-                    ttl = try StoreFlags.holdSeconds(request: n, limit: service.defaultTTL)
+                    ttl = try StoreOptions.holdSeconds(request: n, limit: service.defaultTTL)
                 case ("locale", .string(let l)):
                     locale = try LocaleOptions.named(l, input: "locale")
                 default:
-                    let known = BestAvailableOptions.options.map { InputNames.member($0.name) } + ["token", "holdSeconds", "locale"]
+                    let known = BestAvailableOptions.table.map { InputNames.member($0.name) } + ["token", "holdSeconds", "locale"]
                     throw UsageError(message: "\(m.key): unknown member or wrong type (known: \(known.joined(separator: ", ")))")
                 }
             }
@@ -264,7 +264,7 @@ extension Controller {
                 case ("token", .bool(let b)): token = b
                 case ("holdSeconds", .number(let n)):
                     // The back office (admin key) sets a channel token's hold time within the whole range.
-                    ttl = try StoreFlags.holdSeconds(request: n, limit: HoldTime.range.upperBound)
+                    ttl = try StoreOptions.holdSeconds(request: n, limit: HoldTime.range.upperBound)
                 default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: seats, release, token, holdSeconds)")
                 }
             }
@@ -291,7 +291,7 @@ extension Controller {
         attempt {
             let (service, plan) = try showPlan(show)
             let batches = try StatusBatch.decode(SourceText(name: "the body", bytes: request.body))
-            let geometry = try GeometryOptions(try Controller.arguments(request.query, GeometryFlags.all))
+            let geometry = try GeometryOptions(try Controller.arguments(request.query, GeometryOptions.table))
             let layout = try geometry.layout(for: plan.hall).layout
             let run = try service.apply(show: show, plan: plan, batches: batches, layout: layout, updatesFile: "the body")
             changes.bump(show)
@@ -307,7 +307,7 @@ extension Controller {
             let (service, plan) = try showPlan(show)
             let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.renderOptions))
             let view = try service.view(show: show, token: token, plan: plan)
-            return Controller.image(try Rendering.bytes(view.hall, format: format, settings, selected: view.selected), format, request)
+            return Controller.image(try HallImage.bytes(view.hall, format: format, settings, selected: view.selected), format, request)
         }
     }
 
@@ -344,7 +344,7 @@ extension Controller {
             let (service, plan) = try showPlan(show)
             let (args, points) = try Controller.hitRequest(members.filter { $0.key != "token" })
             let view = try service.view(show: show, token: token, plan: plan)
-            let (layout, results) = try Hits.hit(view.hall, args, points: points)
+            let (layout, results) = try HitQuery.hit(view.hall, args, points: points)
             return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout, statuses: view.statuses) }))
         }
     }

@@ -117,7 +117,7 @@ package struct Arguments {
     package func choice<E: CaseIterable & RawRepresentable>(_ name: String, default def: E) throws(UsageError) -> E where E.RawValue == String {
         guard let text = value(name) else { return def }
         guard let v = E(rawValue: text) else {
-            throw UsageError(message: "--\(name) expects \(Words.or(E.allCases.map(\.rawValue))), got \"\(text)\"")
+            throw UsageError(message: "--\(name) expects \(HelpPhrases.or(E.allCases.map(\.rawValue))), got \"\(text)\"")
         }
         return v
     }

@@ -9,7 +9,7 @@ package enum BestAvailableOptions {
     package static let levelRange = -1_000_000...1_000_000
     package static let accessibleRange = 0...1_000_000
 
-    package static let options: [CommandSpec.Option] = [
+    package static let table: [CommandSpec.Option] = [
         .value("count", "N", "How many seats, 1…maxSelectCount."),
         .value("category", "C", "Only seats of this category."),
         .value("section", "S", "Only seats of this section (its id or name)."),
@@ -21,7 +21,7 @@ package enum BestAvailableOptions {
 
     /// The option named by a JSON member (`priceMax` → `price-max`), or nil.
     package static func option(member: String) -> CommandSpec.Option? {
-        options.first { InputNames.member($0.name) == member }
+        table.first { InputNames.member($0.name) == member }
     }
 
     /// The request the options give: `value` and `flag` read an option by

@@ -4,13 +4,13 @@ import SeatMapCore
 /// The store option group: which inventory store and how long holds last. Declared once; `render`, `hit`, `select`,
 /// `recommend`, `order`, `apply`, `show` and `serve` read it, and the HTTP
 /// service checks `holdSeconds` against the same range.
-package enum StoreFlags {
+package enum StoreOptions {
     package static let store = CommandSpec.Option.value(
         "store", "DB", "The inventory store: a SQLite file (created on first use) or a postgresql:// URL.")
 
     /// `--hold-ttl`, described for `what` holds.
     package static func holdTTL(_ what: String) -> CommandSpec.Option {
-        .value("hold-ttl", "SECONDS", "How long \(what) last without another select, \(Words.range(HoldTime.range)) s (default \(Arguments.format(HoldTime.defaultSeconds))).")
+        .value("hold-ttl", "SECONDS", "How long \(what) last without another select, \(HelpPhrases.range(HoldTime.range)) s (default \(Arguments.format(HoldTime.defaultSeconds))).")
     }
 
     /// `--hold-ttl`, checked against `HoldTime.range` (its default when not given).

@@ -8,7 +8,7 @@ package enum Suggestion {
     /// "x" (did you mean "y"?; expected a, b or c)".
     package static func unknown(_ what: String, _ word: String, in names: [String]) -> UsageError {
         let hint = closest(to: word, in: names).map { "did you mean \"\($0)\"?; " } ?? ""
-        return UsageError(message: "unknown \(what) \"\(word)\" (\(hint)expected \(Words.or(names)))")
+        return UsageError(message: "unknown \(what) \"\(word)\" (\(hint)expected \(HelpPhrases.or(names)))")
     }
 
     /// The name within two edits of `word` (one for short words), nearest

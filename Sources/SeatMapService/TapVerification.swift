@@ -96,9 +96,9 @@ package enum TapVerification {
     /// geometry (the viewport outlined when one was given), every wrong tap
     /// marked and numbered on it, and the list of them beside it.
     package static func report(hall: Hall, view: TapView, answersName: String, checked: Int, _ wrong: [TapDisagreement]) throws -> String {
-        let settings = RenderSettings(geometry: view.geometry, viewport: nil, offset: (0, 0), minimap: false, selected: [], highlighted: [],
+        let settings = ImageOptions(geometry: view.geometry, viewport: nil, offset: (0, 0), minimap: false, selected: [], highlighted: [],
                                       page: .fit, compression: .default)
-        var svg = String(decoding: try Rendering.bytes(hall, format: .svg, settings), as: UTF8.self)
+        var svg = String(decoding: try HallImage.bytes(hall, format: .svg, settings), as: UTF8.self)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg.removeSubrange(svg.startIndex..<end.upperBound) }
         // Marks in content pixels, over the map, in the SVG's own coordinates.
         let layout = view.layout, t = view.transform

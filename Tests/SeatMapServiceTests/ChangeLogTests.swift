@@ -30,7 +30,7 @@ struct ChangeLogTests {
 
     /// The hall's layout with the default geometry (what a batch's dirty rects are in).
     static func layout(_ hall: Hall) throws -> Layout {
-        try GeometryOptions(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryFlags.all))).layout(for: hall).layout
+        try GeometryOptions(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.table))).layout(for: hall).layout
     }
 
     static func words(_ c: ShowService.SeatChanges?) -> [String: String] {

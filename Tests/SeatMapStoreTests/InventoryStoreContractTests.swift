@@ -35,7 +35,7 @@ struct InventoryStoreContractTests {
         let order = try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 10)
         #expect(order.order.seats == [free[0], free[1], free[3]].sorted())
         #expect(try service.order(show: "S", token: a.token, orderId: "A", plan: plan, now: t0 + 11).repeated)
-        let layout = try GeometryOptions(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryFlags.all))).layout(for: hall).layout
+        let layout = try GeometryOptions(try Arguments([], spec: CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.table))).layout(for: hall).layout
         let batch = StatusBatch(batchId: "x", sequence: 1, changes: [.init(seat: free[5], status: .locked)])
         let run = try service.apply(show: "S", plan: plan, batches: [batch, batch], layout: layout, updatesFile: "u")
         #expect(run.applied.count == 1, "a repeated batch id is a no-op")

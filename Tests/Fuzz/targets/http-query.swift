@@ -27,9 +27,9 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // theme is one of its own names, never a path.
     let names = Set(Theme.available().map(\.name))
     guard !control, pairs.count <= 64, pairs.allSatisfy({ $0.0 != "theme" || names.contains($0.1) }) else { return 0 }
-    let render = CommandSpec(name: "", usage: "", summary: "", options: GeometryFlags.all + ImageOptions.all)
+    let render = CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.table + ImageOptions.table)
     if let args = try? Arguments(named: pairs, spec: render) { _ = try? ImageOptions.settings(args) }
-    let hit = CommandSpec(name: "", usage: "", summary: "", options: GeometryFlags.all + Hits.options)
+    let hit = CommandSpec(name: "", usage: "", summary: "", options: GeometryOptions.table + HitQuery.options)
     if let args = try? Arguments(named: pairs, spec: hit) { _ = try? GeometryOptions(args) }
     return 0
 }

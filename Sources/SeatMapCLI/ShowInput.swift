@@ -6,9 +6,9 @@ import SeatMapStore
 /// How the CLI reaches a show: `--store DB --show SHOW [--token T]` beside
 /// a hall file, opened through the service (the file's base name is the
 /// hall's name, as in the HTTP service's halls folder).
-enum ShowFace {
+enum ShowInput {
     static let options: [CommandSpec.Option] = [
-        StoreFlags.store,
+        StoreOptions.store,
         .value("show", "SHOW", "With --store: the show whose statuses are drawn (its hall is FILE)."),
         .value("token", "T", "With --show: a buyer's hold token; its held seats are drawn selected, others' holds locked."),
     ]

@@ -9,17 +9,17 @@ import SeatMapRender
 /// said here), so the same values give the same layout in `render`,
 /// `layout`, `hit`, `apply`, every HTTP endpoint, the snapshot strategies
 /// and the benchmark.
-package enum GeometryFlags {
+extension GeometryOptions {
     package static let zoomOption = CommandSpec.Option.value(
-        "zoom", "Z", "Zoom, \(Words.range(GeometryOptions.zoomRange)) (default \(Arguments.format(GeometryOptions.defaultZoom))).")
+        "zoom", "Z", "Zoom, \(HelpPhrases.range(GeometryOptions.zoomRange)) (default \(Arguments.format(GeometryOptions.defaultZoom))).")
     package static let scaleOption = CommandSpec.Option.value(
-        "scale", "S", "Device pixels per point, \(Words.range(GeometryOptions.scaleRange)) (default \(Arguments.format(Layout.defaultScale))).")
+        "scale", "S", "Device pixels per point, \(HelpPhrases.range(GeometryOptions.scaleRange)) (default \(Arguments.format(Layout.defaultScale))).")
 
     /// The options, read by `GeometryOptions(_:)`.
-    package static let all: [CommandSpec.Option] = [
-        .value("theme", "NAME|PATH", "\(Words.list(Theme.shippedNames, default: "light")), or a theme file (its metrics are part of the geometry)."),
+    package static let table: [CommandSpec.Option] = [
+        .value("theme", "NAME|PATH", "\(HelpPhrases.list(Theme.shippedNames, default: "light")), or a theme file (its metrics are part of the geometry)."),
         zoomOption,
-        .value("fit", "W,H", "Instead of --zoom: choose the seat width (\(Words.range(LayoutStyle.seatWidthRange)) pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
+        .value("fit", "W,H", "Instead of --zoom: choose the seat width (\(HelpPhrases.range(LayoutStyle.seatWidthRange)) pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
         scaleOption,
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
@@ -36,10 +36,10 @@ package enum GeometryFlags {
 }
 
 extension GeometryOptions {
-    /// Reads the geometry options (see `GeometryFlags.all`); a value the
+    /// Reads the geometry options (see `GeometryOptions.table`); a value the
     /// typed group refuses is a usage error naming the flag.
     package init(_ a: Arguments) throws {
-        let (zoom, scale) = try GeometryFlags.zoomAndScale(a)
+        let (zoom, scale) = try GeometryOptions.zoomAndScale(a)
         let fit = try a.pair("fit")
         if fit != nil, a.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
         let theme = try Theme.search(a.value("theme") ?? "light")
@@ -50,13 +50,13 @@ extension GeometryOptions {
                           header: !a.flag("no-header"), legend: !a.flag("no-legend"), legendAll: a.flag("legend-all"),
                           level: level, locale: locale)
         } catch {
-            throw UsageError(message: CLIWords.say(error))
+            throw UsageError(message: CLIMessages.say(error))
         }
     }
 }
 
 /// Lists and ranges as help and errors say them.
-package enum Words {
+package enum HelpPhrases {
     /// "a, b or c".
     package static func or(_ items: [String]) -> String {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + (items.last ?? "")

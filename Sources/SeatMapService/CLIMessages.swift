@@ -2,7 +2,7 @@ import SeatMapCore
 
 /// How the command line says the inputs a library error names: as its
 /// flags (`{{zoom}}` → `--zoom`, `{{selected}}` → `--select`).
-package enum CLIWords {
+package enum CLIMessages {
     /// The flag of an input the library names.
     package static func flag(_ input: String) -> String {
         "--" + InputNames.option(input)

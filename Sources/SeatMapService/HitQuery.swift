@@ -6,7 +6,7 @@ import SeatMapRender
 /// The hit option group and the hit use case: which seat taps land on, for
 /// view points at a zoom and pan offset, answered from the layout the
 /// geometry options give (the picture render draws with them).
-package enum Hits {
+package enum HitQuery {
     package static let options: [CommandSpec.Option] = viewOptions + [
         .value("slop", "P", "A tap on a gap within P points of a seat hits the nearest seat (default 0)."),
         .flag("pin-row-labels", "The view keeps its row labels at its edge (render --pin-row-labels): a tap on one answers rowLabel."),

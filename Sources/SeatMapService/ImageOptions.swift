@@ -6,8 +6,8 @@ import SeatMapRender
 /// The render option group beyond the geometry: what an image shows and
 /// how it is encoded. The CLI's `render`, the HTTP image and picker
 /// endpoints and the snapshot API read these same options.
-package enum ImageOptions {
-    package static let all: [CommandSpec.Option] = [
+extension ImageOptions {
+    package static let table: [CommandSpec.Option] = [
         .value("viewport", "W,H", "Render only what a phone viewport of W×H points shows..."),
         .value("offset", "X,Y", "...scrolled to this content offset in points (default 0,0)."),
         .flag("minimap", "Add a thumbnail of the whole hall with the viewport outlined (only when the hall does not fit the viewport)."),
@@ -16,13 +16,13 @@ package enum ImageOptions {
         .value("highlight", "ID,...", "Seats drawn with an outline."),
         .value("ticket", "ID,...", "E-ticket: the buyer's seats in the selected colour, outlined and named in a callout; the image cropped around them (the screen's direction shown when it is off the crop); other seats neutral; no legend."),
         .flag("show-occupancy", "With --ticket: draw the other seats' statuses and prices as usual."),
-        .value("page", "SIZE", "PDF page: \(Words.list(PageSize.allCases.map(\.rawValue), default: PageSize.fit.rawValue))."),
-        .value("png-compression", "LEVEL", "PNG compression: \(Words.list(PNGCompression.allCases.map(\.rawValue), default: PNGCompression.default.rawValue))."),
-        .value("svg-text", "MODE", "SVG text: \(Words.list(SVGText.allCases.map(\.rawValue), default: SVGText.text.rawValue)). text: <text> in the theme's fonts, then sans-serif; paths: glyph outlines, the same as the PNG without the fonts, each with its text as title."),
+        .value("page", "SIZE", "PDF page: \(HelpPhrases.list(PageSize.allCases.map(\.rawValue), default: PageSize.fit.rawValue))."),
+        .value("png-compression", "LEVEL", "PNG compression: \(HelpPhrases.list(PNGCompression.allCases.map(\.rawValue), default: PNGCompression.default.rawValue))."),
+        .value("svg-text", "MODE", "SVG text: \(HelpPhrases.list(SVGText.allCases.map(\.rawValue), default: SVGText.text.rawValue)). text: <text> in the theme's fonts, then sans-serif; paths: glyph outlines, the same as the PNG without the fonts, each with its text as title."),
     ]
 
     /// Reads the geometry and image options.
-    package static func settings(_ args: Arguments) throws -> RenderSettings {
+    package static func settings(_ args: Arguments) throws -> ImageOptions {
         var geometry = try GeometryOptions(args)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
@@ -44,7 +44,7 @@ package enum ImageOptions {
         }
         if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
         let svgText = try args.choice("svg-text", default: SVGText.text)
-        return RenderSettings(geometry: geometry, viewport: viewport, offset: offset,
+        return ImageOptions(geometry: geometry, viewport: viewport, offset: offset,
                               minimap: args.flag("minimap"), selected: ImageOptions.idList(args.value("select")),
                               highlighted: ImageOptions.idList(args.value("highlight")), page: page, compression: compression,
                               svgTextAsPaths: svgText == .paths, ticket: ticket, showOccupancy: args.flag("show-occupancy"),
@@ -71,7 +71,7 @@ package enum SVGText: String, CaseIterable, Sendable {
 }
 
 /// What the render options say.
-package struct RenderSettings {
+package struct ImageOptions {
     package var geometry: GeometryOptions
     package var viewport: (Double, Double)?
     package var offset: (Double, Double)
@@ -88,12 +88,12 @@ package struct RenderSettings {
 
 /// Drawing a hall (or a show's view of it) with render settings: the one
 /// place every face gets image bytes from.
-package enum Rendering {
+package enum HallImage {
     /// The bytes for `hall` with these settings; `selected` seats (a
     /// buyer's held seats) are drawn selected beside `--select`'s.
     /// Errors of the encoding itself name `output` (the image being
     /// written); errors about the hall or the options name what they are about.
-    package static func bytes(_ hall: Hall, format: OutputFormat, _ s: RenderSettings, selected extra: [SeatID] = [],
+    package static func bytes(_ hall: Hall, format: OutputFormat, _ s: ImageOptions, selected extra: [SeatID] = [],
                               picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
         if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
         let selected = try ImageOptions.seatIDs(s.selected, input: "selected", in: hall).union(extra)
