@@ -69,14 +69,13 @@ let package = Package(
         // MARK: A text's coverage, worked out once and composited wherever it is drawn again (SeatMapRender's PangoText)
         .target(name: "CTextSprite", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders", "CImageMemory"]),
         // MARK: Fontconfig's matches and sorts for Pango, worked out once a process and shared by every thread's font map
-        .target(name: "CFontAnswers", dependencies: ["CCairo"]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CTextSprite", "CImageMemory", "CFontAnswers"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CTextSprite", "CImageMemory"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
@@ -123,7 +122,7 @@ let package = Package(
         // No unsafe flags anywhere (so other packages can depend on SeatMap by
         // version): the every-pixel sweeps run unoptimised in about 100 s.
         .testTarget(name: "SeatMapLayoutTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport", "CPNGStrips", "CZlib", "CFontAnswers"]),
+        .testTarget(name: "SeatMapRenderTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTestSupport", "CPNGStrips", "CZlib"]),
         .testTarget(name: "SeatMapGoldenTests", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapTesting",
                                                               "SeatMapTestSupport"],
                     exclude: ["Fixtures", "__Snapshots__"]),

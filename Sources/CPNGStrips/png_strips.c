@@ -219,13 +219,13 @@ void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, i
     free(rows);
 }
 
-/* One raw deflate of `in` with zlib's `level`. */
-static int deflate_once(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size) {
+/* One raw deflate of `in` with zlib's `level` and `strategy`. */
+static int deflate_once(const unsigned char *in, size_t len, int level, int strategy, int last, unsigned char **out, size_t *out_size) {
     *out = NULL;
     *out_size = 0;
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy) != Z_OK) return -1;
     size_t cap = deflateBound(&z, (uLong)len) + 16;
     unsigned char *buf = malloc(cap);
     if (!buf) { deflateEnd(&z); return -1; }
@@ -244,79 +244,13 @@ static int deflate_once(const unsigned char *in, size_t len, int level, int last
 }
 
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size) {
-    /* Fast and default: SeatMap's own deflate for filtered rows
-       (run_deflate.c), 2.5-7x faster than the tuned zlib 6 on seat maps
-       for files within 2 % of its size either way. */
-    if (level < 9) return seatmap_strips_run_deflate(in, len, level, last, out, out_size);
-    /* Best: zlib's level 9 and the default, whichever is smaller for this
-       strip (neither always wins), so best is never larger than default. */
-    unsigned char *a, *b;
-    size_t na, nb;
-    if (deflate_once(in, len, 9, last, &a, &na) != 0) return -1;
-    if (seatmap_strips_run_deflate(in, len, 6, last, &b, &nb) != 0) { free(a); return -1; }
-    if (nb < na) { free(a); *out = b; *out_size = nb; } else { free(b); *out = a; *out_size = na; }
-    return 0;
+    /* zlib as it is. Fast: run-length matches only (Z_RLE), which is what
+       filtered seat-map rows are made of; default and best: zlib's own
+       matching for filtered data (Z_FILTERED) at the level asked for. */
+    return deflate_once(in, len, level, level <= 1 ? Z_RLE : Z_FILTERED, last, out, out_size);
 }
 
-/* Adler-32 of the filtered rows, 32 bytes a step where the processor has
-   AVX2 (zlib's own is a byte at a time: 3-4 % of a small render's whole
-   process). For each 32-byte piece, s1 gains its bytes' sum and s2 gains
-   32 times s1 as it stood before the piece plus the bytes weighted 32 down
-   to 1. The sums run in lanes wide enough for a run of ADLER_RUN bytes
-   (64-bit for s1, 32-bit for the weighted bytes), so both are reduced
-   modulo 65521 once a run. The same value as zlib's adler32 for any input
-   (DeflateTests). */
-#ifdef SEATMAP_X86
-#define ADLER_BASE 65521u
-#define ADLER_RUN (1u << 20) /* 2^15 pieces of 32 bytes */
-
-__attribute__((target("avx2"))) static uint32_t adler32_avx2(uint32_t adler, const unsigned char *p, size_t len) {
-    uint64_t s1 = adler & 0xFFFF, s2 = adler >> 16;
-    const __m256i weights = _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
-                                             16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
-    const __m256i ones = _mm256_set1_epi16(1), zero = _mm256_setzero_si256();
-    while (len >= 32) {
-        size_t run = len < ADLER_RUN ? len : ADLER_RUN;
-        size_t pieces = run / 32;
-        __m256i sums = zero, before = zero, weighted = zero;
-        for (size_t k = 0; k < pieces; k++) {
-            __m256i bytes = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k));
-            before = _mm256_add_epi64(before, sums);
-            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
-            /* Pairs of weighted bytes (at most 255 x 63, within 16 bits), then
-               pairs of pairs in 32-bit lanes: at most 255 x 122 = 31110 a
-               piece, so 2^15 pieces stay far within the lanes. */
-            weighted = _mm256_add_epi32(weighted, _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, weights), ones));
-        }
-        uint64_t lanes[4], sum = 0, prior = 0, weight = 0;
-        uint32_t lanes32[8];
-        _mm256_storeu_si256((__m256i *)(void *)lanes, sums);
-        sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-        _mm256_storeu_si256((__m256i *)(void *)lanes, before);
-        prior = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-        _mm256_storeu_si256((__m256i *)(void *)lanes32, weighted);
-        for (int i = 0; i < 8; i++) weight += lanes32[i];
-        s2 = (s2 + 32 * (uint64_t)pieces * s1 + 32 * prior + weight) % ADLER_BASE;
-        s1 = (s1 + sum) % ADLER_BASE;
-        p += 32 * pieces;
-        len -= 32 * pieces;
-    }
-    for (size_t i = 0; i < len; i++) {
-        s1 += p[i];
-        s2 += s1;
-    }
-    return (uint32_t)((s2 % ADLER_BASE) << 16 | (s1 % ADLER_BASE));
-}
-
-uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) {
-    return has_avx2() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
-}
-uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len) {
-    return seatmap_strips_has_simd() ? adler32_avx2(adler, data, len) : (uint32_t)adler32_z(adler, data, len);
-}
-#else
+/* zlib's checksums, for the stream trailer and the chunks. */
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
-uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len) { return (uint32_t)adler32_z(adler, data, len); }
-#endif
 uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b) { return (uint32_t)adler32_combine(a, b, (z_off_t)len_b); }
 uint32_t seatmap_strips_crc32(uint32_t crc, const unsigned char *data, size_t len) { return (uint32_t)crc32_z(crc, data, len); }

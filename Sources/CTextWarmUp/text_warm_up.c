@@ -1,8 +1,8 @@
 /* The text warm-up: fontconfig's configuration (its files parsed, its font
    caches read) and Pango's font map types loaded on a thread of their own.
-   Started by a constructor when the command line is a render (before the
-   Swift runtime and the command's own start-up run), or by
-   seatmap_text_warm_up_begin. Nothing is drawn and nothing a render reads is
+   Started by seatmap_text_warm_up_begin alone, which the seatmap command
+   calls first thing for a render (no constructor: a program linking the
+   library starts nothing it did not ask for). Nothing is drawn and nothing a render reads is
    changed: the font map made here is dropped. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -84,21 +84,6 @@ void seatmap_text_warm_up_wait(double seconds) {
         while (state == RUNNING && pthread_cond_timedwait(&finished, &lock, &deadline) == 0) {}
     }
     pthread_mutex_unlock(&lock);
-}
-
-/* `seatmap render ...`: the warm-up starts as the process does, before the
-   Swift runtime's and the command's own start-up. Other forms of the
-   command line (`--max-input-bytes N render`) start it from the command
-   (TextWarmUp.begin), where the arguments are parsed; a process that is not
-   a render never starts it here, nor does a render's help (asked for with
-   the same two words the command checks, see SeatMapCLI.main). */
-__attribute__((constructor(101))) static void start_for_render(int argc, char **argv, char **envp) {
-    (void)envp;
-    if (argc < 2 || !argv || !argv[1] || strcmp(argv[1], "render") != 0) return;
-    for (int i = 2; i < argc; i++) {
-        if (argv[i] && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) return;
-    }
-    seatmap_text_warm_up_begin();
 }
 
 _Static_assert(sizeof(seatmap_cpu_mask) == sizeof(cpu_set_t), "seatmap_cpu_mask is cpu_set_t's size");

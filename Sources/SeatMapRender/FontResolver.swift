@@ -68,9 +68,9 @@ public enum FontResolver {
 /// command reads its input and lays the hall out. The first text then
 /// finds them ready; `FontResolver` waits for the warm-up, so fontconfig
 /// is never loaded twice. Nothing is drawn and nothing a render reads is
-/// changed: the font map made there is dropped. `seatmap render ...`
-/// starts it as the process starts (CTextWarmUp's constructor), before
-/// the Swift runtime's and the command's own start-up.
+/// changed: the font map made there is dropped. Nothing starts it but a
+/// call to `begin()`: the seatmap command makes that call first thing for a
+/// render; a program linking the library starts it when it chooses.
 public enum TextWarmUp {
     /// Starts the warm-up (once a process).
     public static func begin() { seatmap_text_warm_up_begin() }

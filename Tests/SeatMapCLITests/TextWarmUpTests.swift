@@ -5,13 +5,12 @@ import SeatMapRender
 import SeatMapTestClients
 import SeatMapTestSupport
 
-/// `seatmap render ...` starts loading fontconfig and Pango's font map as
-/// the process starts (a constructor, before Swift's runtime and the
-/// command's start-up); any other form of the command line starts it from
-/// the parsed command. Neither changes a byte.
+/// `seatmap render ...` starts loading fontconfig and Pango's font map
+/// first thing (an explicit call of the command, no constructor), whatever
+/// options come before the command. It changes no byte.
 @Suite("Text warm-up")
 struct TextWarmUpTests {
-    @Test("a render started as the process starts, one started from the parsed command and the library's render write the same bytes",
+    @Test("a render with the warm-up, one with an option before the command and the library's render write the same bytes",
           arguments: ["cinema-12x18.json", "labels-rtl.json", "arena-blocks.json"])
     func sameBytes(example: String) throws {
         guard SeatmapProcess.executable != nil else { Issue.record("no seatmap binary"); return }

@@ -27,26 +27,17 @@ int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, in
 void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, int y0, int y1, int channels, int effort,
                            unsigned char *out);
 
-/* Compresses `len` bytes as raw deflate at `level` (6: tuned for long runs;
-   9: the smaller of zlib's 9 and the tuned 6): a sync-flushed piece when
-   `last` is 0, the final piece otherwise. Returns the compressed size
+/* Compresses `len` bytes as raw deflate with zlib at `level` (1: run-length
+   matches; 6 and 9: zlib's strategy for filtered data): a sync-flushed piece
+   when `last` is 0, the final piece otherwise. Returns the compressed size
    in *out_size and a malloc'd buffer in *out (free it), or -1. */
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
 
-/* The same by SeatMap's own deflate for filtered rows (run_deflate.c):
-   zero runs counted eight bytes at a time, never hashed. `level` 1-3: the
-   first match found among 2 links; 4-9: lazy matching over 8 links. */
-int seatmap_strips_run_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
-
-/* 0 makes the filter and Adler-32 take their plain C paths even where the
+/* 0 makes the filter take its plain C paths even where the
    processor has AVX2 (for tests comparing the two; the bytes are the same). */
 void seatmap_strips_allow_simd(int allowed);
 /* 1 when the processor has the AVX2 those paths need. */
 int seatmap_strips_has_simd(void);
-/* The AVX2 Adler-32 whatever seatmap_strips_allow_simd says (zlib's where
-   the processor lacks AVX2), for the test comparing it with zlib's. */
-uint32_t seatmap_strips_adler32_simd(uint32_t adler, const unsigned char *data, size_t len);
-
 /* zlib's checksums, for the stream trailer and the chunks. */
 uint32_t seatmap_strips_adler32(uint32_t adler, const unsigned char *data, size_t len);
 uint32_t seatmap_strips_adler32_combine(uint32_t a, uint32_t b, size_t len_b);
