@@ -96,8 +96,10 @@ let package = Package(
         .target(name: "SeatMapTesting", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden"]),
 
         // MARK: Command line: a testable library and a thin executable
+        // The executable's own processor pins (render --out-dir), in no library.
+        .target(name: "CProcessorPin"),
         .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore", "SeatMapService",
-                                                 "SeatMapServer", "CMicroHTTPD"],
+                                                 "SeatMapServer", "CMicroHTTPD", "CProcessorPin"],
                 plugins: ["BuildInfo"]),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),

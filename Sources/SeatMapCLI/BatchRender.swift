@@ -66,11 +66,8 @@ extension SeatMapCLI {
         // A thread a worker, each taking the next file until none is left.
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             // One render a processor: each worker kept on a processor of its
-            // own, with the threads Pango starts for it (see ProcessorPin),
-            // and drawing with fonts of its own lane, which its earlier
-            // renders loaded (see Renderer.lane).
+            // own, with the threads Pango starts for it (see ProcessorPin).
             let pin = pins ? ProcessorPin(worker) : nil
-            let lane = share == 1 ? worker : nil
             // Each file is written (and synced to disk) on a thread of its
             // own while this worker renders the next one (see OutputWriter).
             let writer = OutputWriter()
@@ -91,7 +88,7 @@ extension SeatMapCLI {
                 do {
                     let bytes = try Files.$maxInputBytes.withValue(limit) {
                         try Renderer.$cores.withValue(share) {
-                            try Renderer.$lane.withValue(lane) { try renderBytes(files[i], for: outputs[i], format: format, settings, args: args) }
+                            try renderBytes(files[i], for: outputs[i], format: format, settings, args: args)
                         }
                     }
                     writer.start {

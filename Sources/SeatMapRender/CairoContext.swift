@@ -26,25 +26,14 @@ final class CairoContext {
 
     /// SeatMap's fixed font options (grey antialiasing, no hinting, no
     /// hinted metrics): output must not drift with a machine's fontconfig
-    /// settings (golden images depend on it). Cairo and Pango both get them.
-    ///
-    /// `lane`: a drawing thread's number. Cairo keeps one scaled font per
-    /// face, size and options for the whole process, and holds its lock
-    /// while it composites that font's glyphs, so threads drawing the same
-    /// labels took turns (a 10,000-seat render spent most of its drawing
-    /// time waiting). Each lane gets another subpixel order, which makes
-    /// its scaled fonts its own and changes nothing drawn: Cairo reads the
-    /// subpixel order only for subpixel antialiasing, and text here is grey.
-    /// There are five orders, so on more than five cores lanes k and k + 5
-    /// share fonts again.
-    static func withFixedFontOptions(lane: Int = 0, _ body: (OpaquePointer) -> Void) {
+    /// settings (golden images depend on it). Cairo and Pango both get them,
+    /// the same on every thread (Cairo's scaled fonts are shared as Cairo
+    /// keeps them).
+    static func withFixedFontOptions(_ body: (OpaquePointer) -> Void) {
         guard let options = cairo_font_options_create() else { return }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        let orders = [CAIRO_SUBPIXEL_ORDER_DEFAULT, CAIRO_SUBPIXEL_ORDER_RGB, CAIRO_SUBPIXEL_ORDER_BGR,
-                      CAIRO_SUBPIXEL_ORDER_VRGB, CAIRO_SUBPIXEL_ORDER_VBGR]
-        cairo_font_options_set_subpixel_order(options, orders[abs(lane) % orders.count])
         body(options)
         cairo_font_options_destroy(options)
     }

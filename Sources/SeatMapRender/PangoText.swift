@@ -39,20 +39,14 @@ package final class PangoText {
     /// strong character).
     let rightToLeft: Bool
 
-    /// `lane`: the drawing thread's number when several draw at once
-    /// (see `CairoContext.withFixedFontOptions`); the same pixels for any.
-    /// Without one, engines take lanes in turn, so renders running side by
-    /// side (a batch, the service's requests) mostly draw with fonts of
-    /// their own.
-    init(font: ResolvedFont, fallbacks: [String], language: String, rightToLeft: Bool, lane: Int? = nil) throws(SeatMapError) {
-        let lane = lane ?? Renderer.lane ?? PangoText.nextLane()
+    init(font: ResolvedFont, fallbacks: [String], language: String, rightToLeft: Bool) throws(SeatMapError) {
         self.rightToLeft = rightToLeft
         guard let map = pango_cairo_font_map_get_default(),
               let context = pango_font_map_create_context(map) else {
             throw SeatMapError("Pango could not create a text context")
         }
         self.context = context
-        CairoContext.withFixedFontOptions(lane: lane) { pango_cairo_context_set_font_options(context, $0) }
+        CairoContext.withFixedFontOptions { pango_cairo_context_set_font_options(context, $0) }
         pango_context_set_round_glyph_positions(context, 0)
         pango_context_set_language(context, pango_language_from_string(language))
         if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
@@ -64,18 +58,9 @@ package final class PangoText {
     }
 
     /// The engine for a theme: its font must be installed.
-    package convenience init(_ theme: Theme, locale: SeatMapLocale, lane: Int? = nil) throws(SeatMapError) {
+    package convenience init(_ theme: Theme, locale: SeatMapLocale) throws(SeatMapError) {
         try self.init(font: FontResolver.resolve(family: theme.fontFamily, package: theme.fontPackage), fallbacks: theme.fontFallbacks,
-                      language: locale.language, rightToLeft: locale.rightToLeft, lane: lane)
-    }
-
-    private static let lanes = NSLockBox()
-    nonisolated(unsafe) private static var lanesTaken = 0
-    private static func nextLane() -> Int {
-        lanes.withLock {
-            lanesTaken &+= 1
-            return lanesTaken
-        }
+                      language: locale.language, rightToLeft: locale.rightToLeft)
     }
 
     /// Throws the first character no installed font has.

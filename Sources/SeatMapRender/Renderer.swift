@@ -13,13 +13,6 @@ public enum Renderer {
     /// gives each its share. Neither the pixels nor the bytes depend on it.
     @TaskLocal public static var cores: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    /// The font lane (see `CairoContext.withFixedFontOptions`) of a render
-    /// drawn on one core: a caller that runs one render a thread (`render
-    /// --out-dir`) gives each thread its own, so a thread's renders find
-    /// the fonts its earlier ones loaded. Nil: each render takes the next.
-    /// The same pixels for any.
-    @TaskLocal public static var lane: Int? = nil
-
     /// Whether opaque fills of raster renders are stamped (`Stamps`): the
     /// same bytes either way (tests draw both and compare); off only to
     /// measure or check the difference.
@@ -282,7 +275,7 @@ public enum Renderer {
             let errors = BandErrors(count: tiles.count)
             DispatchQueue.concurrentPerform(iterations: workers) { k in
                 let own: PangoText
-                do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
+                do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
                 let frames = FrameMemory(), mine = stamping.ownMasks()
                 defer { withExtendedLifetime(frames) {} }
                 for i in Swift.stride(from: k, to: tiles.count, by: workers) {
@@ -358,7 +351,7 @@ public enum Renderer {
         let errors = BandErrors(count: tiles.count)
         DispatchQueue.concurrentPerform(iterations: workers) { k in
             let own: PangoText
-            do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale, lane: k) } catch { errors.set(k, error); return }
+            do throws(SeatMapError) { own = try PangoText(scene.theme, locale: scene.layout.locale) } catch { errors.set(k, error); return }
             let mine = stamping.ownMasks(), kept = KeptPixels()
             while let (i, drawn) = schedule.take() {
                 defer { schedule.finish(i) }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SeatMapCLI
+@testable import SeatMapCLI
 import SeatMapCore
 import SeatMapGolden
 import SeatMapLayout
@@ -249,7 +249,7 @@ struct RenderCLITests {
         #expect(made.code == 0 && FileManager.default.fileExists(atPath: nested + "/seed.png"), "\(made.err)")
     }
 
-    @Test("a batch of every example, its workers each on a processor and in a font lane of its own, writes for each file the very bytes a render of that file alone writes, and leaves no thread of a process that lives on kept on one processor")
+    @Test("a batch of every example, its workers each on a processor of its own, writes for each file the very bytes a render of that file alone writes, and leaves no thread of a process that lives on kept on one processor")
     func batchSameBytes() throws {
         let dir = try Fixtures.tempFolder()
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.examplesFolder.path).filter { $0.hasSuffix(".json") }.sorted()

@@ -3,9 +3,10 @@ import CZlib
 import Foundation
 import Testing
 
-/// The encoder's strips, each compressed by zlib on its own core: every
-/// piece inflates back to the bytes given, and pieces joined as the encoder
-/// joins strips (sync-flushed, then the final one) inflate as one stream.
+/// The encoder's strips, each compressed on its own core (SeatMap's deflate
+/// for filtered rows, and zlib's level 9 for `best`): zlib inflates every
+/// piece back to the bytes given, and pieces joined as the encoder joins
+/// strips (sync-flushed, then the final one) inflate as one stream.
 @Suite("Strips compressed apart, inflated as one")
 struct DeflateTests {
     /// Deterministic pseudo-random bytes.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SeatMapRender
+@testable import SeatMapCLI
 
 /// What a thread gave back, and when.
 final class ThreadResult<T>: @unchecked Sendable {

@@ -6,70 +6,10 @@ import SeatMapLayout
 @testable import SeatMapRender
 import SeatMapTestSupport
 
-/// Threads drawing at once each draw with fonts of their own lane (another
-/// subpixel order, so Cairo gives each its own scaled fonts and their locks):
-/// that must change nothing drawn, since text is grey-antialiased.
-@Suite("Font lanes")
-struct FontLaneTests {
-    /// The bytes of a whole scene drawn in one frame with one lane's text engine.
-    static func pixels(_ scene: Scene, lane: Int) throws -> [UInt8] {
-        let b = scene.layout.bounds
-        let text = try PangoText(scene.theme, locale: scene.layout.locale, lane: lane)
-        let drawn = try Renderer.drawInFrame(scene, tile: b, part: b, text: text, stamping: .all)
-        let surface = drawn.surface.pointer
-        let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: stride * height))
-    }
-
-    @Test("every lane draws the same pixels: labels in Latin, Arabic and Hebrew, at two zooms and two scales", .sweep,
-          arguments: ["seed.json", "labels-rtl.json", "gala.json"])
-    func sameText(example: String) throws {
-        let hall = try Fixtures.example(example)
-        for (zoom, scale) in [(1.0, 1.0), (2.5, 2.0)] {
-            let scene = try GeometryOptions(zoom: zoom, scale: scale).scene(for: hall)
-            let first = try Self.pixels(scene, lane: 0)
-            #expect(!first.isEmpty && Set(first).count > 2, "something is drawn")
-            for lane in 1...4 {  // lane 5 is lane 0's options again
-                let other = try Self.pixels(scene, lane: lane)
-                let differing = other.count == first.count ? zip(other, first).filter { $0 != $1 }.count : max(other.count, first.count)
-                #expect(differing == 0, "\(example) z\(zoom) s\(scale): lane \(lane) draws \(differing) bytes other than lane 0")
-            }
-        }
-    }
-
-    @Test("an engine made in a lane (Renderer.lane) takes that lane's font options, and on one thread it finds the very fontsets an earlier engine of its lane loaded, at every size; another lane's are its own")
-    func laneReused() throws {
-        let theme = try Theme.builtIn("light"), locale = try SeatMapLocale.named("en")
-        let (first, second) = try Renderer.$lane.withValue(3) { (try PangoText(theme, locale: locale), try PangoText(theme, locale: locale)) }
-        let other = try Renderer.$lane.withValue(4) { try PangoText(theme, locale: locale) }
-        func order(_ text: PangoText) -> cairo_subpixel_order_t? {
-            pango_cairo_context_get_font_options(text.context).map { cairo_font_options_get_subpixel_order($0) }
-        }
-        var lane3: cairo_subpixel_order_t? = nil
-        CairoContext.withFixedFontOptions(lane: 3) { lane3 = cairo_subpixel_order_t(cairo_font_options_get_subpixel_order($0).rawValue) }
-        #expect(order(first) == lane3 && order(second) == lane3 && order(other) != lane3)
-        // Each fontset held until every comparison is made, so an address
-        // cannot be a freed one's.
-        var held: [UnsafeMutableRawPointer] = []
-        defer { for f in held { g_object_unref(f) } }
-        func fontset(_ text: PangoText, _ size: Double) -> UnsafeMutableRawPointer? {
-            guard let map = pango_context_get_font_map(text.context), let d = pango_font_description_new() else { return nil }
-            defer { pango_font_description_free(d) }
-            pango_font_description_set_family(d, theme.fontFamily)
-            pango_font_description_set_absolute_size(d, size * PangoText.unit)
-            guard let f = pango_font_map_load_fontset(map, text.context, d, pango_context_get_language(text.context)) else { return nil }
-            held.append(UnsafeMutableRawPointer(f))
-            return UnsafeMutableRawPointer(f)
-        }
-        for size in [9.0, 12.5, 21.0] {
-            let a = fontset(first, size), b = fontset(second, size), c = fontset(other, size)
-            #expect(a != nil && a == b, "size \(size): the second engine of lane 3 loads the first's fontset")
-            #expect(c != nil && c != a, "size \(size): lane 4 has a fontset of its own")
-        }
-    }
-
-    @Test("a large render drawn by two threads, each in its own lane, equals the same render on one thread")
+/// Threads drawing at once share Cairo's fonts and draw what one thread draws.
+@Suite("Threads drawing at once")
+struct ThreadedDrawingTests {
+    @Test("a large render drawn by two threads equals the same render on one thread")
     func threadsAgree() throws {
         let scene = try GeometryOptions(zoom: 4, scale: 2).scene(for: try Fixtures.example("theatre-curved.json"))
         #expect(Renderer.tiles(scene.layout.bounds, scene.layout).count > 2, "several tiles")
