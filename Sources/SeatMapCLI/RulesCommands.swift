@@ -60,6 +60,8 @@ extension SeatMapCLI {
             }
             let toggles = (args.value("toggle") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if args.value("toggle") == nil && areaRequests.isEmpty && types.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
+            try ShowService.checkSelectSizes(toggles: toggles.count, types: types.count, places: areaRequests.map(\.1),
+                                             say: { $0 == "types" ? "--type" : "--" + $0 })
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
             let ttl = try StoreOptions.holdSeconds(args)
             let plan = try ShowInput.plan(file)

@@ -19,9 +19,9 @@ enum HTTPAPI {
     // MARK: Bodies
 
     static let selectBody = S.object([
-        ("toggle", S.array(S.seatID, max: 1000)),
-        ("area", S.map(S.integer(0...1_000_000), max: 1000)),
-        ("types", S.map(S.string(nil, maxLength: 200), max: 1000)),
+        ("toggle", S.array(S.seatID, max: ShowService.maxNamedSeats)),
+        ("area", S.map(S.integer(0...ShowService.maxPlaces), max: 1000)),
+        ("types", S.map(S.string(nil, maxLength: 200), max: ShowService.maxNamedSeats)),
         ("token", S.string("the buyer's hold token (omitted: a new one when something is held)")),
         ("holdSeconds", holdSeconds),
         ("locale", locale),

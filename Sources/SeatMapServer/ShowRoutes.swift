@@ -141,20 +141,20 @@ extension Controller {
                 case ("hall", .string(let h)):
                     guard h == plan.name else { throw ServiceError(.conflict, "show \(show) is of the hall \(plan.name), not \(h)") }
                 case ("toggle", .array(let ids)):
-                    guard ids.count <= 1000 else { throw UsageError(message: "toggle: expected at most 1000 seat ids") }
+                    try ShowService.checkSelectSizes(toggles: ids.count, types: 0, places: [], say: { $0 })
                     for (i, id) in ids.enumerated() {
                         guard case .string(let text) = id.value, !text.isEmpty else { throw UsageError(message: "toggle[\(i)]: expected a seat id such as \"1-3-5\"") }
                         r.toggles.append(text)
                     }
                 case ("area", .object(let areas)):
                     for a in areas {
-                        guard case .number(let n) = a.node.value, let v = Int(n), v >= 0, v <= 1_000_000 else {
+                        guard case .number(let n) = a.node.value, let v = Int(n), v >= 0, v <= ShowService.maxPlaces else {
                             throw UsageError(message: "area.\(a.key): expected a whole number of places ≥ 0")
                         }
                         r.areas.append((a.key, v))
                     }
                 case ("types", .object(let types)):
-                    guard types.count <= 1000 else { throw UsageError(message: "types: expected at most 1000 seats") }
+                    try ShowService.checkSelectSizes(toggles: 0, types: types.count, places: [], say: { $0 })
                     for t in types {
                         guard case .string(let name) = t.node.value, !name.isEmpty else { throw UsageError(message: "types.\(t.key): expected a ticket type's name") }
                         r.types.append((t.key, name))
@@ -171,7 +171,7 @@ extension Controller {
             }
             // With a token, an empty toggle list reads its holds back (and counts as activity).
             guard !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty || r.token != nil else {
-                throw UsageError(message: "toggle: expected 1 to 1000 seat ids (or \"area\", or a \"token\" to read back)")
+                throw UsageError(message: "toggle: expected 1 to \(ShowService.maxNamedSeats) seat ids (or \"area\", or a \"token\" to read back)")
             }
             let a = try service.select(r, plan: plan)
             if !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty { changes.bump(show) }

@@ -217,6 +217,21 @@ public final class ShowService: Sendable {
         }
     }
 
+    /// The most seats one select may name (toggles, and ticket types), and
+    /// the most places of an area it may ask for: the same on every face.
+    package static let maxNamedSeats = 1_000
+    package static let maxPlaces = 1_000_000
+
+    /// Checks a select's sizes before anything is read; `say` names a field
+    /// as the face does (`--toggle` on the command line, `toggle` in JSON).
+    package static func checkSelectSizes(toggles: Int, types: Int, places: [Int], say: (String) -> String) throws(UsageError) {
+        if toggles > maxNamedSeats { throw UsageError(message: "\(say("toggle")): expected at most \(maxNamedSeats) seat ids, got \(toggles)") }
+        if types > maxNamedSeats { throw UsageError(message: "\(say("types")): expected at most \(maxNamedSeats) seats, got \(types)") }
+        if let n = places.first(where: { $0 < 0 || $0 > maxPlaces }) {
+            throw UsageError(message: "\(say("area")): expected a whole number of places from 0 to \(maxPlaces), got \(n)")
+        }
+    }
+
     public struct SelectAnswer: Sendable {
         public var token: String
         public var expiresAt: Date
