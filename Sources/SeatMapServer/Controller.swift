@@ -35,7 +35,7 @@ struct Controller: Sendable {
         r.add("GET", "/healthz", pool: .instant, D(summary: "Whether the service and its store answer", answer: .json(HTTPAPI.health))) { _, _ in
             self.healthAnswer()
         }
-        r.add("GET", "/openapi.json", pool: .instant, D(summary: "This document", answer: .json(.object([("type", .string("object"))])))) { _, _ in
+        r.add("GET", "/openapi.json", pool: .instant, D(summary: "This document", answer: .json(APISchema.anyObject))) { _, _ in
             self.openAPI()
         }
         // The plans.
@@ -103,7 +103,7 @@ struct Controller: Sendable {
         r.add("POST", "/shows/:show/status", pool: .render, admin: true,
               D(summary: "Applies status batches (each batch id once)", query: D.parameters(GeometryOptions.table),
                 body: APISchema.oneOf([HTTPAPI.batch, APISchema.array(HTTPAPI.batch, max: 10_000)]),
-                answer: .json(APISchema.array(.object([("type", .string("object"))]))))) { req, p in self.statusBatches(p["show"], req) }
+                answer: .json(APISchema.array(APISchema.anyObject)))) { req, p in self.statusBatches(p["show"], req) }
         return r
     }
 
@@ -139,8 +139,8 @@ struct Controller: Sendable {
                 return response
             },
             Middleware("compression") { request, _, next in Controller.compressed(next(request), request, cache: self.cache) },
-            Middleware("admin key") { request, router, next in
-                if case .success(let (route, _)) = request.route ?? router.resolve(request), route.admin, let refusal = self.authorize(request) {
+            Middleware("admin key") { request, _, next in
+                if case .success(let (route, _))? = request.route, route.admin, let refusal = self.authorize(request) {
                     return refusal
                 }
                 return next(request)
@@ -149,9 +149,12 @@ struct Controller: Sendable {
         ]
     }
 
-    /// Runs the request through the middleware to its route's handler.
+    /// Runs the request through the middleware to its route's handler; the
+    /// route is resolved once (the server's lane has done it already).
     func answer(_ request: HTTPRequest, _ router: Router) -> HTTPResponse {
-        Middleware.run(middleware, request, router) { request in
+        var resolved = request
+        if resolved.route == nil { resolved.route = router.resolve(request) }
+        return Middleware.run(middleware, resolved, router) { request in
             switch request.route ?? router.resolve(request) {
             case .failure(let e): return e.response
             case .success(let (route, params)): return route.handler(request, params)

@@ -84,7 +84,7 @@ enum HTTPAPI {
                                   ("store", S.boolean), ("storeError", text)], required: ["status"])
     static let hallSummary = S.object([("hall", text), ("error", text)], required: ["hall"])
     static let hit = S.object([("x", S.number()), ("y", S.number()), ("kind", text)], required: ["x", "y", "kind"])
-    static let created = S.object([("show", text), ("hall", text), ("created", S.boolean), ("rules", .object([("type", .string("object"))]))],
+    static let created = S.object([("show", text), ("hall", text), ("created", S.boolean), ("rules", S.anyObject)],
                                   required: ["show", "hall", "created"])
     static let areas = S.map(S.object([("capacity", count), ("available", count)]))
     static let seats = S.object([("show", text), ("hall", text), ("sequence", count), ("seats", S.map(text)), ("areas", areas),
@@ -99,19 +99,19 @@ enum HTTPAPI {
     static let selection = S.object([
         ("results", S.array(S.object([("id", text), ("result", text), ("seat", text)], required: ["id", "result"]))),
         ("selected", texts), ("total", text), ("currency", text), ("totalText", text), ("descriptions", texts),
-        ("violations", texts), ("breaks", S.array(.object([("type", .string("object"))]))), ("cart", S.array(.object([("type", .string("object"))]))),
+        ("violations", texts), ("breaks", S.array(S.anyObject)), ("cart", S.array(S.anyObject)),
         ("messages", texts), ("standing", places), ("token", text), ("expiresAt", text),
     ], required: ["results", "selected", "total", "currency"])
     static let best = S.object([("seats", texts), ("fallback", text), ("total", text), ("currency", text), ("totalText", text),
-                                ("descriptions", texts), ("cart", S.array(.object([("type", .string("object"))]))), ("token", text),
+                                ("descriptions", texts), ("cart", S.array(S.anyObject)), ("token", text),
                                 ("expiresAt", text)], required: ["seats", "fallback", "total", "currency"])
     static let order = S.object([("show", text), ("orderId", text), ("sold", texts), ("areas", places), ("ticketTypes", S.map(text)),
                                  ("total", text), ("currency", text), ("repeated", S.boolean)],
                                 required: ["show", "orderId", "sold", "total", "currency", "repeated"])
     static let channel = S.object([("show", text), ("channel", text), ("token", text), ("expiresAt", text), ("reserved", texts),
                                    ("released", texts)], required: ["show", "channel"])
-    static let status = S.object([("show", text), ("hall", text), ("seats", .object([("type", .string("object"))])),
-                                  ("holds", S.array(.object([("type", .string("object"))]))), ("orders", S.array(.object([("type", .string("object"))]))),
-                                  ("areas", .object([("type", .string("object"))])), ("channels", S.map(texts)), ("batches", count),
+    static let status = S.object([("show", text), ("hall", text), ("seats", S.anyObject),
+                                  ("holds", S.array(S.anyObject)), ("orders", S.array(S.anyObject)),
+                                  ("areas", S.anyObject), ("channels", S.map(texts)), ("batches", count),
                                   ("changeSequence", count)], required: ["show", "hall", "seats", "holds", "orders"])
 }

@@ -65,6 +65,8 @@ enum APISchema {
         return .object(m)
     }
     static let boolean: JSONNode = .object([("type", .string("boolean"))])
+    /// Any JSON object.
+    static let anyObject: JSONNode = .object([("type", .string("object"))])
     static func enumeration(_ values: [String]) -> JSONNode {
         .object([("type", .string("string")), ("enum", .array(values.map { .string($0) }))])
     }
