@@ -54,7 +54,7 @@ extension SeatMapCLI {
             let file = try positionals(args, ["FILE"])[0]
             var points: [(String, ViewPoint)] = []
             for text in args.values["point"] ?? [] {
-                let p = try Arguments.parsePair(text, option: "point")
+                let p = try Arguments.parsePair(text, input: args.say("point"))
                 points.append((text, ViewPoint(p.0, p.1)))
             }
             if let f = args.value("points-file") {

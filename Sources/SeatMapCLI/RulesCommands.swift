@@ -11,16 +11,9 @@ extension SeatMapCLI {
         spec: CommandSpec(
             name: "select", usage: "select FILE [--toggle ID,ID,...] [--area AREA=N ...] [--type ID=TYPE ...] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--no-single-seat-rule] [--json]",
             summary: "Toggle seats in order; print each result, the total, the seats and every sales rule the selection breaks.",
-            options: [
-                .value("toggle", "ID,...", "Seat ids to toggle, in order (table:GROUP toggles a whole table or box)."),
-                .values("area", "AREA=N", "Take N places in a standing area (0 gives them back); repeat for several."),
-                .values("type", "ID=TYPE", "The ticket type of a selected seat (its category's; default the first); repeat for several."),
+            options: ShowRequests.select + [
                 StoreOptions.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
-                .value("token", "T", "The buyer's hold token from an earlier select (default: a new one, printed)."),
-                StoreOptions.holdTTL("the token's holds"),
-                .flag("no-single-seat-rule", "Do not report single empty seats where the hall only warns of them (noOrphans \"warn\")."),
-                LocaleOptions.option,
                 .flag("json", "Print {results, selected, total, currency, totalText, descriptions, violations, breaks} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -40,38 +33,14 @@ extension SeatMapCLI {
             let file = try positionals(args, ["FILE"])[0]
             if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
             if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --store and --show") }
-            var areaRequests: [(String, Int)] = []
-            for text in args.values["area"] ?? [] {
-                for part in text.split(separator: ",") {
-                    guard let eq = part.lastIndex(of: "="), let n = Int(part[part.index(after: eq)...]), n >= 0, eq != part.startIndex else {
-                        throw UsageError(message: "--area expects AREA=N with a whole number N ≥ 0, got \"\(part)\"")
-                    }
-                    areaRequests.append((String(part[..<eq]), n))
-                }
-            }
-            var types: [(String, String)] = []
-            for text in args.values["type"] ?? [] {
-                for part in text.split(separator: ",") {
-                    guard let eq = part.firstIndex(of: "="), eq != part.startIndex, part.index(after: eq) != part.endIndex else {
-                        throw UsageError(message: "--type expects ID=TYPE (a seat and one of its category's ticket types), got \"\(part)\"")
-                    }
-                    types.append((String(part[..<eq]), String(part[part.index(after: eq)...])))
-                }
-            }
-            let toggles = (args.value("toggle") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            if args.value("toggle") == nil && areaRequests.isEmpty && types.isEmpty { throw UsageError(message: "missing --toggle ID,... or --area AREA=N") }
-            try ShowService.checkSelectSizes(toggles: toggles.count, types: types.count, places: areaRequests.map(\.1),
-                                             say: { $0 == "types" ? "--type" : "--" + $0 })
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            let ttl = try StoreOptions.holdSeconds(args)
+            let request = try ShowRequests.select(args, show: args.value("show") ?? "", holdLimit: HoldTime.range.upperBound)
             let plan = try ShowInput.plan(file)
             let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
-            let rule = !args.flag("no-single-seat-rule")
             if let show = args.value("show") {
                 let service = try ShowInput.service(args, console)
                 _ = try service.create(show: show, plan: plan, hallFile: ShowInput.absolute(file))
-                let a = try service.select(ShowService.SelectRequest(show: show, token: args.value("token"), toggles: toggles, areas: areaRequests,
-                                                                     types: types, ttl: ttl, singleSeatRule: rule), plan: plan)
+                let a = try service.select(request, plan: plan)
                 if args.flag("json") {
                     console.out(JSONWriter.write(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks,
                                                                     hall: a.hall, locale: locale, token: a.kept ? a.token : nil, expiresAt: a.kept ? a.expiresAt : nil),
@@ -84,12 +53,12 @@ extension SeatMapCLI {
             }
             var selection = Selection()
             var results: [(String, Selection.ToggleResult)] = []
-            for id in toggles { results.append((id, selection.toggle(named: id, in: plan.hall))) }
-            for (area, n) in areaRequests { results.append(("area:\(area)=\(n)", selection.setQuantity(n, ofArea: area, in: plan.hall))) }
-            for (id, name) in types {
+            for id in request.toggles { results.append((id, selection.toggle(named: id, in: plan.hall))) }
+            for (area, n) in request.areas { results.append(("area:\(area)=\(n)", selection.setQuantity(n, ofArea: area, in: plan.hall))) }
+            for (id, name) in request.types {
                 results.append(("type:\(id)=\(name)", plan.hall.seatID(named: id).map { selection.setTicketType(name, of: $0, in: plan.hall) } ?? .noSuchSeat))
             }
-            let breaks = plan.hall.rules.breaks(selection, in: plan.hall, reportOrphans: rule)
+            let breaks = plan.hall.rules.breaks(selection, in: plan.hall, reportOrphans: request.singleSeatRule)
             if args.flag("json") {
                 console.out(JSONWriter.write(ShowJSON.selection(results: results, selection: selection, breaks: breaks, hall: plan.hall,
                                                                 locale: locale), pretty: false))
@@ -105,12 +74,9 @@ extension SeatMapCLI {
             name: "recommend",
             usage: "recommend FILE --count N [--category C] [--section S] [--level L] [--accessible N] [--price-max P] [--together] [--store DB --show SHOW [--token T] [--hold-ttl SECONDS]] [--json]",
             summary: "Best available: the best N seats by the documented score, falling back step by step when no perfect block exists.",
-            options: BestAvailableOptions.table + [
+            options: ShowRequests.best + [
                 StoreOptions.store,
                 .value("show", "SHOW", "The show (created from FILE on first use, as `show create` does)."),
-                .value("token", "T", "The buyer's hold token (its seats are replaced by the answer; default: a new one)."),
-                StoreOptions.holdTTL("the holds"),
-                LocaleOptions.option,
                 .flag("json", "Print {seats, fallback, total, currency, totalText, descriptions, cart} (and token, expiresAt with --show)."),
             ],
             details: """
@@ -127,8 +93,8 @@ extension SeatMapCLI {
             if (args.value("store") == nil) != (args.value("show") == nil) { throw UsageError(message: "--store and --show go together") }
             if args.value("token") != nil && args.value("show") == nil { throw UsageError(message: "--token goes with --store and --show") }
             if args.value("hold-ttl") != nil && args.value("store") == nil { throw UsageError(message: "--hold-ttl goes with --store") }
-            let request = try BestAvailableOptions.request(value: args.value, flag: args.flag, say: CLIMessages.flag)
-            let ttl = try StoreOptions.holdSeconds(args)
+            let best = try ShowRequests.best(args, holdLimit: HoldTime.range.upperBound)
+            let request = best.request
             let plan = try ShowInput.plan(file)
             let locale = LocaleOptions.words(try LocaleOptions.given(args), for: plan.hall)
             let found: Recommender.Recommendation, hall: Hall, selection: Selection
@@ -140,7 +106,7 @@ extension SeatMapCLI {
             if let show = args.value("show") {
                 let service = try ShowInput.service(args, console)
                 _ = try service.create(show: show, plan: plan, hallFile: ShowInput.absolute(file))
-                let a = try service.best(show: show, token: args.value("token"), request: request, plan: plan, ttl: ttl)
+                let a = try service.best(show: show, token: best.token, request: request, plan: plan, ttl: best.ttl)
                 (found, hall, selection, held) = (a.recommendation, a.hall, a.selection, (a.token, a.expiresAt))
             } else {
                 do throws(Recommender.Failure) {

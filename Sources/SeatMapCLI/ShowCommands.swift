@@ -40,26 +40,20 @@ extension SeatMapCLI {
             switch sub {
             case "create":
                 _ = try positionals(args, ["create"])
-                guard let file = args.value("hall") else { throw UsageError(message: "missing --hall HALL.json") }
+                let r = try ShowRequests.create(args)
                 if args.flag("json") { throw UsageError(message: "--json goes with status") }
-                var rules: JSONNode? = nil
-                if let text = args.value("rules") {
-                    do { rules = try JSONParser.parse(Array(text.utf8)) } catch { throw UsageError(message: "--rules: not JSON: \(error)") }
-                }
                 let service = try ShowInput.service(args, console)
-                let (inv, created) = try service.create(show: show, plan: ShowInput.plan(file), rules: rules, hallFile: ShowInput.absolute(file))
+                let (inv, created) = try service.create(show: show, plan: ShowInput.plan(r.hall), rules: r.rules, hallFile: ShowInput.absolute(r.hall))
                 console.out("show \(show) of hall \(inv.hall): \(created ? "created" : "exists")")
                 return 0
             case "reserve", "release", "token":
                 _ = try positionals(args, [sub])
                 guard let channel = args.value("channel") else { throw UsageError(message: "missing --channel C") }
                 if args.value("rules") != nil { throw UsageError(message: "--rules goes with create") }
-                if (args.value("seats") != nil) != (sub == "reserve") { throw UsageError(message: sub == "reserve" ? "missing --seats ID,..." : "--seats goes with reserve") }
-                if args.value("hold-ttl") != nil && sub != "token" { throw UsageError(message: "--hold-ttl goes with token") }
-                let ttl = try StoreOptions.holdSeconds(args)
+                let action = try ShowRequests.channel(args, action: sub)
                 let service = try ShowInput.service(args, console)
                 let plan = try ShowInput.plan(ofShow: show, service, args)
-                if sub == "token" {
+                if case .token(let ttl) = action {
                     let (token, expiry) = try service.openChannelToken(show: show, channel: channel, plan: plan, ttl: ttl)
                     console.out(args.flag("json")
                         ? JSONWriter.write(.object([("show", .string(show)), ("channel", .string(channel)), ("token", .string(token)),
@@ -67,8 +61,9 @@ extension SeatMapCLI {
                         : "token: \(token) (channel \(channel), held until \(ShowJSON.time(expiry)))")
                     return 0
                 }
-                let ids = sub == "release" ? try service.releaseChannel(show: show, channel: channel, plan: plan)
-                                           : try service.reserve(show: show, channel: channel, seats: ImageOptions.idList(args.value("seats")).sorted(), plan: plan)
+                var ids: [SeatID] = []
+                if case .reserve(let seats) = action { ids = try service.reserve(show: show, channel: channel, seats: seats, plan: plan) }
+                if action == .release { ids = try service.releaseChannel(show: show, channel: channel, plan: plan) }
                 let word = sub == "release" ? "released" : "reserved"
                 console.out(args.flag("json")
                     ? JSONWriter.write(.object([("show", .string(show)), ("channel", .string(channel)), (word, .array(ids.map { .string($0.description) }))]), pretty: false)
@@ -123,9 +118,7 @@ extension SeatMapCLI {
             options: [
                 StoreOptions.store,
                 .value("show", "SHOW", "The show."),
-                .value("token", "T", "The buyer's hold token (from select)."),
-                .value("order-id", "ID", "The order's id (1–128 visible characters): repeating it answers the first order again and sells nothing more."),
-                .value("seats", "ID,...", "The seats the buyer expects to buy: if any is no longer held by the token, nothing is sold."),
+            ] + ShowRequests.order + [
                 .value("hall", "HALL.json", "The show's hall, for its sales rules (default: the file the show was created from)."),
                 .flag("json", "Print {show, orderId, sold, areas, repeated}."),
             ],
@@ -140,17 +133,10 @@ extension SeatMapCLI {
         run: { args, console in
             _ = try positionals(args, [])
             guard let show = args.value("show") else { throw UsageError(message: "missing --show SHOW") }
-            guard let token = args.value("token") else { throw UsageError(message: "missing --token T") }
-            guard let orderId = args.value("order-id") else { throw UsageError(message: "missing --order-id ID") }
-            var expecting: [SeatID]? = nil
-            if let text = args.value("seats") {
-                let ids = ImageOptions.idList(text)
-                let bad = ids.filter { SeatID($0) == nil }.sorted()
-                if ids.isEmpty || !bad.isEmpty { throw UsageError(message: "--seats expects seat ids such as 1-3-5,1-3-6\(bad.isEmpty ? "" : ", got \(bad.joined(separator: ", "))")") }
-                expecting = ids.compactMap(SeatID.init).sorted()
-            }
+            let r = try ShowRequests.order(args)
+            let orderId = r.orderId
             let service = try ShowInput.service(args, console)
-            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: expecting,
+            let answer = try service.order(show: show, token: r.token, orderId: orderId, expecting: r.seats,
                                            plan: ShowInput.plan(ofShow: show, service, args))
             if args.flag("json") {
                 console.out(JSONWriter.write(ShowJSON.order(answer, show: show), pretty: false))

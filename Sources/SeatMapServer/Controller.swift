@@ -63,22 +63,20 @@ struct Controller: Sendable {
         }
         r.add("GET", "/shows/:show.:ext", pool: .render,
               D(summary: "The show drawn with its statuses (the token's own seats selected)",
-                query: [D.QueryParameter(name: "token", schema: APISchema.string(), description: "the buyer's hold token")]
-                    + D.parameters(Controller.renderOptions),
+                query: D.parameters([ShowRequests.viewer] + Controller.renderOptions),
                 answer: .image, statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in
             self.showImage(p["show"], p["ext"], req)
         }
         r.add("GET", "/shows/:show/seats", pool: .wait,
               D(summary: "Every seat's status for a buyer, or with since only the changes after a sequence",
                 description: "With wait (1 to 30 s) the answer waits for a change: after since, or from the state If-None-Match names.",
-                query: HTTPAPI.seatsQuery, answer: .json(APISchema.anyOf([HTTPAPI.seats, HTTPAPI.delta])),
+                query: D.parameters(ShowRequests.seats), answer: .json(APISchema.anyOf([HTTPAPI.seats, HTTPAPI.delta])),
                 statuses: [304: "nothing changed within wait"])) { req, p in self.showSeats(p["show"], req) }
         r.add("GET", "/shows/:show/status", pool: .render, admin: true,
               D(summary: "The show's whole state for the back office", answer: .json(HTTPAPI.status))) { _, p in self.showStatus(p["show"]) }
         r.add("GET", "/shows/:show/picker", pool: .render,
               D(summary: "The show's seat-picker page",
-                query: [D.QueryParameter(name: "token", schema: APISchema.string(), description: "ignored: the page keeps its token")]
-                    + D.parameters(Controller.pickerOptions), answer: .html,
+                query: D.parameters([Controller.pageToken] + Controller.pickerOptions), answer: .html,
                 statuses: [304: "the client's copy (If-None-Match) is current"])) { req, p in self.showPicker(p["show"], req) }
         r.add("POST", "/shows/:show/select", D(summary: "Holds or gives back seats and standing places under a token",
                                                 body: HTTPAPI.selectBody, answer: .json(HTTPAPI.selection))) { req, p in
@@ -265,7 +263,7 @@ struct Controller: Sendable {
     func failure(_ error: Error) -> HTTPResponse {
         switch error {
         case let e as ServiceError: return .error(e.httpStatus, halls.clean(e.message))
-        case let e as UsageError: return .error(400, halls.clean(e.message.replacingOccurrences(of: "--", with: "")))
+        case let e as UsageError: return .error(400, halls.clean(e.naming(InputNames.option)))
         case let e as SeatMapError: return .error(422, halls.clean(e.naming(InputNames.option).message))
         case let e as HTTPResponseError: return e.response
         default: return .error(500, "\(error)")
@@ -300,19 +298,34 @@ struct Controller: Sendable {
     /// path would let a client make the service open any file).
     static let themeNames: Set<String> = Set(Theme.available().map(\.name))
 
-    /// Options by name from query parameters, checked against `options`.
+    /// A request's query parameters, decoded against `options`.
     static func arguments(_ pairs: [(String, String)], _ options: [CommandSpec.Option]) throws -> Arguments {
         guard pairs.count <= 64 else { throw UsageError(message: "too many parameters (\(pairs.count); at most 64)") }
-        for (key, value) in pairs where key == "theme" && !themeNames.contains(value) {
-            throw UsageError(message: "theme: one of \(themeNames.sorted().joined(separator: ", ")), got \"\(value)\"")
-        }
-        return try Arguments(named: pairs, spec: CommandSpec(name: "", usage: "", summary: "", options: options))
+        return try screened(try Arguments(named: pairs, spec: CommandSpec(name: "", usage: "", summary: "", options: options)))
     }
 
-    /// The query without `name`, and its value.
-    static func take(_ name: String, from query: [(String, String)]) -> (String?, [(String, String)]) {
-        (query.last { $0.0 == name }?.1, query.filter { $0.0 != name })
+    /// A request's JSON body, decoded against `options` (members camel-cased).
+    static func body(_ request: HTTPRequest, _ options: [CommandSpec.Option]) throws -> Arguments {
+        try screened(try Arguments(json: try object(request), spec: CommandSpec(name: "", usage: "", summary: "", options: options)))
     }
+
+    /// The options with a theme, if any, one of the service's own.
+    static func screened(_ a: Arguments) throws -> Arguments {
+        if let theme = a.value("theme"), !themeNames.contains(theme) {
+            throw UsageError(message: "\(a.say("theme")): one of \(themeNames.sorted().joined(separator: ", ")), got \"\(theme)\"")
+        }
+        return a
+    }
+
+    /// `hall` in a select's body: the hall the client believes the show is of (checked).
+    static let hallCheck = CommandSpec.Option.value("hall", "NAME", "The show's hall, checked (409 when it is another).")
+
+    /// `token` in a show's picker address: read by the page itself (the page's bytes are every buyer's).
+    static let pageToken = CommandSpec.Option.value("token", "T", "Read by the page from its own address: the buyer's hold token.")
+
+    /// A hit's members: the geometry and view options by their own names
+    /// (`pin-row-labels`, as the query parameters), and the points.
+    static let hitOptions = (GeometryOptions.table + HitQuery.options).map(\.namedAsIs) + [ShowRequests.points]
 
     static let renderOptions = GeometryOptions.table + ImageOptions.table
     static let pickerOptions = renderOptions.filter { $0.name != "page" && $0.name != "png-compression" }
@@ -415,46 +428,6 @@ struct Controller: Sendable {
         return format
     }
 
-    /// The hit request's points and options (JSON members as option values)
-    /// from the body's members (`token` already taken out by a show's hit).
-    static func hitRequest(_ members: [JSONMember]) throws -> (Arguments, [ViewPoint]) {
-        var pairs: [(String, String)] = []
-        var points: [ViewPoint]? = nil
-        let names = Set((GeometryOptions.table + HitQuery.options).map(\.name))
-        for m in members {
-            if m.key == "points" {
-                guard case .array(let items) = m.node.value, !items.isEmpty, items.count <= 10_000 else {
-                    throw UsageError(message: "points: expected an array of 1 to 10000 [x, y] pairs")
-                }
-                points = try items.enumerated().map { i, p in
-                    guard let (x, y) = pair(p) else { throw UsageError(message: "points[\(i)]: expected [x, y] numbers") }
-                    return ViewPoint(x, y)
-                }
-                continue
-            }
-            guard names.contains(m.key) else {
-                throw UsageError(message: "unknown member \"\(m.key)\" (known: points, \(names.sorted().joined(separator: ", ")))")
-            }
-            switch m.node.value {
-            case .bool(let b): pairs.append((m.key, b ? "true" : "false"))
-            case .number(let n): pairs.append((m.key, n))
-            case .string(let s): pairs.append((m.key, s))
-            case .array:
-                guard let (x, y) = pair(m.node) else { throw UsageError(message: "\(m.key): expected [x, y] numbers or \"x,y\"") }
-                pairs.append((m.key, "\(Arguments.format(x)),\(Arguments.format(y))"))
-            default: throw UsageError(message: "\(m.key): expected a number, a string, true or [x, y]")
-            }
-        }
-        guard let points else { throw UsageError(message: "missing \"points\": [[x, y], ...]") }
-        return (try arguments(pairs, GeometryOptions.table + HitQuery.options), points)
-    }
-
-    static func pair(_ node: JSONNode) -> (Double, Double)? {
-        guard case .array(let xy) = node.value, xy.count == 2, case .number(let xs) = xy[0].value, case .number(let ys) = xy[1].value,
-              case .point(let x, let y) = PointsFile.pair("\(xs),\(ys)") else { return nil }
-        return (x, y)
-    }
-
     // MARK: Health and halls
 
     /// 200 `{"status": "ok"}`; 503 `{"status": "degraded", "storeError"}`
@@ -524,9 +497,9 @@ struct Controller: Sendable {
     func hallHit(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (plan, _) = try halls.plan(name).get()
-            let (args, points) = try Controller.hitRequest(try Controller.object(request))
-            let (layout, results) = try HitQuery.hit(plan.hall, args, points: points)
-            return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout) }))
+            let r = try ShowRequests.hit(try Controller.body(request, Controller.hitOptions))
+            let (layout, results) = try HitQuery.hit(plan.hall, r.view, points: r.points)
+            return Controller.compact(.array(zip(r.points, results).map { ResultJSON.hitJSON($0, $1, layout) }))
         }
     }
 }

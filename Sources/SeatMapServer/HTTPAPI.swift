@@ -18,65 +18,63 @@ enum HTTPAPI {
 
     // MARK: Bodies
 
-    static let selectBody = S.object([
-        ("toggle", S.array(S.seatID, max: ShowService.maxNamedSeats)),
-        ("area", S.map(S.integer(0...ShowService.maxPlaces), max: 1000)),
-        ("types", S.map(S.string(nil, maxLength: 200), max: ShowService.maxNamedSeats)),
-        ("token", S.string("the buyer's hold token (omitted: a new one when something is held)")),
-        ("holdSeconds", holdSeconds),
-        ("locale", locale),
-        ("singleSeatRule", S.boolean),
-        ("hall", S.string("the show's hall, checked when given")),
-    ], closed: true)
-
-    /// Best available's members: the option table `recommend` reads as
-    /// flags, camel-cased, with the token's.
-    static let bestBody: JSONNode = {
-        var members: [(String, JSONNode)] = BestAvailableOptions.table.map { o in
-            let name = InputNames.member(o.name)
-            switch o.arity {
-            case .flag: return (name, S.boolean)
-            case .value, .values:
-                return (name, .object([("anyOf", .array([S.number(), S.string()])), ("description", .string(o.help))]))
+    /// A JSON body as its route's decoder reads it: one member per option
+    /// of the table the decoder is given (`Arguments(json:spec:)`), named
+    /// and shaped as it reads them, closed as it is (an unknown member is
+    /// refused). `refine` narrows a member's schema with the limits the
+    /// typed request checks.
+    static func body(_ options: [CommandSpec.Option], required: [String] = [], refine: [String: JSONNode] = [:]) -> JSONNode {
+        let members: [(String, JSONNode)] = options.map { o in
+            let name = o.memberName
+            if let schema = refine[name] { return (name, schema) }
+            if o.arity == .flag { return (name, S.boolean) }
+            let described = { (schema: JSONNode) -> JSONNode in
+                guard case .object(var m) = schema.value else { return schema }
+                if !m.contains(where: { $0.key == "description" }) { m.append(JSONMember("description", JSONNode(.string(o.help)))) }
+                return JSONNode(.object(m))
+            }
+            switch o.shape {
+            case .text: return (name, described(S.anyOf([S.string(), S.number()])))
+            case .list: return (name, described(S.array(S.string(nil, pattern: ".")))) 
+            case .pair: return (name, described(S.anyOf([S.point, S.string()])))
+            case .map: return (name, described(S.map(S.anyOf([S.string(), S.number()]))))
+            case .object: return (name, described(S.anyObject))
+            case .pairs: return (name, described(S.array(S.point, min: 1, max: 10_000)))
             }
         }
-        members += [("token", S.string("the buyer's hold token")), ("holdSeconds", holdSeconds), ("locale", locale)]
-        return S.object(members, required: ["count"], closed: true)
-    }()
+        return S.object(members, required: required, closed: true)
+    }
 
-    static let orderBody = S.object([
-        ("token", S.string("the buyer's hold token")),
-        ("orderId", S.string("the order's id: repeating it sells nothing more")),
-        ("seats", S.array(S.seatID)),
-    ], required: ["token", "orderId"], closed: true)
+    static let selectBody = body(ShowRequests.select + [Controller.hallCheck], refine: [
+        "toggle": S.array(S.seatID, max: ShowService.maxNamedSeats),
+        "area": S.map(S.integer(0...ShowService.maxPlaces), max: 1000),
+        "types": S.map(S.string(nil, pattern: ".", maxLength: 200), max: ShowService.maxNamedSeats),
+        "holdSeconds": holdSeconds, "locale": locale,
+    ])
 
-    static let channelBody = S.object([
-        ("seats", S.array(S.seatID, max: 100_000)),
-        ("release", S.boolean),
-        ("token", S.boolean),
-        ("holdSeconds", holdSeconds),
-    ], closed: true)
+    static let bestBody = body(ShowRequests.best, required: ["count"], refine: [
+        "count": S.integer(BestAvailableOptions.countRange), "holdSeconds": holdSeconds, "locale": locale,
+    ])
 
-    static let createBody = S.object([
-        ("hall", S.string("the hall's name in the halls folder")),
-        ("rules", .object([("type", .string("object")), ("description", .string("sales rules (docs/rules.md)"))])),
-    ], required: ["hall"], closed: true)
+    static let orderBody = body(ShowRequests.order, required: ["token", "orderId"], refine: ["seats": S.array(S.seatID)])
+
+    static let channelBody = body(ShowRequests.channel, refine: ["seats": S.array(S.seatID, max: 100_000), "holdSeconds": holdSeconds])
+
+    static let createBody = body(ShowRequests.create, required: ["hall"], refine: [
+        "hall": S.string("the hall's name in the halls folder"),
+        "rules": .object([("type", .string("object")), ("description", .string("sales rules (docs/rules.md)"))]),
+    ])
+
+    /// A hit request: points and the geometry and view options.
+    static func hitBody(token: Bool) -> JSONNode {
+        body(Controller.hitOptions + (token ? [ShowRequests.token] : []), required: ["points"])
+    }
 
     static let batch = S.object([
         ("batchId", S.string(nil, maxLength: 128)),
         ("sequence", S.integer()),
         ("changes", S.array(S.object([("id", text), ("status", S.integer()), ("available", S.integer())], required: ["id"], closed: true))),
     ], required: ["batchId", "sequence", "changes"], closed: true)
-
-    /// A hit request: points and the geometry and view options, by their
-    /// CLI names (a value as a number, a string, true or an [x, y] pair).
-    static func hitBody(token: Bool) -> JSONNode {
-        let value = S.anyOf([S.number(), S.string(), S.boolean, S.point])
-        var members: [(String, JSONNode)] = [("points", S.array(S.point, min: 1, max: 10_000))]
-        members += (GeometryOptions.table + HitQuery.options).map { ($0.name, value) }
-        if token { members.append(("token", S.string("the buyer's hold token"))) }
-        return S.object(members, required: ["points"], closed: true)
-    }
 
     // MARK: Answers
 
@@ -91,11 +89,6 @@ enum HTTPAPI {
                                  ("full", S.boolean)], required: ["show", "sequence", "seats"])
     static let delta = S.object([("show", text), ("sequence", count), ("changes", S.map(text)), ("areas", areas)],
                                 required: ["show", "sequence", "changes"])
-    static let seatsQuery: [RouteDoc.QueryParameter] = [
-        .init(name: "token", schema: S.string(), description: "the buyer's hold token: its own seats read \"selected\""),
-        .init(name: "since", schema: S.integer(0...Int(Int64.max)), description: "only the changes after this sequence"),
-        .init(name: "wait", schema: S.number(), description: "wait up to this many seconds (1 to 30) for a change"),
-    ]
     static let selection = S.object([
         ("results", S.array(S.object([("id", text), ("result", text), ("seat", text)], required: ["id", "result"]))),
         ("selected", texts), ("total", text), ("currency", text), ("totalText", text), ("descriptions", texts),

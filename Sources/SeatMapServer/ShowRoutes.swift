@@ -44,17 +44,9 @@ extension Controller {
     func createShow(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let service = try requireShows()
-            var hall: String? = nil, rules: JSONNode? = nil
-            for m in try Controller.object(request) {
-                switch (m.key, m.node.value) {
-                case ("hall", .string(let h)): hall = h
-                case ("rules", .object): rules = m.node
-                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: hall, rules)")
-                }
-            }
-            guard let hall else { throw UsageError(message: "missing \"hall\": the hall's name") }
-            let (plan, _) = try halls.plan(hall).get()
-            let (inv, created) = try service.create(show: show, plan: plan, rules: rules)
+            let r = try ShowRequests.create(try Controller.body(request, ShowRequests.create))
+            let (plan, _) = try halls.plan(r.hall).get()
+            let (inv, created) = try service.create(show: show, plan: plan, rules: r.rules)
             if created { changes.bump(show) }
             return Controller.compact(.object([("show", .string(inv.show)), ("hall", .string(inv.hall)), ("created", .bool(created)),
                                                ("rules", service.rules(of: inv, plan: plan).json())]),
@@ -75,19 +67,11 @@ extension Controller {
     /// is up (then `changes` is empty).
     func showSeats(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            let (token, rest) = Controller.take("token", from: request.query)
-            let (waitText, rest2) = Controller.take("wait", from: rest)
-            let (sinceText, others) = Controller.take("since", from: rest2)
-            if let bad = others.first { throw UsageError(message: "unknown parameter \"\(bad.0)\" (known: token, wait, since)") }
-            var wait: Double = 0
-            if let waitText {
-                guard let w = Double(waitText), w >= 1, w <= 30 else { throw UsageError(message: "wait: 1 to 30 seconds, got \"\(waitText)\"") }
-                wait = w
-            }
+            let q = try ShowRequests.seats(try Controller.arguments(request.query, ShowRequests.seats))
+            let token = q.token
             let (service, plan) = try showPlan(show)
-            let deadline = Date().addingTimeInterval(wait)
-            if let sinceText {
-                guard let since = Int(sinceText), since >= 0 else { throw UsageError(message: "since: a sequence (a whole number ≥ 0), got \"\(sinceText)\"") }
+            let deadline = Date().addingTimeInterval(q.wait)
+            if let since = q.since {
                 while true {
                     let seen = changes.version(show)
                     guard let delta = try service.changes(show: show, since: since, token: token, plan: plan) else {
@@ -134,50 +118,18 @@ extension Controller {
     func select(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var r = ShowService.SelectRequest(show: show, toggles: [], address: clientAddress(request))
-            var locale: SeatMapLocale? = nil
-            for m in try Controller.object(request) {
-                switch (m.key, m.node.value) {
-                case ("hall", .string(let h)):
-                    guard h == plan.name else { throw ServiceError(.conflict, "show \(show) is of the hall \(plan.name), not \(h)") }
-                case ("toggle", .array(let ids)):
-                    try ShowService.checkSelectSizes(toggles: ids.count, types: 0, places: [], say: { $0 })
-                    for (i, id) in ids.enumerated() {
-                        guard case .string(let text) = id.value, !text.isEmpty else { throw UsageError(message: "toggle[\(i)]: expected a seat id such as \"1-3-5\"") }
-                        r.toggles.append(text)
-                    }
-                case ("area", .object(let areas)):
-                    for a in areas {
-                        guard case .number(let n) = a.node.value, let v = Int(n), v >= 0, v <= ShowService.maxPlaces else {
-                            throw UsageError(message: "area.\(a.key): expected a whole number of places ≥ 0")
-                        }
-                        r.areas.append((a.key, v))
-                    }
-                case ("types", .object(let types)):
-                    try ShowService.checkSelectSizes(toggles: 0, types: types.count, places: [], say: { $0 })
-                    for t in types {
-                        guard case .string(let name) = t.node.value, !name.isEmpty else { throw UsageError(message: "types.\(t.key): expected a ticket type's name") }
-                        r.types.append((t.key, name))
-                    }
-                case ("token", .string(let t)): r.token = t
-                case ("holdSeconds", .number(let n)):
-                    r.ttl = try StoreOptions.holdSeconds(request: n, limit: service.defaultTTL)
-                case ("locale", .string(let l)):
-                    locale = try LocaleOptions.named(l, input: "locale")
-                case ("singleSeatRule", .bool(let b)): r.singleSeatRule = b
-                default:
-                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: toggle, area, types, token, holdSeconds, locale, singleSeatRule, hall)")
-                }
+            let a = try Controller.body(request, ShowRequests.select + [Controller.hallCheck])
+            if let h = a.value(Controller.hallCheck.name), h != plan.name {
+                throw ServiceError(.conflict, "show \(show) is of the hall \(plan.name), not \(h)")
             }
-            // With a token, an empty toggle list reads its holds back (and counts as activity).
-            guard !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty || r.token != nil else {
-                throw UsageError(message: "toggle: expected 1 to \(ShowService.maxNamedSeats) seat ids (or \"area\", or a \"token\" to read back)")
-            }
-            let a = try service.select(r, plan: plan)
+            let r = try ShowRequests.select(a, show: show, holdLimit: service.defaultTTL, address: clientAddress(request))
+            let locale = try LocaleOptions.given(a)
+            let answer = try service.select(r, plan: plan)
             if !r.toggles.isEmpty || !r.areas.isEmpty || !r.types.isEmpty { changes.bump(show) }
             let words = LocaleOptions.words(locale, for: plan.hall)
-            return Controller.compact(ShowJSON.selection(results: a.results, selection: a.selection, breaks: a.breaks, hall: a.hall,
-                                                         locale: words, token: a.kept ? a.token : nil, expiresAt: a.kept ? a.expiresAt : nil))
+            return Controller.compact(ShowJSON.selection(results: answer.results, selection: answer.selection, breaks: answer.breaks, hall: answer.hall,
+                                                         locale: words, token: answer.kept ? answer.token : nil,
+                                                         expiresAt: answer.kept ? answer.expiresAt : nil))
         }
     }
 
@@ -186,36 +138,14 @@ extension Controller {
     func best(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var values: [String: String] = [:], flags: Set<String> = []
-            var token: String? = nil, ttl: TimeInterval? = nil
-            var locale: SeatMapLocale? = nil
-            for m in try Controller.object(request) {
-                // The request's own members are the option group's, camel-cased.
-                if let option = BestAvailableOptions.option(member: m.key) {
-                    switch (option.arity, m.node.value) {
-                    case (.flag, .bool(let b)): if b { flags.insert(option.name) }
-                    case (.value, .number(let text)), (.value, .string(let text)): values[option.name] = text
-                    default: throw UsageError(message: "\(m.key): expected \(option.arity == .flag ? "true or false" : "a number or a string")")
-                    }
-                    continue
-                }
-                switch (m.key, m.node.value) {
-                case ("token", .string(let t)): token = t
-                case ("holdSeconds", .number(let n)):
-                    ttl = try StoreOptions.holdSeconds(request: n, limit: service.defaultTTL)
-                case ("locale", .string(let l)):
-                    locale = try LocaleOptions.named(l, input: "locale")
-                default:
-                    let known = BestAvailableOptions.table.map { InputNames.member($0.name) } + ["token", "holdSeconds", "locale"]
-                    throw UsageError(message: "\(m.key): unknown member or wrong type (known: \(known.joined(separator: ", ")))")
-                }
-            }
-            let r = try BestAvailableOptions.request(value: { values[$0] }, flag: { flags.contains($0) }, say: InputNames.member)
-            let a = try service.best(show: show, token: token, request: r, plan: plan, ttl: ttl, address: clientAddress(request))
-            if a.changed { changes.bump(show) }
+            let a = try Controller.body(request, ShowRequests.best)
+            let r = try ShowRequests.best(a, holdLimit: service.defaultTTL)
+            let locale = try LocaleOptions.given(a)
+            let answer = try service.best(show: show, token: r.token, request: r.request, plan: plan, ttl: r.ttl, address: clientAddress(request))
+            if answer.changed { changes.bump(show) }
             let words = LocaleOptions.words(locale, for: plan.hall)
-            return Controller.compact(ShowJSON.best(a.recommendation, selection: a.selection, hall: a.hall, locale: words,
-                                                    token: a.token, expiresAt: a.expiresAt))
+            return Controller.compact(ShowJSON.best(answer.recommendation, selection: answer.selection, hall: answer.hall, locale: words,
+                                                    token: answer.token, expiresAt: answer.expiresAt))
         }
     }
 
@@ -223,22 +153,8 @@ extension Controller {
     func order(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var token: String? = nil, orderId: String? = nil, seats: [SeatID]? = nil
-            for m in try Controller.object(request) {
-                switch (m.key, m.node.value) {
-                case ("token", .string(let t)): token = t
-                case ("orderId", .string(let o)): orderId = o
-                case ("seats", .array(let ids)):
-                    seats = try ids.enumerated().map { i, node in
-                        guard case .string(let s) = node.value, let id = SeatID(s) else { throw UsageError(message: "seats[\(i)]: expected a seat id such as \"1-3-5\"") }
-                        return id
-                    }
-                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: token, orderId, seats)")
-                }
-            }
-            guard let token else { throw UsageError(message: "missing \"token\": the buyer's hold token") }
-            guard let orderId else { throw UsageError(message: "missing \"orderId\": the order's id (repeating it sells nothing more)") }
-            let answer = try service.order(show: show, token: token, orderId: orderId, expecting: seats, plan: plan)
+            let r = try ShowRequests.order(try Controller.body(request, ShowRequests.order))
+            let answer = try service.order(show: show, token: r.token, orderId: r.orderId, expecting: r.seats, plan: plan)
             changes.bump(show)
             return Controller.compact(ShowJSON.order(answer, show: show))
         }
@@ -251,37 +167,21 @@ extension Controller {
     func channel(_ show: String, _ channel: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let (service, plan) = try showPlan(show)
-            var seats: [String]? = nil, release = false, token = false, ttl: TimeInterval? = nil
-            for m in try Controller.object(request) {
-                switch (m.key, m.node.value) {
-                case ("seats", .array(let ids)):
-                    guard ids.count <= 100_000 else { throw UsageError(message: "seats: expected at most 100000 seat ids") }
-                    seats = try ids.enumerated().map { i, node in
-                        guard case .string(let s) = node.value, !s.isEmpty else { throw UsageError(message: "seats[\(i)]: expected a seat id such as \"1-3-5\"") }
-                        return s
-                    }
-                case ("release", .bool(let b)): release = b
-                case ("token", .bool(let b)): token = b
-                case ("holdSeconds", .number(let n)):
-                    // The back office (admin key) sets a channel token's hold time within the whole range.
-                    ttl = try StoreOptions.holdSeconds(request: n, limit: HoldTime.range.upperBound)
-                default: throw UsageError(message: "\(m.key): unknown member or wrong type (known: seats, release, token, holdSeconds)")
-                }
-            }
-            guard [seats != nil, release, token].filter({ $0 }).count == 1 else {
-                throw UsageError(message: "expected one of \"seats\" (reserve), \"release\": true or \"token\": true")
-            }
-            if ttl != nil && !token { throw UsageError(message: "holdSeconds goes with \"token\": true") }
-            if token {
+            let action = try ShowRequests.channel(try Controller.body(request, ShowRequests.channel))
+            let word: String, ids: [SeatID]
+            switch action {
+            case .token(let ttl):
                 let (t, expiry) = try service.openChannelToken(show: show, channel: channel, plan: plan, ttl: ttl)
                 return Controller.compact(.object([("show", .string(show)), ("channel", .string(channel)), ("token", .string(t)),
                                                    ("expiresAt", .string(ShowJSON.time(expiry)))]), status: 201)
+            case .release:
+                (word, ids) = ("released", try service.releaseChannel(show: show, channel: channel, plan: plan))
+            case .reserve(let seats):
+                (word, ids) = ("reserved", try service.reserve(show: show, channel: channel, seats: seats, plan: plan))
             }
-            let ids = release ? try service.releaseChannel(show: show, channel: channel, plan: plan)
-                              : try service.reserve(show: show, channel: channel, seats: seats ?? [], plan: plan)
             changes.bump(show)
             return Controller.compact(.object([("show", .string(show)), ("channel", .string(channel)),
-                                               (release ? "released" : "reserved", .array(ids.map { .string($0.description) }))]))
+                                               (word, .array(ids.map { .string($0.description) }))]))
         }
     }
 
@@ -303,10 +203,10 @@ extension Controller {
     func showImage(_ show: String, _ ext: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
             let format = try Controller.format(ext, request)
-            let (token, query) = Controller.take("token", from: request.query)
+            let a = try Controller.arguments(request.query, Controller.renderOptions + [ShowRequests.viewer])
             let (service, plan) = try showPlan(show)
-            let settings = try ImageOptions.settings(try Controller.arguments(query, Controller.renderOptions))
-            let view = try service.view(show: show, token: token, plan: plan)
+            let settings = try ImageOptions.settings(a)
+            let view = try service.view(show: show, token: ShowRequests.viewer(a), plan: plan)
             return Controller.image(try HallImage.bytes(view.hall, format: format, settings, selected: view.selected), format, request)
         }
     }
@@ -318,16 +218,16 @@ extension Controller {
     /// cart to the host page.
     func showPicker(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            let (_, query) = Controller.take("token", from: request.query)
+            // The page reads `token` from its own address: the page's bytes do not depend on it.
+            let a = try Controller.arguments(request.query, Controller.pickerOptions + [Controller.pageToken])
             let (_, plan) = try showPlan(show)
             let (_, path) = try halls.plan(plan.name).get()
-            let level = query.last(where: { $0.0 == "level" }).flatMap { Int($0.1) }
-            let words = LocaleOptions.words(try query.last(where: { $0.0 == "locale" }).map { try LocaleOptions.named($0.1, input: "locale") },
-                                            for: plan.hall)
+            let settings = try ImageOptions.settings(a)
+            let words = LocaleOptions.words(settings.geometry.locale, for: plan.hall)
             let endpoint = PickerEndpoint(show: show, select: "/shows/\(show)/select", seats: "/shows/\(show)/seats",
                                           order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted(),
-                                          levels: plan.hall.levels.map { ($0, plan.hall.levelName($0, in: words)) }, level: level)
-            return try picker(plan, path: path, query: query, endpoint: endpoint, request)
+                                          levels: plan.hall.levels.map { ($0, plan.hall.levelName($0, in: words)) }, level: settings.geometry.level)
+            return try picker(plan, path: path, query: request.query.filter { $0.0 != Controller.pageToken.name }, endpoint: endpoint, request)
         }
     }
 
@@ -335,17 +235,11 @@ extension Controller {
     /// (`held`, and `selected` for `"token"`'s own seats).
     func showHit(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
         attempt {
-            var token: String? = nil
-            let members = try Controller.object(request)
-            if let t = members.first(where: { $0.key == "token" }) {
-                guard case .string(let s) = t.node.value else { throw UsageError(message: "token: expected the buyer's hold token") }
-                token = s
-            }
+            let r = try ShowRequests.hit(try Controller.body(request, Controller.hitOptions + [ShowRequests.token]))
             let (service, plan) = try showPlan(show)
-            let (args, points) = try Controller.hitRequest(members.filter { $0.key != "token" })
-            let view = try service.view(show: show, token: token, plan: plan)
-            let (layout, results) = try HitQuery.hit(view.hall, args, points: points)
-            return Controller.compact(.array(zip(points, results).map { ResultJSON.hitJSON($0, $1, layout, statuses: view.statuses) }))
+            let view = try service.view(show: show, token: r.token, plan: plan)
+            let (layout, results) = try HitQuery.hit(view.hall, r.view, points: r.points)
+            return Controller.compact(.array(zip(r.points, results).map { ResultJSON.hitJSON($0, $1, layout, statuses: view.statuses) }))
         }
     }
 }

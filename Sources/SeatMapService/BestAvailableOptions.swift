@@ -19,28 +19,14 @@ package enum BestAvailableOptions {
         .flag("together", "One row only: no split across rows, no seats apart."),
     ]
 
-    /// The option named by a JSON member (`priceMax` → `price-max`), or nil.
-    package static func option(member: String) -> CommandSpec.Option? {
-        table.first { InputNames.member($0.name) == member }
-    }
-
-    /// The request the options give: `value` and `flag` read an option by
-    /// its name, `say` names it as the face does (`--count`, `count`).
-    package static func request(value: (String) -> String?, flag: (String) -> Bool,
-                                say: (String) -> String) throws(UsageError) -> Recommender.Request {
-        func whole(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-            guard let text = value(name) else { return nil }
-            guard DecodeContext.isDecimalNumber(text), let v = Int(text), range.contains(v) else {
-                throw UsageError(message: "\(say(name)) expects a whole number in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"")
-            }
-            return v
-        }
-        guard let count = try whole("count", countRange) else { throw UsageError(message: "missing \(say("count")): how many seats") }
-        var request = Recommender.Request(count: count, category: value("category"), section: value("section"),
-                                          level: try whole("level", levelRange),
-                                          accessible: try whole("accessible", accessibleRange) ?? 0, together: flag("together"))
-        if let text = value("price-max") {
-            guard let p = DecodeContext.exactDecimal(text), p >= 0 else { throw UsageError(message: "\(say("price-max")) expects a price ≥ 0, got \"\(text)\"") }
+    /// The request the options give; errors name them as the face does (`--count`, `count`).
+    package static func request(_ a: Arguments) throws(UsageError) -> Recommender.Request {
+        guard let count = try a.int("count", in: countRange) else { throw UsageError(message: "missing \(a.say("count")): how many seats") }
+        var request = Recommender.Request(count: count, category: a.value("category"), section: a.value("section"),
+                                          level: try a.int("level", in: levelRange),
+                                          accessible: try a.int("accessible", in: accessibleRange) ?? 0, together: a.flag("together"))
+        if let text = a.value("price-max") {
+            guard let p = DecodeContext.exactDecimal(text), p >= 0 else { throw UsageError(message: "\(a.say("price-max")) expects a price ≥ 0, got \"\(text)\"") }
             request.priceMax = p
         }
         return request

@@ -19,7 +19,7 @@ extension GeometryOptions {
     package static let table: [CommandSpec.Option] = [
         .value("theme", "NAME|PATH", "\(HelpPhrases.list(Theme.shippedNames, default: "light")), or a theme file (its metrics are part of the geometry)."),
         zoomOption,
-        .value("fit", "W,H", "Instead of --zoom: choose the seat width (\(HelpPhrases.range(LayoutStyle.seatWidthRange)) pt) and the largest zoom that show the whole hall in a W×H pt viewport."),
+        CommandSpec.Option.value("fit", "W,H", "Instead of --zoom: choose the seat width (\(HelpPhrases.range(LayoutStyle.seatWidthRange)) pt) and the largest zoom that show the whole hall in a W×H pt viewport.").json(.pair),
         scaleOption,
         .flag("no-header", "Leave out the header."),
         .flag("no-legend", "Leave out the legend."),
@@ -41,7 +41,7 @@ extension GeometryOptions {
     package init(_ a: Arguments) throws {
         let (zoom, scale) = try GeometryOptions.zoomAndScale(a)
         let fit = try a.pair("fit")
-        if fit != nil, a.value("zoom") != nil { throw UsageError(message: "use either --zoom or --fit") }
+        if fit != nil, a.given("zoom") { throw UsageError(message: "use either \(a.say("zoom")) or \(a.say("fit"))") }
         let theme = try Theme.search(a.value("theme") ?? "light")
         let level = try a.int("level", in: GeometryOptions.levelRange)
         let locale = try LocaleOptions.given(a)
@@ -50,7 +50,7 @@ extension GeometryOptions {
                           header: !a.flag("no-header"), legend: !a.flag("no-legend"), legendAll: a.flag("legend-all"),
                           level: level, locale: locale)
         } catch {
-            throw UsageError(message: CLIMessages.say(error))
+            throw UsageError(message: error.naming(a.say).message)
         }
     }
 }

@@ -14,8 +14,8 @@ package enum HitQuery {
 
     /// Where the view is: its pan offset and size.
     package static let viewOptions: [CommandSpec.Option] = [
-        .value("offset", "X,Y", "Content offset in points, as UIScrollView.contentOffset (default 0,0)."),
-        .value("viewport", "W,H", "Viewport size in points; taps outside it are reported as outside."),
+        CommandSpec.Option.value("offset", "X,Y", "Content offset in points, as UIScrollView.contentOffset (default 0,0).").json(.pair),
+        CommandSpec.Option.value("viewport", "W,H", "Viewport size in points; taps outside it are reported as outside.").json(.pair),
     ]
 
     /// Each point's result, in the order given, and the layout answered from.
@@ -42,11 +42,11 @@ package struct TapView {
         let offset = try args.pair("offset") ?? (0, 0)
         let viewport = try args.pair("viewport")
         if let viewport, viewport.0 <= 0 || viewport.1 <= 0 {
-            throw UsageError(message: "--viewport expects a positive width and height")
+            throw UsageError(message: "\(args.say("viewport")) expects a positive width and height")
         }
         slop = try args.double("slop", default: 0, in: 0...1000)
         pinned = args.flag("pin-row-labels")
-        if pinned && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
+        if pinned && viewport == nil { throw UsageError(message: "\(args.say("pin-row-labels")) goes with \(args.say("viewport"))") }
         layout = try geometry.layout(for: hall).layout
         transform = ViewTransform(layout: layout, viewportWidth: viewport?.0, viewportHeight: viewport?.1,
                                   offsetX: offset.0, offsetY: offset.1)

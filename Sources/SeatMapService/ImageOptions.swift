@@ -25,28 +25,28 @@ extension ImageOptions {
     package static func settings(_ args: Arguments) throws -> ImageOptions {
         var geometry = try GeometryOptions(args)
         let viewport = try args.pair("viewport")
-        if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "--viewport expects a positive width and height") }
+        if let viewport, viewport.0 <= 0 || viewport.1 <= 0 { throw UsageError(message: "\(args.say("viewport")) expects a positive width and height") }
         let offset = try args.pair("offset") ?? (0, 0)
-        if args.value("offset") != nil && viewport == nil { throw UsageError(message: "--offset goes with --viewport") }
-        if args.flag("minimap") && viewport == nil { throw UsageError(message: "--minimap goes with --viewport") }
-        if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "--pin-row-labels goes with --viewport") }
+        if args.given("offset") && viewport == nil { throw UsageError(message: "\(args.say("offset")) goes with \(args.say("viewport"))") }
+        if args.flag("minimap") && viewport == nil { throw UsageError(message: "\(args.say("minimap")) goes with \(args.say("viewport"))") }
+        if args.flag("pin-row-labels") && viewport == nil { throw UsageError(message: "\(args.say("pin-row-labels")) goes with \(args.say("viewport"))") }
         let page = try args.choice("page", default: PageSize.fit)
         let compression = try args.choice("png-compression", default: PNGCompression.default)
-        let ticket = (args.value("ticket") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if args.value("ticket") != nil {
-            if ticket.isEmpty { throw UsageError(message: "--ticket expects seat ids (ID,...)") }
-            if viewport != nil { throw UsageError(message: "--ticket is its own crop: it takes no --viewport") }
-            if args.value("select") != nil || args.value("highlight") != nil {
-                throw UsageError(message: "--ticket draws the buyer's seats itself: it takes no --select or --highlight")
+        let ticket = args.list("ticket") ?? []
+        if args.given("ticket") {
+            if ticket.isEmpty { throw UsageError(message: "\(args.say("ticket")) expects seat ids (ID,...)") }
+            if viewport != nil { throw UsageError(message: "\(args.say("ticket")) is its own crop: it takes no \(args.say("viewport"))") }
+            if args.given("select") || args.given("highlight") {
+                throw UsageError(message: "\(args.say("ticket")) draws the buyer's seats itself: it takes no \(args.say("select")) or \(args.say("highlight"))")
             }
             // A ticket has no legend: with occupancy hidden it would describe colours the ticket does not use.
             geometry.legend = false
         }
-        if args.flag("show-occupancy") && args.value("ticket") == nil { throw UsageError(message: "--show-occupancy goes with --ticket") }
+        if args.flag("show-occupancy") && !args.given("ticket") { throw UsageError(message: "\(args.say("show-occupancy")) goes with \(args.say("ticket"))") }
         let svgText = try args.choice("svg-text", default: SVGText.text)
         return ImageOptions(geometry: geometry, viewport: viewport, offset: offset,
-                              minimap: args.flag("minimap"), selected: ImageOptions.idList(args.value("select")),
-                              highlighted: ImageOptions.idList(args.value("highlight")), page: page, compression: compression,
+                              minimap: args.flag("minimap"), selected: Set(args.list("select") ?? []),
+                              highlighted: Set(args.list("highlight") ?? []), page: page, compression: compression,
                               svgTextAsPaths: svgText == .paths, ticket: ticket, showOccupancy: args.flag("show-occupancy"),
                               pinRowLabels: args.flag("pin-row-labels"))
     }
@@ -95,7 +95,7 @@ package enum HallImage {
     /// written); errors about the hall or the options name what they are about.
     package static func bytes(_ hall: Hall, format: OutputFormat, _ s: ImageOptions, selected extra: [SeatID] = [],
                               picker: PickerEndpoint? = nil, output: String? = nil) throws -> [UInt8] {
-        if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(message: "--svg-text goes with SVG or HTML output") }
+        if s.svgTextAsPaths, format != .svg && format != .html { throw UsageError(template: "{{svg-text}} goes with SVG or HTML output") }
         let selected = try ImageOptions.seatIDs(s.selected, input: "selected", in: hall).union(extra)
         var scene = try s.geometry.scene(for: hall, selected: selected,
                                          highlighted: ImageOptions.seatIDs(s.highlighted, input: "highlighted", in: hall))

@@ -14,7 +14,7 @@ package enum LocaleOptions {
 
     /// `--locale`, read (nil when not given: the hall's locale applies).
     package static func given(_ a: Arguments) throws(UsageError) -> SeatMapLocale? {
-        try a.value("locale").map { tag throws(UsageError) in try named(tag) }
+        try a.value("locale").map { tag throws(UsageError) in try named(tag, input: a.say("locale")) }
     }
 
     /// The words for `hall`: `given`, else the hall's locale, else zh-Hans.

@@ -226,7 +226,7 @@ public final class ShowService: Sendable {
     /// as the face does (`--toggle` on the command line, `toggle` in JSON).
     package static func checkSelectSizes(toggles: Int, types: Int, places: [Int], say: (String) -> String) throws(UsageError) {
         if toggles > maxNamedSeats { throw UsageError(message: "\(say("toggle")): expected at most \(maxNamedSeats) seat ids, got \(toggles)") }
-        if types > maxNamedSeats { throw UsageError(message: "\(say("types")): expected at most \(maxNamedSeats) seats, got \(types)") }
+        if types > maxNamedSeats { throw UsageError(message: "\(say("type")): expected at most \(maxNamedSeats) seats, got \(types)") }
         if let n = places.first(where: { $0 < 0 || $0 > maxPlaces }) {
             throw UsageError(message: "\(say("area")): expected a whole number of places from 0 to \(maxPlaces), got \(n)")
         }

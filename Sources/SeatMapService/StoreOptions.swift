@@ -10,7 +10,8 @@ package enum StoreOptions {
 
     /// `--hold-ttl`, described for `what` holds.
     package static func holdTTL(_ what: String) -> CommandSpec.Option {
-        .value("hold-ttl", "SECONDS", "How long \(what) last without another select, \(HelpPhrases.range(HoldTime.range)) s (default \(Arguments.format(HoldTime.defaultSeconds))).")
+        CommandSpec.Option.value("hold-ttl", "SECONDS", "How long \(what) last without another select, \(HelpPhrases.range(HoldTime.range)) s (default \(Arguments.format(HoldTime.defaultSeconds))).")
+            .json(.text, member: "holdSeconds")
     }
 
     /// `--hold-ttl`, checked against `HoldTime.range` (its default when not given).
@@ -18,13 +19,15 @@ package enum StoreOptions {
         try a.double("hold-ttl", default: HoldTime.defaultSeconds, in: HoldTime.range)
     }
 
-    /// A request's `holdSeconds`: within `HoldTime.range` and at most the
-    /// service's own hold time `limit` (a buyer may shorten a hold, not
-    /// lengthen it).
-    package static func holdSeconds(request text: String, limit: TimeInterval) throws(UsageError) -> TimeInterval {
+    /// A request's hold time (`holdSeconds` in JSON): within
+    /// `HoldTime.range` and at most the service's own hold time `limit`
+    /// (a buyer may shorten a hold, not lengthen it); nil when not given.
+    package static func holdSeconds(_ a: Arguments, limit: TimeInterval) throws(UsageError) -> TimeInterval? {
+        guard let text = a.value("hold-ttl") else { return nil }
         let top = min(limit, HoldTime.range.upperBound)
         guard let v = Arguments.number(text), v >= HoldTime.range.lowerBound, v <= top else {
-            throw UsageError(message: "holdSeconds: expected \(Arguments.format(HoldTime.range.lowerBound)) to \(Arguments.format(top)) seconds (the service's hold time), got \(text)")
+            let why = top < HoldTime.range.upperBound ? " (the service's hold time)" : ""
+            throw UsageError(message: "\(a.say("hold-ttl")): expected \(Arguments.format(HoldTime.range.lowerBound)) to \(Arguments.format(top)) seconds\(why), got \(text)")
         }
         return v
     }

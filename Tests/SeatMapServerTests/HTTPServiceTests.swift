@@ -104,7 +104,7 @@ struct ServeTests {
         try expectError(http.request("GET", "/halls/seed/hit"), 405, "answers POST")
         try expectError(http.request("GET", "/nothing"), 404, "no such endpoint")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array("{not json".utf8)), 400, "not JSON")
-        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"zoom": 2}"#.utf8)), 400, "missing \"points\"")
+        try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"zoom": 2}"#.utf8)), 400, "missing points")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "colour": 1}"#.utf8)), 400, "unknown member \"colour\"")
         try expectError(http.request("POST", "/halls/seed/hit", body: Array(#"{"points": [[1, 2]], "zoom": 99}"#.utf8)), 400, "zoom 99 is outside")
         try expectError(http.request("POST", "/halls/seed/hit", body: [UInt8](repeating: 32, count: (1 << 20) + 1)), 413, "over 1048576 bytes")

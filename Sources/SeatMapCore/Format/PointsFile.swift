@@ -27,9 +27,13 @@ public enum PointsFile {
     /// Reads `X,Y` (spaces around either number allowed).
     public static func pair(_ text: String) -> Pair {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let x = number(parts[0].trimmingCharacters(in: .whitespaces)),
-              let y = number(parts[1].trimmingCharacters(in: .whitespaces)) else { return .malformed }
+        guard parts.count == 2 else { return .malformed }
+        return pair(x: parts[0].trimmingCharacters(in: .whitespaces), y: parts[1].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// What two numbers given apart (a JSON `[x, y]`'s) are.
+    public static func pair(x xText: String, y yText: String) -> Pair {
+        guard let x = number(xText), let y = number(yText) else { return .malformed }
         guard abs(x) <= maxCoordinate, abs(y) <= maxCoordinate else { return .outOfRange }
         return .point(x, y)
     }
