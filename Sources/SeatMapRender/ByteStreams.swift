@@ -3,7 +3,6 @@ import CPNG
 import CPNGStrips
 import Foundation
 import SeatMapCore
-import SeatMapLayout
 
 /// Feeds bytes to Cairo's PNG reader.
 final class ByteSource {

@@ -1,4 +1,3 @@
-import Foundation
 import CCairo
 import CPNG
 import CTextWarmUp

@@ -1,7 +1,6 @@
 import CCairo
 import CPNG
 import CPNGStrips
-import Foundation
 import SeatMapCore
 import SeatMapLayout
 

@@ -1,6 +1,5 @@
 import CMicroHTTPD
 import Dispatch
-import Foundation
 import SeatMapCore
 import SeatMapRender
 

@@ -3,7 +3,6 @@ import Foundation
 import SeatMapCore
 import SeatMapRender
 import SeatMapService
-import SeatMapStore
 
 /// Parsed hall files by file identity (at most 32, the oldest dropped first).
 final class PlanCache: @unchecked Sendable {

@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A point in points.
 public struct Point: Sendable, Equatable {
     public var x: Double

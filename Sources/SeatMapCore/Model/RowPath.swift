@@ -1,5 +1,3 @@
-import Foundation
-
 /// A row that places its own seats, in their order: along an arc or along a
 /// straight line. Seats of such a row give no `x`/`y`; their shape and
 /// rotation still come from the seat (`SeatPlace.shape`, added rotation).

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Seats booked together (a box, a whole table): selecting or selling one
 /// selects or sells all. Couples are two-seat groups of their own (their
 /// `coupleLeft`/`coupleRight` types), not listed here.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A free seat's shape: a rect (`w` × `h`, the style's seat size where
 /// absent) or a circle of radius `r`.
 public enum SeatShape: Sendable, Equatable {

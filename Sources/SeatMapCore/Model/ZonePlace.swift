@@ -1,5 +1,3 @@
-import Foundation
-
 /// A zone's place: every seat and area of the section is given relative to
 /// it (turned by `rotation` degrees about the zone's origin, then moved to
 /// (x, y)). `level` is the floor (0 the lowest); `outline` draws the box

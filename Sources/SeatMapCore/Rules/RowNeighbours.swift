@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which seats of a row sit side by side, for the rules (no single empty
 /// seat, recommendations).
 ///

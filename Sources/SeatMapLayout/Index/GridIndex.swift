@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// The grid placement's index: one packed `Int32` per grid position (the

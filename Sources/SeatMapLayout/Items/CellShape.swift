@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// How a cell's drawn shape relates to its boxes.

@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// An area placed in pixels: its outline, how it is hit and where its text goes.

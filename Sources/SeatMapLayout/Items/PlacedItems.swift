@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// What a placement produces: its cells and the index that finds them, and

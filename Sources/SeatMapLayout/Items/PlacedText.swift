@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// A text the layout places that is not a seat's: level titles and zone names.

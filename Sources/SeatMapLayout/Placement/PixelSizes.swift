@@ -1,6 +1,3 @@
-import Foundation
-import SeatMapCore
-
 /// The whole-pixel sizes of one layout: every length of the style as
 /// `ceil(points × zoom × scale)` (see `Layout.pixels`).
 public struct PixelSizes: Sendable, Equatable {

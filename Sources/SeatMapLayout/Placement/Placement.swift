@@ -1,4 +1,3 @@
-import Foundation
 import SeatMapCore
 
 /// A placement turns a hall's cells into laid-out items at whole pixels and
