@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import SeatMapCore
-import SeatMapLayout
 import SeatMapRender
 import SeatMapService
 

@@ -4,7 +4,6 @@ import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
 import SeatMapService
-import SeatMapStore
 
 extension SeatMapCLI {
     static let selectCommand = Command(

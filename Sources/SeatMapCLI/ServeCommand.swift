@@ -3,7 +3,6 @@ import Foundation
 import SeatMapCore
 import SeatMapServer
 import SeatMapService
-import SeatMapStore
 
 extension SeatMapCLI {
     static let serveCommand = Command(

@@ -1,7 +1,6 @@
 import Foundation
 import SeatMapCore
 import SeatMapService
-import SeatMapStore
 
 extension SeatMapCLI {
     static let showCommand = Command(

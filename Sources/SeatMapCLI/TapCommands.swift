@@ -1,6 +1,5 @@
 import Foundation
 import SeatMapCore
-import SeatMapLayout
 import SeatMapRender
 import SeatMapService
 

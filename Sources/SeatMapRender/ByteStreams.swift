@@ -2,7 +2,6 @@ import CCairo
 import CPNG
 import CPNGStrips
 import Foundation
-import SeatMapCore
 
 /// Feeds bytes to Cairo's PNG reader.
 final class ByteSource {

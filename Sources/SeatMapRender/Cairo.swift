@@ -2,7 +2,6 @@ import Foundation
 import CCairo
 import CPNG
 import SeatMapCore
-import SeatMapLayout
 
 /// Facts about the Cairo library SeatMap renders with.
 public enum CairoLibrary {

@@ -1,7 +1,6 @@
 import Foundation
 import CCairo
 import CPNG
-import SeatMapCore
 import SeatMapLayout
 
 /// Draws on a Cairo context (image or PDF surface); text through Pango.

@@ -1,7 +1,6 @@
 import CCairo
 import CPNG
 import SeatMapCore
-import SeatMapLayout
 
 /// A Cairo drawing context with SeatMap's fixed font options, destroyed
 /// with its wrapper.

@@ -3,7 +3,6 @@ import CCairo
 import CPNG
 import CImageMemory
 import SeatMapCore
-import SeatMapLayout
 
 /// A Cairo surface, destroyed with its wrapper. Creation checks the status
 /// (Cairo never returns NULL: it returns an object in an error state).

@@ -2,7 +2,6 @@ import CCairo
 import CPNG
 import CTextWarmUp
 import SeatMapCore
-import SeatMapLayout
 
 /// A font family checked to be installed.
 public struct ResolvedFont: Sendable, Equatable {

@@ -2,7 +2,6 @@ import CCairo
 import CPNG
 import CPNGStrips
 import SeatMapCore
-import SeatMapLayout
 
 /// PNG encoder settings: deflate effort and row filtering (see `PNGEncoder`).
 public enum PNGCompression: String, Sendable, CaseIterable {

@@ -1,8 +1,6 @@
 import CCairo
 import CPNG
 import CPNGStrips
-import SeatMapCore
-import SeatMapLayout
 
 /// PDF page sizes in points; `fit` makes the page the image's size.
 public enum PageSize: String, Sendable, CaseIterable {

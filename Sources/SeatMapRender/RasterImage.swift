@@ -3,7 +3,6 @@ import CPNG
 import CPNGStrips
 import Foundation
 import SeatMapCore
-import SeatMapLayout
 
 /// A rendered raster image (premultiplied ARGB32, Cairo's format).
 public final class RasterImage {

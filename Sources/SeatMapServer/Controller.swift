@@ -1,10 +1,8 @@
 import CZlib
 import Foundation
 import SeatMapCore
-import SeatMapLayout
 import SeatMapRender
 import SeatMapService
-import SeatMapStore
 
 /// The HTTP face: each route parses its request into the service's typed
 /// options and requests, calls the service, and answers its result JSON

@@ -1,5 +1,4 @@
 import SeatMapCore
-import SeatMapRender
 import SeatMapService
 
 /// The bodies the routes read and the answers they write, as JSON Schema

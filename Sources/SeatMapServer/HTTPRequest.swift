@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import SeatMapCore
-import SeatMapRender
 
 /// An HTTP request as `seatmap serve` handles it: everything is copied out
 /// of libmicrohttpd's buffers while its callbacks run.

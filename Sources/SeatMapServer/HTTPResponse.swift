@@ -2,7 +2,6 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import SeatMapCore
-import SeatMapRender
 
 /// A response: status, headers and body.
 struct HTTPResponse: Sendable {

@@ -2,7 +2,6 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import SeatMapCore
-import SeatMapRender
 import SeatMapService
 
 /// The HTTP/1.1 server under `seatmap serve`: libmicrohttpd parses HTTP and

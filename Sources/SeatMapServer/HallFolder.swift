@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import SeatMapCore
-import SeatMapRender
 import SeatMapService
-import SeatMapStore
 
 /// The halls folder: a hall name is `NAME.json` in it, and nothing else.
 /// Parsed plans are kept by the file's identity (a replaced file is read again).

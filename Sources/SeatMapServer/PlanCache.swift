@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
 import SeatMapCore
-import SeatMapRender
-import SeatMapService
 
 /// Parsed hall files by file identity (at most 32, the oldest dropped first).
 final class PlanCache: @unchecked Sendable {

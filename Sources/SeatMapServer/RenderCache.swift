@@ -1,9 +1,5 @@
 import Dispatch
 import Foundation
-import SeatMapCore
-import SeatMapRender
-import SeatMapService
-import SeatMapStore
 
 /// Recent renders, keyed by the hall file's identity (device, inode, size,
 /// modification time in nanoseconds), the show's state and the render's

@@ -1,5 +1,4 @@
 import Foundation
-import SeatMapCore
 
 /// The route table: method + path pattern → handler. A pattern is a path
 /// of segments; `:name` captures a segment, `:name.:ext` captures one split

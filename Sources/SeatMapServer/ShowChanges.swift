@@ -1,9 +1,5 @@
 import Dispatch
 import Foundation
-import SeatMapCore
-import SeatMapRender
-import SeatMapService
-import SeatMapStore
 
 /// A counter per show that commits bump (this instance's own, and every
 /// instance's through the store's change feed), and long polls wait on.

@@ -1,9 +1,5 @@
 import Dispatch
 import Foundation
-import SeatMapCore
-import SeatMapRender
-import SeatMapService
-import SeatMapStore
 
 /// Each show's hall name, which never changes once the show exists.
 final class ShowHalls: @unchecked Sendable {

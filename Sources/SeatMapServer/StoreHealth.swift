@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-import SeatMapCore
-import SeatMapRender
-import SeatMapService
 import SeatMapStore
 
 /// Whether the store answers, asked every two seconds off the request

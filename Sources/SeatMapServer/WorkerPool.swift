@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import SeatMapCore
 import SeatMapRender
 
 /// Threads of its own taking jobs in order (not Dispatch's shared pool,

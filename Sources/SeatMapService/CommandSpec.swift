@@ -1,6 +1,4 @@
 import Foundation
-import SeatMapCore
-import SeatMapLayout
 
 /// A command's options, for parsing and for `--help`: the one table a
 /// face reads (the CLI from argv, the HTTP service from query parameters

@@ -1,5 +1,4 @@
 import Foundation
-import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
 

@@ -1,6 +1,4 @@
 import Foundation
-import SeatMapCore
-import SeatMapLayout
 
 /// What the faces call the inputs a library error names (`{{selected}}`):
 /// the CLI's flag and the service's query parameter, without the dashes.

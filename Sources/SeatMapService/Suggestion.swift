@@ -1,6 +1,4 @@
 import Foundation
-import SeatMapCore
-import SeatMapLayout
 
 /// "Did you mean": the closest of some names to a mistyped one.
 package enum Suggestion {

@@ -1,7 +1,6 @@
 import Foundation
 import SeatMapCore
 import SeatMapLayout
-import SeatMapRender
 
 /// One answer of an app under test: the seat it selected for a tap.
 package struct TapAnswer: Sendable, Equatable {

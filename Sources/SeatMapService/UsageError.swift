@@ -1,5 +1,4 @@
 import SeatMapCore
-import SeatMapLayout
 
 /// A usage mistake: the command exits 2 (HTTP: 400) and says what to fix.
 package struct UsageError: Error {

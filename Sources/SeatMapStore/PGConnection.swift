@@ -1,7 +1,6 @@
 import CLibPQ
 import Dispatch
 import Foundation
-import SeatMapCore
 
 extension PGConnection {
     /// The payloads of the notifications that arrive within `seconds`

@@ -1,7 +1,6 @@
 import CLibPQ
 import Dispatch
 import Foundation
-import SeatMapCore
 
 /// The thread behind `watchChanges`.
 final class PGListener: StoreWatch, @unchecked Sendable {

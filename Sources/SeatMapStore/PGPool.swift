@@ -1,7 +1,6 @@
 import CLibPQ
 import Dispatch
 import Foundation
-import SeatMapCore
 
 /// Up to `size` connections shared by the threads of a process: a caller
 /// waits for a free one; a broken connection is dropped and a new one made

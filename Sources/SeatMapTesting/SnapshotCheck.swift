@@ -1,8 +1,6 @@
 import Foundation
 import SeatMapCore
 import SeatMapGolden
-import SeatMapLayout
-import SeatMapRender
 #if canImport(Testing)
 import Testing
 #endif

@@ -1,6 +1,4 @@
-import SeatMapCore
 import SeatMapGolden
-import SeatMapRender
 #if canImport(Testing)
 import Testing
 #endif

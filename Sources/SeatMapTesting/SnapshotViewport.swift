@@ -1,7 +1,3 @@
-import SeatMapCore
-import SeatMapGolden
-import SeatMapLayout
-import SeatMapRender
 #if canImport(Testing)
 import Testing
 #endif

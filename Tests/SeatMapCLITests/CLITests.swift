@@ -5,7 +5,6 @@ import SeatMapCore
 import SeatMapGolden
 import SeatMapLayout
 import SeatMapRender
-import SeatMapStore
 import SeatMapTestClients
 import SeatMapTestSupport
 

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import SeatMapCLI
 import SeatMapCore
-import SeatMapGolden
 import SeatMapTestClients
 import SeatMapTestSupport
 

@@ -3,7 +3,6 @@ import Testing
 import SeatMapCLI
 import SeatMapCore
 import SeatMapGolden
-import SeatMapRender
 import SeatMapService
 @testable import SeatMapStore
 import SeatMapTestClients

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import SeatMapCore
 import SeatMapLayout
 import SeatMapTestSupport
 

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import SeatMapCore
-import SeatMapLayout
 import SeatMapRender
 import SeatMapTestSupport
 

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
-import SeatMapServer
 import SeatMapTestClients
 import SeatMapTestSupport
 

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import SeatMapCore
-import SeatMapServer
 import SeatMapTestClients
 import SeatMapTestSupport
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import SeatMapCLI
 import SeatMapCore
 import SeatMapServer
 import SeatMapTestClients

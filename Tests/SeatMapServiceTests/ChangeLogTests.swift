@@ -1,12 +1,10 @@
 import Foundation
 import Testing
-import SeatMapCLI
 import SeatMapCore
 import SeatMapLayout
 import SeatMapRender
 import SeatMapServer
 import SeatMapService
-@testable import SeatMapStore
 import SeatMapTestClients
 import SeatMapTestSupport
 

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import SeatMapCore
-import SeatMapServer
 import SeatMapService
 @testable import SeatMapStore
 import SeatMapTestClients

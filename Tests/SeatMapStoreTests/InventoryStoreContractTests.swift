@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import SeatMapCLI
 import SeatMapCore
-import SeatMapGolden
 import SeatMapRender
 import SeatMapService
 @testable import SeatMapStore

@@ -1,5 +1,4 @@
 import Foundation
-import SeatMapCore
 
 /// How far a box of half sizes `hw` × `hh`, turned by the angle whose
 /// cosine and sine are given, reaches from its centre along x and y.

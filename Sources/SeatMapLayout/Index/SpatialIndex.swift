@@ -1,5 +1,4 @@
 import Foundation
-import SeatMapCore
 
 /// What lies at a pixel, a placement's own index; one case per placement.
 public enum SpatialIndex: Sendable {

@@ -1,4 +1,3 @@
-import SeatMapCore
 
 /// How a cell's drawn shape relates to its boxes.
 public enum CellShape: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import SeatMapCore
 
 /// The minimap's geometry for one visible region: a thumbnail of the whole
 /// layout scaled by `factor` into `box`, with the visible part outlined.

@@ -1,4 +1,3 @@
-import SeatMapCore
 
 /// What a placement produces: its cells and the index that finds them, and
 /// for free venues its areas, row labels at their rows' ends, level titles

@@ -1,4 +1,3 @@
-import SeatMapCore
 
 /// A text the layout places that is not a seat's: level titles and zone names.
 public struct PlacedText: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import SeatMapCore
 
 /// A row label placed in pixels: its box beside the grid, the pill drawn in
 /// it and where its text goes.

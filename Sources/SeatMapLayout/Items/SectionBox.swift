@@ -1,4 +1,3 @@
-import SeatMapCore
 
 /// A section of the hall placed in pixels: the box around its cells.
 public struct SectionBox: Sendable, Equatable {
