@@ -22,7 +22,7 @@ RELEASE := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfro
 # release build for the cluster test; a real compile error fails again.
 swift-build = $(SWIFT) build $(1) || $(SWIFT) build $(1)
 
-.PHONY: deps build demo test test-all test-api test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
+.PHONY: deps build demo test test-all test-picker test-api test-browser test-load test-cluster golden bench bench-sale bench-peers fuzz fuzz-smoke install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -61,6 +61,12 @@ demo: build
 test: deps
 	$(call swift-build,--build-tests)
 	$(SWIFT) test --skip-build
+	$(MAKE) test-picker
+
+# The picker page's script, module by module, with Node's own test runner
+# (Debian's nodejs; no npm): Picker/*.test.js.
+test-picker: deps
+	node --test Picker/*.test.js
 
 # Everything CI runs: the sweeps and the store contract on a private
 # PostgreSQL server (scripts/with-postgres.sh), the consumer package
@@ -70,6 +76,7 @@ test: deps
 test-all: deps
 	$(call swift-build,--build-tests)
 	SEATMAP_TESTS=all bash scripts/with-postgres.sh $(SWIFT) test --skip-build
+	$(MAKE) test-picker
 	SWIFT=$(SWIFT) bash scripts/consumer.sh
 	$(MAKE) test-api
 	$(MAKE) test-browser

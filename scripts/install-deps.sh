@@ -4,11 +4,12 @@
 # poppler-utils, whose pdftotext the tests use to read PDF text back, and
 # pngcheck, which checks every kind of PNG SeatMap writes), and libmicrohttpd
 # for `seatmap serve`; libpq for the PostgreSQL store, and PostgreSQL's server
-# and nginx, which the tests start (scripts/with-postgres.sh, make test-cluster).
+# and nginx, which the tests start (scripts/with-postgres.sh, make test-cluster);
+# Node.js, whose built-in test runner runs the picker script's tests (`node --test Picker/`).
 # apt-get when root, sudo otherwise; a clear message when neither works.
 set -euo pipefail
 
-packages=(pkg-config libcairo2-dev libpango1.0-dev libharfbuzz-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev postgresql nginx fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck curl zsh fish)
+packages=(pkg-config libcairo2-dev libpango1.0-dev libharfbuzz-dev libpng-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev postgresql nginx fontconfig fonts-wqy-microhei fonts-noto-core libxml2 poppler-utils pngcheck curl zsh fish nodejs)
 
 missing=()
 for p in "${packages[@]}"; do

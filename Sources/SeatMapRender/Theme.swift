@@ -247,7 +247,7 @@ extension Theme {
 
     /// The text of a shipped theme, named as messages show it.
     static func shippedSource(_ name: String) -> SourceText? {
-        embeddedThemeSources.first(where: { $0.name == name }).map { SourceText(name: "\(name) (shipped)", bytes: Array($0.json.utf8)) }
+        embeddedThemeSources.first(where: { $0.name == name }).map { SourceText(name: "\(name) (shipped)", bytes: Array($0.text.utf8)) }
     }
 
     /// Reads a theme file, and only that file (no search folders, no

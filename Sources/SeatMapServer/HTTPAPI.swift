@@ -86,7 +86,8 @@ enum HTTPAPI {
     static let areas = S.map(S.object([("capacity", count), ("available", count)]))
     static let seats = S.object([("show", text), ("hall", text), ("sequence", count), ("seats", S.map(text)), ("areas", areas),
                                  ("full", S.boolean)], required: ["show", "sequence", "seats"])
-    static let delta = S.object([("show", text), ("sequence", count), ("changes", S.map(text)), ("areas", areas)],
+    static let delta = S.object([("show", text), ("sequence", count), ("changes", S.map(text)), ("areas", areas),
+                                 ("orders", S.array(S.object([("orderId", text), ("seats", texts)], required: ["orderId", "seats"])))],
                                 required: ["show", "sequence", "changes"])
     static let selection = S.object([
         ("results", S.array(S.object([("id", text), ("result", text), ("seat", text)], required: ["id", "result"]))),

@@ -224,7 +224,8 @@ extension Controller {
             let settings = try ImageOptions.settings(a)
             let words = LocaleOptions.words(settings.geometry.locale, for: plan.hall)
             let endpoint = PickerEndpoint(show: show, select: "/shows/\(show)/select", seats: "/shows/\(show)/seats",
-                                          order: adminKey == nil ? "/shows/\(show)/order" : nil, hostOrigins: allowedOrigins.sorted(),
+                                          order: adminKey == nil ? "/shows/\(show)/order" : nil, best: "/shows/\(show)/best",
+                                          maxPerOrder: plan.hall.maxSelectCount, hostOrigins: allowedOrigins.sorted(),
                                           levels: plan.hall.levels.map { ($0, plan.hall.levelName($0, in: words)) }, level: settings.geometry.level)
             return try picker(plan, path: path, query: request.query.filter { $0.0 != Controller.pageToken.name }, endpoint: endpoint, request)
         }

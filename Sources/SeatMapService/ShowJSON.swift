@@ -207,11 +207,18 @@ public enum ShowJSON {
     /// and each standing area's places left for that buyer.
     /// A delta: `{"show", "sequence", "changes": {ID: word}, "areas"}`.
     public static func changes(_ c: ShowService.SeatChanges) -> JSONNode {
-        .object([
+        var members: [(String, JSONNode)] = [
             ("show", .string(c.show)), ("sequence", .int(c.sequence)),
             ("changes", .object(c.changes.map { ($0.0.description, .string($0.1)) })),
             ("areas", .object(c.areas.map { ($0.id, .object([("capacity", .int($0.capacity)), ("available", .int($0.available))])) })),
-        ])
+        ]
+        // Only for a token whose own order is among the changes.
+        if !c.orders.isEmpty {
+            members.append(("orders", .array(c.orders.map {
+                .object([("orderId", .string($0.orderId)), ("seats", .array($0.seats.map { .string($0.description) }))])
+            })))
+        }
+        return .object(members)
     }
 
     /// `full`: marked `"full": true`, what a delta reader gets when its

@@ -550,6 +550,11 @@ public final class ShowService: Sendable {
         public var changes: [(SeatID, String)]
         /// Each standing area's capacity and places left for that buyer.
         public var areas: [(id: String, capacity: Int, available: Int)]
+        /// The buyer's own orders among the changes (with a token): each
+        /// order placed with that token that sold a changed seat, with its
+        /// seats, so a picker tells a buyer who paid that the seats are
+        /// theirs rather than gone.
+        public var orders: [(orderId: String, seats: [SeatID])] = []
     }
 
     /// The most seats a delta names; more changed seats get the whole show.
@@ -577,10 +582,19 @@ public final class ShowService: Sendable {
                 if let token { try tx.read(token: token) }
                 try tx.read(seats: seats)
                 if standing { try tx.readAreas() }
+                // The orders that sold changed seats: one read each, of those orders only.
+                var orderIds: [String] = []
+                if token != nil {
+                    for id in seats {
+                        if case .sold(let o)? = tx.inventory.seats[id], !o.isEmpty, !orderIds.contains(o) { orderIds.append(o) }
+                    }
+                    for o in orderIds { try tx.read(order: o) }
+                }
                 let inv = tx.inventory
                 let hall = standing ? inv.hall(plan.hall, for: token) : plan.hall
+                let mine = orderIds.compactMap { o in inv.orders[o].flatMap { $0.token == token ? (orderId: o, seats: $0.seats.sorted()) : nil } }
                 return SeatChanges(show: show, sequence: log.sequence, changes: seats.map { ($0, inv.statusWord(of: $0, for: token)) },
-                                   areas: hall.areas.filter(\.isStanding).map { ($0.id, $0.capacity ?? 0, $0.remaining) })
+                                   areas: hall.areas.filter(\.isStanding).map { ($0.id, $0.capacity ?? 0, $0.remaining) }, orders: mine)
             }
         }
         guard let answer else { throw ShowService.noSuchShow(show) }

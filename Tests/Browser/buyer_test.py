@@ -237,14 +237,14 @@ def two_buyers(svc):
         check(free is not None, "B's page did not show %s free after A's hold expired" % seat)
         tap(b, p[0], p[1])
         check(cart_ids(b) == [seat] and status_of(b, seat) == "selected", "B could not pick %s after A's hold expired" % seat)
-        # A picks another seat and confirms: sold, and B sees it sold.
+        # A picks another seat and confirms: the seat is A's (drawn as its own), and B sees it sold.
         other = pick(a, skip=[seat])
-        a.find_element(By.CSS_SELECTOR, '[data-seatmap-action="confirm"]').click()
+        a.find_element(By.CSS_SELECTOR, '[data-seatmap-action="checkout"]').click()
         idle(a)
-        check(fixed_part(zh["picker.ordered"]) in message(a) and status_of(a, other) == "sold", "A's confirm: %r, %s is %s" % (message(a), other, status_of(a, other)))
+        check(fixed_part(zh["picker.ordered"]) in message(a) and status_of(a, other) == "ordered", "A's confirm: %r, %s is %s" % (message(a), other, status_of(a, other)))
         sold = wait_for(lambda: status_of(b, other) == "sold", 2.0)
         check(sold is not None, "B's page did not show %s sold within 2 s" % other)
-        b.find_element(By.CSS_SELECTOR, '[data-seatmap-action="confirm"]').click()
+        b.find_element(By.CSS_SELECTOR, '[data-seatmap-action="checkout"]').click()
         idle(b)
         state = json.loads(urllib.request.urlopen(svc.base + "/shows/duel/status", timeout=30).read())
         sold_ids = sorted(s for o in state["orders"] for s in o["seats"])
@@ -298,7 +298,7 @@ def sentences(svc, seatmap):
             press(d, run[0])
             press(d, run[2])
             check(fixed_part(w["picker.gap"]) in message(d), "%s: a single-seat gap said %r" % (locale, message(d)))
-            marked = d.execute_script("return !!document.querySelector('[id=\"seat-' + arguments[0] + '\"] .seatmap-gap');", run[1])
+            marked = d.execute_script("return !!document.querySelector('.seatmap-marks .seatmap-gap[data-seat=\"' + arguments[0] + '\"]');", run[1])
             check(marked, "%s: the gap seat %s is not marked on the map" % (locale, run[1]))
             # Six, then a seventh.
             for seat in [run[1], run[3], run[4], run[5], run[6]]:
@@ -362,7 +362,7 @@ def levels(svc):
 def minimap(svc):
     """Zoomed in, the minimap shows; a tap on it pans the view there; fitted, it is hidden."""
     with picker(svc, "mini", "cinema-12x18", PHONE, "") as d:
-        shown = lambda: d.execute_script("return getComputedStyle(document.querySelector('.seatmap-minimap')).display !== 'none';")
+        shown = lambda: d.execute_script("return getComputedStyle(document.querySelector('.seatmap-minimap')).visibility !== 'hidden';")
         check(not shown(), "the minimap shows while the hall is fitted")
         for _ in range(3):
             d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="zoom-in"]').click()
@@ -505,7 +505,7 @@ def iframe_host(seatmap):
         seat = seat_point(d)["id"]
         ActionChains(d).move_to_element(d.find_element(By.ID, "seat-" + seat)).click().perform()
         idle(d)
-        d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="confirm"]').click()
+        d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="checkout"]').click()
         idle(d)
         d.switch_to.default_content()
         wait_for(lambda: any(m.get("type") == "seatmap:checkout" for m in d.execute_script("return window.__msgs;")), 5)

@@ -69,7 +69,7 @@ struct PickerServiceTests {
             #expect(create.status == 201)
             let page = try http.request("GET", "/shows/s1/picker?locale=en").text
             for hook in ["data-seatmap-action=\"zoom-in\"", "data-seatmap-action=\"zoom-out\"", "data-seatmap-action=\"fit\"",
-                         "data-seatmap-action=\"confirm\"", "data-seatmap-cart", "data-seatmap-message", "<g id=\"seat-1-1-1\"",
+                         "data-seatmap-action=\"checkout\"", "data-seatmap-cart", "data-seatmap-message", "<g id=\"seat-1-1-1\"",
                          "\"select\":\"/shows/s1/select\"", "\"seats\":\"/shows/s1/seats\"", "aria-label=\"Zoom in\""] {
                 #expect(page.contains(hook), "the page lacks \(hook)")
             }

@@ -182,7 +182,7 @@ public struct SeatMapLocale: Sendable, Equatable {
     /// The shipped catalogue `code` names exactly, or nil.
     static func catalogue(_ code: String) -> SeatMapLocale? {
         if let done = read.withLock({ $0[code] }) { return done }
-        guard let json = embeddedLocaleSources.first(where: { $0.name == code })?.json,
+        guard let json = embeddedLocaleSources.first(where: { $0.name == code })?.text,
               let locale = try? decode(SourceText(name: "Locales/\(code).json", bytes: Array(json.utf8))) else { return nil }
         read.withLock { $0[code] = locale }
         return locale
@@ -198,7 +198,9 @@ public struct SeatMapLocale: Sendable, Equatable {
                               "picker.remove", "picker.holdFor", "picker.confirm", "picker.ordered", "picker.zoomIn",
                               "picker.zoomOut", "picker.fit", "picker.map", "picker.legend", "picker.places", "picker.pan", "picker.panUp",
                               "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left",
-                              "picker.allLevels",
+                              "picker.allLevels", "picker.quantity", "picker.best",
+                              // What the picker tells a buyer in every state it can meet.
+                              "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut",
                               // Sales rules and ticket types.
                               "picker.consecutive", "picker.minimum", "picker.areaMinimum", "picker.areaMaximum", "picker.noType",
                               "picker.notSelected", "seat.ticketType", "price.range"]
