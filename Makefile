@@ -101,6 +101,7 @@ test-browser: deps
 	$(call swift-build,--product seatmap)
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
+	.build/browser-venv/bin/python Tests/Browser/product_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/svg_hit_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/qa_tools_test.py --seatmap $(SEATMAP)
 

@@ -195,8 +195,8 @@ enum PickerPage {
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
         <section class="seatmap-panel" aria-label="\(e(locale.text("picker.cart")))">
         <div class="seatmap-panel-main">
-        \(bestControls(endpoint, layout, locale))<div class="seatmap-summary"><span class="seatmap-total" data-total="">\(e(locale.text("picker.cartEmpty")))</span><span class="seatmap-timer" role="timer" aria-live="off"></span>\(confirm(locale))</div>
-        \(standing(layout, locale))<ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
+        <div class="seatmap-summary"><span class="seatmap-total" data-total="">\(e(locale.text("picker.cartEmpty")))</span><span class="seatmap-timer" role="timer" aria-live="off"></span>\(confirm(locale))</div>
+        \(bestControls(endpoint, layout, locale))\(standing(layout, locale))<ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
         <div class="seatmap-message" data-seatmap-message role="status" aria-live="polite"></div>
         </div>
         <canvas class="seatmap-minimap" aria-hidden="true"></canvas>
@@ -283,6 +283,18 @@ enum PickerPage {
                     ("accent-fg", hex(theme.markColor(on: theme.selected))), ("focus", hex(theme.highlight)),
                     ("line", hex(theme.outline)), ("tip-bg", hex(theme.text)), ("tip-fg", hex(theme.background))]
         return ".seatmap-picker{" + vars.map { "--seatmap-\($0.0):\($0.1);" }.joined() + "}\n"
-            + (embeddedPickerSources.first { $0.name == "picker.css" }?.text ?? "")
+            + withoutComments(embeddedPickerSources.first { $0.name == "picker.css" }?.text ?? "")
+    }
+
+    /// CSS without its `/* … */` comments (they document the file, not the page).
+    static func withoutComments(_ css: String) -> String {
+        var out = "", rest = css[...]
+        while let open = rest.range(of: "/*") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "*/") else { return out }
+            rest = rest[close.upperBound...]
+        }
+        out += rest
+        return out.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n") + "\n"
     }
 }
