@@ -25,8 +25,9 @@
     var paint = [], taken = [], cart = new Set(cartIds || []);
     Object.keys(seats).forEach(function (id) {
       var st = mine.has(id) ? "ordered" : seats[id];
-      // A seat this page knows is the buyer's stays so.
-      if (status(id) === "ordered" && st === "sold") st = "ordered";
+      // A seat this page knows is the buyer's stays so (still held while the
+      // host's back end places the order, then sold).
+      if (status(id) === "ordered" && (st === "sold" || st === "held")) st = "ordered";
       if (cart.has(id) && st !== "selected") {
         cart.delete(id);
         if (st === "sold" || st === "locked" || st === "held") taken.push(id);

@@ -24,7 +24,7 @@ test("a cart seat sold to someone else is taken; the rest of the cart is kept", 
 });
 
 test("seats already shown as they are are not painted again; an ordered seat stays the buyer's in a later whole answer", () => {
-  const r = apply({ seats: { "1-1-1": "sold", "1-1-2": "available" } }, shown({ "1-1-1": "ordered" }), []);
+  const r = apply({ seats: { "1-1-1": "sold", "1-1-2": "available", "1-1-3": "held" } }, shown({ "1-1-1": "ordered", "1-1-3": "ordered" }), []);
   assert.deepEqual(r.paint, []);
 });
 

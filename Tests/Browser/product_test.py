@@ -14,11 +14,13 @@
   that many seats under the page's token;
 - the host API: `seatmap:select` holds a seat, `seatmap:zoomTo` a section;
 - sentences: with the service gone the page says so in its language, never a
-  raw error.
+  raw error;
+- the runnable host page (Examples/picker-host.html), served from another
+  origin, drives the picker with its buttons and hears its messages.
 
 Exit 0 when everything holds, 1 on a failed check (each printed).
 """
-import argparse, json, os, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, functools, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 from chromium import ActionChains, By, Keys, check, verdict
 from buyer_test import DESKTOP, PHONE, ROOT, Service_, browser, fixed_part, idle, message, pick, status_of, view, wait_for, words
@@ -238,6 +240,46 @@ def service_down(seatmap):
         svc.stop()
 
 
+def host_page(seatmap):
+    """Examples/picker-host.html as its comment says to run it: another origin, allowed by --allowed-origin."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")], "--allowed-origin", "http://localhost:%d" % port)
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    handler = functools.partial(Quiet, directory=os.path.join(ROOT, "Examples"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    d = browser(DESKTOP)
+    try:
+        svc.show("tonight", "cinema-12x18")
+        d.get("http://localhost:%d/picker-host.html?service=%s&show=tonight" % (port, svc.base))
+        heard = lambda kind: [m for m in d.execute_script("return window.heard;") if m.get("type") == kind]
+        check(wait_for(lambda: heard("seatmap:ready"), 10) is not None, "the host page heard no seatmap:ready")
+        d.find_element(By.ID, "select").click()
+        check(wait_for(lambda: any(m.get("id") == "1-5-7" and m.get("selected") for m in heard("seatmap:toggle")), 5) is not None,
+              "Select it: the host heard %s" % heard("seatmap:toggle"))
+        d.find_element(By.ID, "best").click()
+        check(wait_for(lambda: any(len(m.get("seats", [])) == 2 for m in heard("seatmap:cart")[1:]), 5) is not None,
+              "Best available: the host heard carts %s" % heard("seatmap:cart"))
+        d.find_element(By.ID, "ordered").click()
+        check(wait_for(lambda: heard("seatmap:ordered"), 5) is not None, "Payment done: the host heard no seatmap:ordered")
+        ordered = heard("seatmap:ordered")
+        d.switch_to.frame(d.find_element(By.ID, "picker"))
+        shown = [status_of(d, sid) for sid in (ordered[0]["seats"] if ordered else [])]
+        d.switch_to.default_content()
+        check(shown and all(st == "ordered" for st in shown), "after seatmap:ordered the picker shows %s" % shown)
+        print("host page: select, best and ordered driven from Examples/picker-host.html; it heard %s"
+              % sorted(set(m["type"] for m in d.execute_script("return window.heard;"))))
+    finally:
+        d.quit()
+        server.shutdown()
+        svc.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seatmap", required=True)
@@ -253,6 +295,7 @@ def main():
         svc.stop()
     paid_flow(seatmap)
     service_down(seatmap)
+    host_page(seatmap)
     return verdict("product test")
 
 
