@@ -13,7 +13,7 @@
     var W = cfg.words, C = cfg.colors;
     var geo = new P.geometry.Geometry(cfg.geometry);
     function q(sel) { return root.querySelector(sel); }
-    var stage = q(".seatmap-stage"), svg = stage.querySelector("svg"), tip = q(".seatmap-tip"), rowBar = q(".seatmap-rows");
+    var stage = q(".seatmap-stage"), svg = stage.querySelector("svg"), tip = q(".seatmap-tip"), rowBar = q(".seatmap-rows"), rowList = q(".seatmap-rows-list");
     var cartEl = q("[data-seatmap-cart]"), msgEl = q("[data-seatmap-message]"), totalEl = q(".seatmap-total"), timerEl = q(".seatmap-timer");
     var confirmBtn = q('[data-seatmap-action="checkout"]'), confirmText = confirmBtn.textContent;
     var quantityEl = q("[data-seatmap-quantity]");
@@ -136,18 +136,27 @@
       var show = tx < -4 && cfg.rows.length > 0 && !overview;
       if (show !== rowsShown) { rowsShown = show; rowBar.style.display = show ? "block" : "none"; }
       if (!show) return;
-      if (!rowBar.childNodes.length) cfg.rows.forEach(function (r) { var s = document.createElement("span"); s.textContent = r[0]; rowBar.appendChild(s); });
+      if (!rowList.childNodes.length) cfg.rows.forEach(function (r) { var s = document.createElement("span"); s.textContent = r[0]; rowList.appendChild(s); });
       if (rowsK !== k) {
         rowsK = k;
-        cfg.rows.forEach(function (r, i) { rowBar.childNodes[i].style.top = (k * r[1]) + "px"; });
+        cfg.rows.forEach(function (r, i) { rowList.childNodes[i].style.top = (k * r[1]) + "px"; });
       }
-      rowBar.style.transform = "translateY(" + ty + "px)";
+      rowList.style.transform = "translateY(" + ty + "px)";
     }
 
     // ---- The minimap while zoomed in, beside the cart (never over the seats): every seat
     // as a dot in its status's colour from the layout's rects, the view as a frame ----
     var mini = q(".seatmap-minimap"), miniCtx = mini.getContext ? mini.getContext("2d") : null, miniDirty = true, miniShown = false, miniBase = null;
-    function miniScale() { return Math.min(cfg.minimap[0] / svgW, cfg.minimap[1] / svgH); }
+    // The minimap's box: its style's largest size (smaller on a phone), else the page's.
+    var miniBox = null;
+    window.addEventListener("resize", function () { miniBox = null; });
+    function miniScale() {
+      if (!miniBox) {
+        var cs = getComputedStyle(mini);
+        miniBox = [parseFloat(cs.maxWidth) || cfg.minimap[0], parseFloat(cs.maxHeight) || cfg.minimap[1]];
+      }
+      return Math.min(miniBox[0] / svgW, miniBox[1] / svgH);
+    }
     function colourOf(id, st) {
       if (st === "selected" || st === "ordered") return C.selected;
       if (st === "sold") return C.sold;
@@ -356,7 +365,8 @@
       var b = geo.rect(idOf(g));
       if (!b) return;
       var pad = q(".seatmap-pan").getBoundingClientRect(), r = box();
-      var inset = { left: 0, top: 0, right: 0, bottom: pad.width ? r.bottom - pad.top + 4 : 0 };
+      var gutter = rowsShown ? rowBar.getBoundingClientRect().width : 0;
+      var inset = { left: gutter, top: 0, right: 0, bottom: pad.width ? r.bottom - pad.top + 4 : 0 };
       var v = P.view.reveal({ k: k, tx: tx, ty: ty }, r, b, inset);
       if (v.tx !== tx || v.ty !== ty) { setView(v); apply(); }
     }

@@ -50,8 +50,11 @@ extension Bench {
             "worst frame \(fmt(number("worstFrameOverviewMs"))) ms, after the drop \(fmt(number("worstFrameAfterDropOverviewMs"))) ms")
         add(name, "picker panning with seats drawn (8 px)", once(number("fpsSeats"), "fps"),
             "worst frame \(fmt(number("worstFrameSeatsMs"))) ms, after the drop \(fmt(number("worstFrameAfterDropSeatsMs"))) ms")
+        add(name, "picker panning at a readable zoom (seats of 24 px, numbers drawn)", once(number("fpsReadable"), "fps"),
+            "worst frame \(fmt(number("worstFrameReadableMs"))) ms, after the drop \(fmt(number("worstFrameAfterDropReadableMs"))) ms")
         target("\(name) picker page + statuses gzipped (KB)", page + statuses, "≤ 400", page + statuses <= 400)
         target("\(name) picker first contentful paint (ms)", number("fcpMs"), "≤ 500", number("fcpMs") <= 500)
         target("\(name) picker panning zoomed out (fps)", number("fpsOverview"), "≥ 55", number("fpsOverview") >= 55)
+        target("\(name) picker panning at a readable zoom (fps)", number("fpsReadable"), "≥ 50", number("fpsReadable") >= 50)
     }
 }

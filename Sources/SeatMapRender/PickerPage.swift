@@ -189,15 +189,16 @@ enum PickerPage {
         </div>
         </header>
         <div class="seatmap-stage" role="application" aria-label="\(e(locale.text("picker.map")))">
-        \(body)<img class="seatmap-snapshot" alt="" aria-hidden="true"><div class="seatmap-rows" aria-hidden="true"></div><div class="seatmap-tip" aria-hidden="true"></div>
+        \(body)<img class="seatmap-snapshot" alt="" aria-hidden="true"><div class="seatmap-rows" aria-hidden="true"><div class="seatmap-rows-list"></div></div><div class="seatmap-tip" aria-hidden="true"></div>
         <div class="seatmap-pan" role="group" aria-label="\(e(locale.text("picker.pan")))">\(button("pan-up", "picker.panUp", "▲"))\(button("pan-left", "picker.panLeft", "◀"))\(button("pan-right", "picker.panRight", "▶"))\(button("pan-down", "picker.panDown", "▼"))</div>
         </div>
         <ul class="seatmap-legend" aria-label="\(e(locale.text("picker.legend")))">\(legend(layout, theme, locale))</ul>
         <section class="seatmap-panel" aria-label="\(e(locale.text("picker.cart")))">
         <div class="seatmap-panel-main">
         <div class="seatmap-summary"><span class="seatmap-total" data-total="">\(e(locale.text("picker.cartEmpty")))</span><span class="seatmap-timer" role="timer" aria-live="off"></span>\(confirm(locale))</div>
-        \(bestControls(endpoint, layout, locale))\(standing(layout, locale))<ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
         <div class="seatmap-message" data-seatmap-message role="status" aria-live="polite"></div>
+        \(standing(layout, locale))<ul class="seatmap-cart" data-seatmap-cart aria-live="polite" aria-label="\(e(locale.text("picker.cart")))"></ul>
+        \(bestControls(endpoint, layout, locale))
         </div>
         <canvas class="seatmap-minimap" aria-hidden="true"></canvas>
         </section>

@@ -7,15 +7,16 @@ it is not a test): against a running `seatmap serve` and one of its halls,
 - first contentful paint of the page (median of --loads loads, desktop
   1440 x 900);
 - frames per second while panning zoomed out, 1.2 s after the view settles (twice the fitted scale, where a
-  big hall shows its sections) and with seats shown (the first zoom at which
-  seats are drawn), from requestAnimationFrame timestamps while the page's own
+  big hall shows its sections), with seats shown (the first zoom at which
+  seats are drawn) and at a readable zoom (seats of 24 CSS px, their numbers
+  drawn), from requestAnimationFrame timestamps while the page's own
   pointer handlers pan it every frame for --seconds.
 
     picker_perf.py --base http://127.0.0.1:PORT --hall NAME
 
 Prints one JSON object: pageBytes, statusBytes, fcpMs, fpsOverview,
 worstFrameOverviewMs, worstFrameAfterDropOverviewMs (the longest of the
-frames after the pointer is released), and the same three for Seats. Exit 2 when the tools are
+frames after the pointer is released), and the same three for Seats and Readable. Exit 2 when the tools are
 missing.
 """
 import argparse, json, shutil, statistics, sys, urllib.request
@@ -27,8 +28,10 @@ var done = arguments[arguments.length - 1], seconds = arguments[0], factor = arg
 var root = document.querySelector('[data-seatmap-picker]'), api = root.seatmap, stage = root.querySelector('.seatmap-stage');
 api.fit();
 var v = api.view();
-if (factor === 'seats') {
-  while (api.view().k * v.seat < 8 && api.view().k < v.kMax) api.zoom(1.25);
+if (factor === 'seats' || factor === 'readable') {
+  // seats: the first zoom at which seats are drawn; readable: seats of 24 CSS px, numbers drawn.
+  var want = factor === 'seats' ? 8 : 24;
+  while (api.view().k * v.seat < want && api.view().k < v.kMax) api.zoom(1.25);
 } else {
   api.zoom(factor);
 }
@@ -93,7 +96,7 @@ def main():
                 look();""")
             fcps.append(fcp)
         out["fcpMs"] = statistics.median(fcps)
-        for name, factor in [("Overview", 2), ("Seats", "seats")]:
+        for name, factor in [("Overview", 2), ("Seats", "seats"), ("Readable", "readable")]:
             got = d.execute_async_script(PAN, a.seconds, factor)
             times, after = got["times"], got["after"]
             gaps = [t2 - t1 for t1, t2 in zip(times, times[1:])]

@@ -83,9 +83,9 @@ def main():
             v = view()
             k, tx, ty = v["k"], v["tx"], v["ty"]
             # Seats fully in view; clicks inside each one's inner part, and in gaps between neighbours.
-            # Not under the pan buttons or the minimap in the stage's corners (they take the tap there).
+            # Not under the pan buttons or the pinned row labels' gutter (they take the tap there).
             covers = driver.execute_script("var s = document.querySelector('.seatmap-stage').getBoundingClientRect();"
-                                           "return Array.from(document.querySelectorAll('.seatmap-pan, .seatmap-minimap')).map(e => e.getBoundingClientRect())"
+                                           "return Array.from(document.querySelectorAll('.seatmap-pan, .seatmap-minimap, .seatmap-rows')).map(e => e.getBoundingClientRect())"
                                            ".filter(p => p.width > 0).map(p => [p.left - s.left - 4, p.top - s.top - 4, p.right - s.left + 4, p.bottom - s.top + 4]);")
 
             def covered(s):
