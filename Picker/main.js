@@ -323,7 +323,7 @@
       var text = new XMLSerializer().serializeToString(svg);
       // The root as laid out now, without the page's inline styles; the page's rules that
       // hide seats or their numbers at this zoom, inside the picture.
-      var hide = (overview ? 'g[id^="seat-"],.seatmap-marks{display:none}' : '') + (small ? 'g[id^="seat-"]>text{display:none}' : '') + (overview ? '' : '.seatmap-sections{display:none}');
+      var hide = 'g.seatmap-filtered{opacity:.3}' + (overview ? 'g[id^="seat-"],.seatmap-marks{display:none}' : '') + (small ? 'g[id^="seat-"]>text{display:none}' : '') + (overview ? '' : '.seatmap-sections{display:none}');
       text = text.replace(/^<svg([^>]*?)\sstyle="[^"]*"/, "<svg$1").replace(/^<svg([^>]*?)\swidth="[^"]*"/, "<svg$1").replace(/^<svg([^>]*?)\sheight="[^"]*"/, "<svg$1")
                  .replace(/^<svg/, '<svg width="' + svgW * kR + '" height="' + svgH * kR + '"').replace(/^(<svg[^>]*>)/, "$1<style>" + hide + "</style>");
       var url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
@@ -505,11 +505,32 @@
       else if (a === "pan-up") pan(0, 1);
       else if (a === "pan-down") pan(0, -1);
       else if (a === "checkout") checkout();
-      else if (a === "best") best({ count: quantity() });
+      else if (a === "best") best(priceMax === null ? { count: quantity() } : { count: quantity(), priceMax: priceMax });
       else if (a === "remove") { var s = seats.get(b.getAttribute("data-seat")); if (s) toggle(s.g); }
       else if (a === "remove-area") setArea(b.getAttribute("data-area"), 0);
       else if (a === "area-more") setArea(b.getAttribute("data-area"), (places[b.getAttribute("data-area")] || 0) + 1);
       else if (a === "area-less") setArea(b.getAttribute("data-area"), Math.max(0, (places[b.getAttribute("data-area")] || 0) - 1));
+    });
+
+    // Choices: a cart line's ticket type, the price filter.
+    var priceMax = null;
+    root.addEventListener("change", function (e) {
+      var t = e.target;
+      if (!t || !t.hasAttribute || !root.contains(t)) return;
+      if (t.hasAttribute("data-seatmap-ticket-type")) {
+        var types = {};
+        types[t.getAttribute("data-seat")] = t.value;
+        select({ types: types });
+      } else if (t.hasAttribute("data-seatmap-price-filter")) {
+        priceMax = t.value === "" ? null : parseFloat(t.value);
+        // Seats above the price are dimmed (still there: a buyer may still pick one).
+        seats.forEach(function (s) {
+          var p = cfg.prices[+s.tier || 0], over = priceMax !== null && p && parseFloat(p[0]) > priceMax;
+          s.g.classList.toggle("seatmap-filtered", !!over);
+        });
+        statusVersion++;
+        snapLater();
+      }
     });
 
     // ---- Messages to the host ----
@@ -559,6 +580,21 @@
         b.setAttribute(attr, key);
         b.setAttribute("aria-label", fill(W["picker.remove"], { seat: item.label }));
         b.textContent = "×";
+        // A category with several ticket types: the buyer chooses the seat's.
+        if (item.id && item.ticketTypes && item.ticketTypes.length > 1) {
+          var pickType = document.createElement("select");
+          pickType.setAttribute("data-seatmap-ticket-type", "");
+          pickType.setAttribute("data-seat", item.id);
+          pickType.setAttribute("aria-label", fill(W["picker.ticketType"], { seat: item.label }));
+          item.ticketTypes.forEach(function (t) {
+            var o = document.createElement("option");
+            o.value = t.name;
+            o.textContent = t.name + " · " + (t.priceText || t.price);
+            if (t.name === item.ticketType) o.selected = true;
+            pickType.appendChild(o);
+          });
+          li.appendChild(pickType);
+        }
         li.appendChild(b);
         cartEl.appendChild(li);
       });

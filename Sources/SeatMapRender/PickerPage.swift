@@ -84,7 +84,8 @@ enum PickerPage {
     static let words = ["status.available", "status.selected", "status.sold", "status.locked", "status.held",
                         "picker.expired", "picker.soldMeanwhile", "picker.cartEmpty", "picker.total", "picker.remove",
                         "picker.holdFor", "picker.ordered", "list.separator", "summary", "picker.left", "status.yours",
-                        "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut"]
+                        "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut",
+                        "picker.ticketType", "picker.allPrices", "picker.upTo"]
 
     /// The script's modules, in the order the page runs them (each adds
     /// itself to `window.SeatMapPicker`; `main.js` starts the pickers).
@@ -149,6 +150,11 @@ enum PickerPage {
                 ? [.array([.int(-1), .string(""), .int(layout.gridRect.x), .int(layout.gridRect.y), .int(layout.gridRect.w), .int(layout.gridRect.h)])]
                 : layout.sections.map { .array([.int($0.id), .string($0.name), .int($0.rect.x), .int($0.rect.y), .int($0.rect.w), .int($0.rect.h)]) })),
             ("geometry", geometry(layout)),
+            // Each price tier's lowest price (plain and as the locale writes it), for the price filter.
+            ("prices", .array(layout.tiers.prices.indices.map { t in
+                let low = layout.tiers.ranges[t]?.lowerBound ?? layout.tiers.prices[t]
+                return .array([.string(low.plainText), .string(layout.money(low))])
+            })),
             ("minimap", .array([.int(minimapSize.width), .int(minimapSize.height)])),
         ]
         if let endpoint {
@@ -227,7 +233,20 @@ enum PickerPage {
         let most = max(1, min(10, endpoint.maxPerOrder))
         let options = (1...most).map { "<option value=\"\($0)\"\($0 == min(2, most) ? " selected" : "")>\($0)</option>" }.joined()
         return "<div class=\"seatmap-best\"><label>\(e(locale.text("picker.quantity"))) <select data-seatmap-quantity>\(options)</select></label>"
-            + "<button type=\"button\" class=\"seatmap-button\" data-seatmap-action=\"best\">\(e(locale.text("picker.best")))</button></div>"
+            + "<button type=\"button\" class=\"seatmap-button\" data-seatmap-action=\"best\">\(e(locale.text("picker.best")))</button>"
+            + priceFilter(layout, locale) + "</div>"
+    }
+
+    /// A price filter (halls of two prices or more): "All prices", then "Up
+    /// to P" for each tier's price; seats above it are dimmed and best
+    /// available looks no higher.
+    static func priceFilter(_ layout: Layout, _ locale: SeatMapLocale) -> String {
+        let lows = Array(Set(layout.tiers.prices.indices.map { layout.tiers.ranges[$0]?.lowerBound ?? layout.tiers.prices[$0] })).sorted()
+        guard lows.count > 1 else { return "" }
+        let e = SVGCanvas.escape
+        let options = "<option value=\"\">\(e(locale.text("picker.allPrices")))</option>"
+            + lows.dropLast().map { "<option value=\"\($0.plainText)\">\(e(locale.text("picker.upTo", ["price": layout.money($0)])))</option>" }.joined()
+        return "<select data-seatmap-price-filter aria-label=\"\(e(locale.text("picker.allPrices")))\">\(options)</select>"
     }
 
     /// Links to the page for each level and for all, the current one marked.

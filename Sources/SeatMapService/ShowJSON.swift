@@ -96,7 +96,8 @@ public enum ShowJSON {
                 ("priceText", .string(locale.money(price, currency: hall.currency))),
             ] + (cell.seat.externalID.map { [("externalId", .string($0))] } ?? [])
               + (type.map { t in [("ticketType", .string(t.name)),
-                                  ("ticketTypes", .array(hall.ticketTypes(of: id).map { .object([("name", .string($0.name)), ("price", .string($0.price.plainText))]) }))] } ?? []))
+                                  ("ticketTypes", .array(hall.ticketTypes(of: id).map { .object([("name", .string($0.name)), ("price", .string($0.price.plainText)),
+                                                                                                  ("priceText", .string(locale.money($0.price, currency: hall.currency)))]) }))] } ?? []))
         }
         for id in selection.standing.keys.sorted() {
             guard let n = selection.standing[id], let area = hall.area(id: id) else { continue }

@@ -22,7 +22,7 @@ Exit 0 when everything holds, 1 on a failed check (each printed).
 """
 import argparse, functools, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
-from chromium import ActionChains, By, Keys, check, verdict
+from chromium import ActionChains, By, Keys, axe_source, check, run_axe, verdict
 from buyer_test import DESKTOP, PHONE, ROOT, Service_, browser, fixed_part, idle, message, pick, status_of, view, wait_for, words
 
 
@@ -147,7 +147,7 @@ def contrast(a, b):
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
-def big_venue(svc):
+def big_venue(svc, axe):
     rows = [{"row": r, "price": 40, "seats": [{"column": c, "status": 2 if (r * 7 + c * 3) % 10 == 0 else 0} for c in range(1, 101)]}
             for r in range(1, 101)]
     with open(os.path.join(svc.dir, "tenk.json"), "w") as f:
@@ -161,6 +161,7 @@ def big_venue(svc):
             time.sleep(0.3)
             v = view(d)
             check(v["overview"], "%s: the 10,000-seat hall did not open as its sections: %s" % (label, v))
+            violations = run_axe(d, axe, "10,000 seats at %s, overview" % label)
             info = d.execute_script("""
                 var s = document.querySelector('[data-seatmap-section]'), l = s && s.querySelector('[data-seatmap-section-label]');
                 if (!l) return null;
@@ -186,7 +187,9 @@ def big_venue(svc):
             seat = focused(d)
             check(not v["overview"], "%s: Enter on the section did not zoom in to seats: %s" % (label, v))
             check(seat is not None and status_of(d, seat) == "available", "%s: after Enter focus is on %s (%s)" % (label, seat, status_of(d, seat) if seat else d.execute_script("return document.activeElement.tagName;")))
-            print("big venue (%s): section label %r %.0f px high, contrast %.1f:1; Enter zoomed in with focus on %s" % (label, info["text"], info["height"], ratio, seat))
+            violations += run_axe(d, axe, "10,000 seats at %s, zoomed in" % label)
+            print("big venue (%s): section label %r %.0f px high, contrast %.1f:1; Enter zoomed in with focus on %s; axe: %d violations"
+                  % (label, info["text"], info["height"], ratio, seat, violations))
         finally:
             d.quit()
 
@@ -215,6 +218,61 @@ def best_and_host(svc):
         check(status_of(d, free) == "selected" and free in d.execute_script("return window.seatmap.cart().seats;"),
               "seatmap:select %s left it %s" % (free, status_of(d, free)))
         print("best available: 3 held under the page's token %s; seatmap:select held %s" % (cart, free))
+    finally:
+        d.quit()
+
+
+def choices(svc, seatmap):
+    """A cart line's ticket type (gala: categories with several), and the price filter with best available."""
+    svc.show("gala-types", "gala")
+    d = browser(DESKTOP)
+    try:
+        d.get(svc.base + "/shows/gala-types/picker?locale=en")
+        idle(d)
+        line = None
+        picked = []
+        for _ in range(12):
+            s = pick(d, skip=picked)
+            if not s:
+                break
+            picked.append(s)
+            line = d.execute_script("var s = document.querySelector('[data-seatmap-ticket-type]'); return s && [s.getAttribute('data-seat'), Array.from(s.options).map(o => o.value), s.value];")
+            if line:
+                break
+        check(line is not None, "no cart line offered a ticket type choice after picking %s" % picked)
+        if line:
+            seat, names, chosen = line
+            other = [n for n in names if n != chosen][0]
+            before = d.execute_script("return window.seatmap.cart().total;")
+            d.execute_script("var s = document.querySelector('[data-seatmap-ticket-type]'); s.value = arguments[0]; s.dispatchEvent(new Event('change', {bubbles: true}));", other)
+            idle(d)
+            token = d.execute_script("return window.seatmap.token();")
+            status, answer = request(svc.base, "POST", "/shows/gala-types/select", {"token": token, "toggle": []})
+            item = [i for i in answer.get("cart", []) if i.get("id") == seat]
+            check(item and item[0].get("ticketType") == other, "after choosing %s the service has %s" % (other, item))
+            shown = d.execute_script("var s = document.querySelector('[data-seatmap-ticket-type][data-seat=\"' + arguments[0] + '\"]'); return s && s.value;", seat)
+            check(shown == other, "the cart line shows %s after choosing %s" % (shown, other))
+            print("ticket type: %s chosen for %s (total %s -> %s)" % (other, seat, before, d.execute_script("return window.seatmap.cart().total;")))
+    finally:
+        d.quit()
+    seats = json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", "cinema-12x18.json"), "--json"],
+                                      capture_output=True, check=True, text=True).stdout)["seats"]
+    price = {s["id"]: float(s["price"]) for s in seats}
+    svc.show("cheap", "cinema-12x18")
+    d = browser(DESKTOP)
+    try:
+        d.get(svc.base + "/shows/cheap/picker?locale=en")
+        idle(d)
+        d.execute_script("var s = document.querySelector('[data-seatmap-price-filter]'); s.value = s.options[1].value; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        top = min(price.values())
+        dimmed = d.execute_script("return Array.from(document.querySelectorAll('g.seatmap-filtered')).map(g => g.id.slice(5));")
+        check(dimmed and all(price[s] > top for s in dimmed) and len(dimmed) == sum(1 for p in price.values() if p > top),
+              "the filter up to %s dimmed %d seats" % (top, len(dimmed)))
+        d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="best"]').click()
+        idle(d)
+        cart = d.execute_script("return window.seatmap.cart().seats;")
+        check(len(cart) == 2 and all(price[s] <= top for s in cart), "best available under the filter gave %s" % cart)
+        print("price filter: up to %s dimmed %d seats; best available kept to it: %s" % (top, len(dimmed), cart))
     finally:
         d.quit()
 
@@ -289,8 +347,9 @@ def main():
     svc = Service_(seatmap, halls)
     try:
         keyboard_rows(svc, seatmap)
-        big_venue(svc)
+        big_venue(svc, axe_source())
         best_and_host(svc)
+        choices(svc, seatmap)
     finally:
         svc.stop()
     paid_flow(seatmap)

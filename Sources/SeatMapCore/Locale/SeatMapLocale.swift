@@ -198,7 +198,7 @@ public struct SeatMapLocale: Sendable, Equatable {
                               "picker.remove", "picker.holdFor", "picker.confirm", "picker.ordered", "picker.zoomIn",
                               "picker.zoomOut", "picker.fit", "picker.map", "picker.legend", "picker.places", "picker.pan", "picker.panUp",
                               "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left",
-                              "picker.allLevels", "picker.quantity", "picker.best",
+                              "picker.allLevels", "picker.quantity", "picker.best", "picker.ticketType", "picker.allPrices", "picker.upTo",
                               // What the picker tells a buyer in every state it can meet.
                               "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut",
                               // Sales rules and ticket types.
