@@ -79,13 +79,40 @@ public struct PickerEndpoint: Sendable {
 ///   host's `html` or `body`), ids are looked up inside the picker, so a
 ///   page may hold several; colours come from the theme as CSS custom
 ///   properties (`--seatmap-bg`, `--seatmap-fg`, `--seatmap-accent`, …).
-enum PickerPage {
+package enum PickerPage {
     /// The catalogue keys the page's script fills in itself.
     static let words = ["status.available", "status.selected", "status.sold", "status.locked", "status.held",
                         "picker.expired", "picker.soldMeanwhile", "picker.cartEmpty", "picker.total", "picker.remove",
                         "picker.holdFor", "picker.ordered", "list.separator", "summary", "picker.left", "status.yours",
                         "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut",
                         "picker.ticketType", "picker.allPrices", "picker.upTo"]
+
+    /// The page a buyer sees for a picker link that cannot be opened: one
+    /// sentence of the catalogue in `[data-seatmap-message]`.
+    package static func errorPage(_ sentence: String, locale: SeatMapLocale) -> String {
+        let e = SVGCanvas.escape
+        return """
+        <!doctype html>
+        <html lang="\(e(locale.language))" dir="\(locale.rightToLeft ? "rtl" : "ltr")">
+        <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>\(e(sentence))</title></head>
+        <body style="margin:0;font:17px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#fff">
+        <main><div class="seatmap-picker" style="padding:2em 1em"><p data-seatmap-message role="alert">\(e(sentence))</p></div></main>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The buyer's language for a page: the one asked for when the catalogues
+    /// have it, else the first of `Accept-Language` they have, else English.
+    package static func buyerLocale(asked: String?, acceptLanguage: String?) -> SeatMapLocale {
+        if let asked, let l = try? SeatMapLocale.named(asked) { return l }
+        for part in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = part.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if !tag.isEmpty, tag != "*", let l = try? SeatMapLocale.named(tag) { return l }
+        }
+        return (try? SeatMapLocale.named("en")) ?? .standard
+    }
 
     /// The script's modules, in the order the page runs them (each adds
     /// itself to `window.SeatMapPicker`; `main.js` starts the pickers).

@@ -268,6 +268,23 @@ struct Controller: Sendable {
         }
     }
 
+    /// A picker page's handler: a link a buyer followed that names no show
+    /// or hall (404), or has a parameter the page cannot take (400), is
+    /// answered to a browser (`Accept: text/html`) with a page saying so in
+    /// the buyer's language (`?locale=`, else `Accept-Language`, else
+    /// English), never the JSON error; other clients get the JSON error.
+    func pickerAttempt(_ request: HTTPRequest, _ body: () throws -> HTTPResponse) -> HTTPResponse {
+        let answer = attempt(body)
+        guard answer.status == 404 || answer.status == 400,
+              (request.headers["accept"] ?? "").split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("text/html") })
+        else { return answer }
+        let asked = request.query.last(where: { $0.0 == LocaleOptions.option.name })?.1
+        let locale = PickerPage.buyerLocale(asked: asked, acceptLanguage: request.headers["accept-language"])
+        let page = PickerPage.errorPage(locale.text(answer.status == 404 ? "picker.noShow" : "picker.badLink"), locale: locale)
+        return HTTPResponse(status: answer.status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")] + pageHeaders(),
+                            body: Array(page.utf8))
+    }
+
     /// Runs a handler body, its thrown errors as answers.
     func attempt(_ body: () throws -> HTTPResponse) -> HTTPResponse {
         do { return try body() } catch { return failure(error) }
@@ -474,7 +491,7 @@ struct Controller: Sendable {
     /// GET /halls/NAME/picker: the plan's picker page (toggles only
     /// announced to the host page: no show to hold seats in).
     func hallPicker(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
-        attempt {
+        pickerAttempt(request) {
             let (plan, path) = try halls.plan(name).get()
             return try picker(plan, path: path, query: request.query, endpoint: nil, request)
         }

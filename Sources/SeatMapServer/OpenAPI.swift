@@ -161,6 +161,13 @@ enum OpenAPI {
                                               ("content", .object(OutputFormat.allCases.map { ($0.mimeType, .object([])) }))])))
         case .html:
             responses.append(("200", content("text/html", nil, "the page")))
+            // To a browser (Accept: text/html) a link that cannot be opened is a page saying so.
+            for status in ["400", "404"] {
+                responses.append((status, .object([
+                    ("description", .string("the error; to a client accepting text/html, a page saying it in the buyer's language")),
+                    ("content", .object([("application/json", .object([("schema", APISchema.ref("Error"))])), ("text/html", .object([]))])),
+                ])))
+            }
         }
         for (status, description) in doc.statuses.sorted(by: { $0.key < $1.key }) {
             if case .json(let schema) = doc.answer, status < 300 {

@@ -216,7 +216,7 @@ extension Controller {
     /// development mode its confirm button orders; otherwise it hands the
     /// cart to the host page.
     func showPicker(_ show: String, _ request: HTTPRequest) -> HTTPResponse {
-        attempt {
+        pickerAttempt(request) {
             // The page reads `token` from its own address: the page's bytes do not depend on it.
             let a = try Controller.arguments(request.query, Controller.pickerOptions + [Controller.pageToken])
             let (_, plan) = try showPlan(show)

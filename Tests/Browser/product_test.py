@@ -217,7 +217,14 @@ def best_and_host(svc):
         idle(d)
         check(status_of(d, free) == "selected" and free in d.execute_script("return window.seatmap.cart().seats;"),
               "seatmap:select %s left it %s" % (free, status_of(d, free)))
-        print("best available: 3 held under the page's token %s; seatmap:select held %s" % (cart, free))
+        # The host zooms to a seat: a readable zoom, focus on it.
+        d.execute_script("window.seatmap.fit(); window.postMessage({type: 'seatmap:zoomTo', seat: '1-12-2'}, location.origin);")
+        idle(d)
+        time.sleep(0.3)
+        v = view(d)
+        check(v["k"] * v["seat"] >= 15 and focused(d) == "1-12-2", "seatmap:zoomTo seat 1-12-2: seats of %.1f px, focus on %s" % (v["k"] * v["seat"], focused(d)))
+        print("best available: 3 held under the page's token %s; seatmap:select held %s; seatmap:zoomTo showed 1-12-2 at %.0f px"
+              % (cart, free, v["k"] * v["seat"]))
     finally:
         d.quit()
 
@@ -277,12 +284,42 @@ def choices(svc, seatmap):
         d.quit()
 
 
+def sold_out(svc, seatmap):
+    """Every seat sold (a status batch): the page says the show is sold out, not "pick seats"."""
+    w = words("en")
+    svc.show("gone", "seed")
+    seats = json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", "seed.json"), "--json"],
+                                      capture_output=True, check=True, text=True).stdout)["seats"]
+    batch = {"batchId": "all", "sequence": 1, "changes": [{"id": s["id"], "status": 2} for s in seats]}
+    status, answer = request(svc.base, "POST", "/shows/gone/status", batch)
+    check(status == 200, "selling every seat answered %d %s" % (status, answer))
+    d = browser(PHONE)
+    try:
+        d.get(svc.base + "/shows/gone/picker?locale=en")
+        idle(d)
+        shown = wait_for(lambda: d.execute_script("return document.querySelector('.seatmap-total').textContent;") == w["picker.soldOut"], 5.0)
+        check(shown is not None, "a sold-out show says %r" % d.execute_script("return document.querySelector('.seatmap-total').textContent;"))
+        print("sold out: the page says %r" % w["picker.soldOut"])
+    finally:
+        d.quit()
+
+
 def service_down(seatmap):
     svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")])
     svc.show("down", "cinema-12x18")
     d = browser(DESKTOP)
     try:
         w = words("de")
+        d.get(svc.base + "/shows/down/picker?locale=de")
+        idle(d)
+        # A link to a show that is not there, or with a language the page does not have: a sentence, not JSON.
+        d.get(svc.base + "/shows/nowhere/picker?locale=de")
+        said = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
+        check(said == w["picker.noShow"], "a link to an unknown show shows %r" % said)
+        d.get(svc.base + "/shows/down/picker?locale=xx")
+        bad = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
+        check(bad == words("en")["picker.badLink"], "a link with an unknown locale shows %r" % bad)
+        print("links: an unknown show says %r (de), an unknown locale %r" % (said, bad))
         d.get(svc.base + "/shows/down/picker?locale=de")
         idle(d)
         svc.proc.terminate()
@@ -350,6 +387,7 @@ def main():
         big_venue(svc, axe_source())
         best_and_host(svc)
         choices(svc, seatmap)
+        sold_out(svc, seatmap)
     finally:
         svc.stop()
     paid_flow(seatmap)

@@ -76,7 +76,8 @@ struct PickerServiceTests {
             #expect(page.contains("\"order\":\"/shows/s1/order\"") == (key == nil), "order endpoint with admin key \(key ?? "none")")
             // Styles never reach the host's html or body.
             let css = page.components(separatedBy: "<style>")[1].components(separatedBy: "</style>")[0]
-            let selectors = css.split(separator: "}").compactMap { $0.split(separator: "{").first?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            // Each rule's selector is what comes just before its declarations (inside an @media block too).
+            let selectors = css.split(separator: "}").compactMap { $0.split(separator: "{").dropLast().last?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             #expect(selectors.count > 10 && selectors.allSatisfy { $0.split(separator: ",").allSatisfy { $0.hasPrefix(".seatmap-picker") } }, "\(selectors.filter { !$0.hasPrefix(".seatmap-picker") })")
         }
     }

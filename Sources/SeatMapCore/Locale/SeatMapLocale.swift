@@ -200,7 +200,7 @@ public struct SeatMapLocale: Sendable, Equatable {
                               "picker.panDown", "picker.panLeft", "picker.panRight", "picker.fewer", "picker.more", "picker.left",
                               "picker.allLevels", "picker.quantity", "picker.best", "picker.ticketType", "picker.allPrices", "picker.upTo",
                               // What the picker tells a buyer in every state it can meet.
-                              "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut",
+                              "picker.offline", "picker.noShow", "picker.busy", "picker.refused", "picker.processing", "picker.soldOut", "picker.badLink",
                               // Sales rules and ticket types.
                               "picker.consecutive", "picker.minimum", "picker.areaMinimum", "picker.areaMaximum", "picker.noType",
                               "picker.notSelected", "seat.ticketType", "price.range"]
