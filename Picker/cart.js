@@ -1,10 +1,6 @@
 // The cart's clock and checkout: one checkout at a time, a processing state
 // the page shows, and the hold's time left as the buyer reads it.
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).cart = m;
-})(this, function () {
+SeatMapPicker.module("cart", function () {
   "use strict";
 
   // idle → processing (one checkout sent) → idle (refused: the buyer may try again) or done (ordered).

@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { Checkout, secondsLeft, clock } = require("./cart.js");
+const { Checkout, secondsLeft, clock } = load("cart");
 
 test("one checkout at a time: a second press while processing sends nothing", () => {
   const c = new Checkout();

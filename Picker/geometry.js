@@ -4,11 +4,7 @@
 //
 // cfg.geometry = {size: [w, h], rows: [[section, row, label, [[column, x, y(, w, h)], ...]], ...]}
 // in drawing units; a seat's id is "section-row-column".
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).geometry = m;
-})(this, function () {
+SeatMapPicker.module("geometry", function () {
   "use strict";
 
   function Geometry(g) {

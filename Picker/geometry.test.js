@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { Geometry } = require("./geometry.js");
+const { Geometry } = load("geometry");
 
 // Two sections side by side (1 on the left, 2 on the right), three rows
 // each; section 1's second row is curved (its ends lower) and shorter.

@@ -1,9 +1,5 @@
 // Keys: what a key press asks of the map (pure; the page does it).
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).keyboard = m;
-})(this, function () {
+SeatMapPicker.module("keyboard", function () {
   "use strict";
   var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 

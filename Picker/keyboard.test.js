@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { action } = require("./keyboard.js");
+const { action } = load("keyboard");
 
 test("arrows move between seats and sections; with Shift, or on the map itself, they pan", () => {
   assert.deepEqual(action("ArrowDown", false, "seat"), { move: "ArrowDown" });

@@ -1,11 +1,7 @@
 // Live statuses: what a seats answer (the whole show, or the changes after a
 // sequence) does to the page. Pure: it says what to paint and what became of
 // the cart; the page does it.
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).live = m;
-})(this, function () {
+SeatMapPicker.module("live", function () {
   "use strict";
 
   // answer: {seats: {ID: status}} or {changes: {ID: status}, orders?: [{orderId, seats}]}

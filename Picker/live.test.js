@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { apply, seatsURL } = require("./live.js");
+const { apply, seatsURL } = load("live");
 
 const shown = (map) => (id) => map[id] || "available";
 

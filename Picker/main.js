@@ -412,7 +412,7 @@
       if (wasTap) {
         var hit = document.elementFromPoint(e.clientX, e.clientY);
         var sec = hit && hit.closest ? hit.closest(".seatmap-section") : null;
-        if (sec) { zoomToSection(sectionIndex(sec), false); return; }
+        if (sec) { zoomToSection(sectionIndex(sec), true); return; }
         var g = seatOf(hit);
         if (g) { setCurrent(g); toggle(g); return; }
         var area = hit && hit.closest ? hit.closest('g[id^="area-"]') : null;

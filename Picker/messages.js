@@ -1,10 +1,6 @@
 // Sentences and messages: catalogue text filled in, what the buyer is told
 // for each state (never a raw error), and what a host page may ask.
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).messages = m;
-})(this, function () {
+SeatMapPicker.module("messages", function () {
   "use strict";
 
   // "{seat} is sold" with {seat: "Row 3, Seat 5"}; unknown names are left as they are.

@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { fill, sentence, hostCommand } = require("./messages.js");
+const { fill, sentence, hostCommand } = load("messages");
 
 const W = { "picker.offline": "offline", "picker.noShow": "no show", "picker.busy": "busy", "picker.refused": "refused" };
 

@@ -1,10 +1,6 @@
 // The view: scale k and pan (tx, ty) of the drawing in the stage, in CSS px.
 // Pure arithmetic; the page applies it as a transform.
-(function (root, make) {
-  var m = make();
-  if (typeof module === "object" && module.exports) module.exports = m;
-  else (root.SeatMapPicker = root.SeatMapPicker || {}).view = m;
-})(this, function () {
+SeatMapPicker.module("view", function () {
   "use strict";
 
   // The scale that shows the whole drawing (w × h) in the stage, with a margin.

@@ -1,7 +1,8 @@
 "use strict";
+const load = require("./load-module.cjs");
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const view = require("./view.js");
+const view = load("view");
 
 const stage = { width: 400, height: 300 };
 

@@ -114,14 +114,18 @@ package enum PickerPage {
         return (try? SeatMapLocale.named("en")) ?? .standard
     }
 
-    /// The script's modules, in the order the page runs them (each adds
-    /// itself to `window.SeatMapPicker`; `main.js` starts the pickers).
+    /// The script's modules, in the order the page runs them (each calls
+    /// `SeatMapPicker.module(name, make)` and is kept as
+    /// `window.SeatMapPicker[name]`; `main.js` starts the pickers).
     static let modules = ["messages.js", "geometry.js", "view.js", "keyboard.js", "live.js", "cart.js", "main.js"]
 
-    /// The page's script: the modules of `Picker/`, embedded at build time.
-    static let script: String = modules.map { name in
-        embeddedPickerSources.first { $0.name == name }?.text ?? ""
-    }.joined(separator: "\n")
+    /// The page's script: the module registry, then the modules of
+    /// `Picker/`, embedded at build time.
+    static let script: String = """
+        var SeatMapPicker = window.SeatMapPicker = window.SeatMapPicker || {};
+        SeatMapPicker.module = SeatMapPicker.module || function (name, make) { SeatMapPicker[name] = make(); };
+
+        """ + modules.map { name in embeddedPickerSources.first { $0.name == name }?.text ?? "" }.joined(separator: "\n")
 
     /// The minimap's largest size in CSS px (beside the cart, never over the seats).
     static let minimapSize = (width: 120, height: 96)

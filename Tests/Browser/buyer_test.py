@@ -480,12 +480,18 @@ class HostPage(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def iframe_host(seatmap):
-    """A host page on another origin (localhost:P2) embedding the picker from 127.0.0.1:P1."""
+def free_port():
+    """A TCP port nothing listens on now (for a host page's own server)."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    host_port = s.getsockname()[1]
+    port = s.getsockname()[1]
     s.close()
+    return port
+
+
+def iframe_host(seatmap):
+    """A host page on another origin (localhost:P2) embedding the picker from 127.0.0.1:P1."""
+    host_port = free_port()
     svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")], "--allowed-origin", "http://localhost:%d" % host_port)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", host_port), HostPage)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -20,10 +20,10 @@
 
 Exit 0 when everything holds, 1 on a failed check (each printed).
 """
-import argparse, functools, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import argparse, functools, http.server, json, os, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 from chromium import ActionChains, By, Keys, axe_source, check, run_axe, verdict
-from buyer_test import DESKTOP, PHONE, ROOT, Service_, browser, fixed_part, idle, message, pick, status_of, view, wait_for, words
+from buyer_test import DESKTOP, PHONE, ROOT, Service_, browser, fixed_part, free_port, idle, message, pick, picker, status_of, view, wait_for, words
 
 
 def request(base, method, path, body=None, key=None):
@@ -36,6 +36,12 @@ def request(base, method, path, body=None, key=None):
             return r.status, json.loads(r.read() or b"null")
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read() or b"null")
+
+
+def layout_seats(seatmap, hall):
+    """The seats of an example hall as `seatmap layout --json` places them."""
+    return json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", hall + ".json"), "--json"],
+                                     capture_output=True, check=True, text=True).stdout)["seats"]
 
 
 def expected_down(seats, seat, dir=1):
@@ -68,7 +74,7 @@ def keyboard_rows(svc, seatmap):
     try:
         for f in halls:
             name = f[:-5]
-            seats = json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", f), "--json"], capture_output=True, check=True, text=True).stdout)["seats"]
+            seats = layout_seats(seatmap, name)
             d.get(svc.base + "/halls/%s/picker" % name)
             idle(d)
             # A few seats spread over the hall, each with a row below it in its section.
@@ -195,12 +201,7 @@ def big_venue(svc, axe):
 
 
 def best_and_host(svc):
-    w = words("en")
-    svc.show("best", "cinema-12x18")
-    d = browser(DESKTOP)
-    try:
-        d.get(svc.base + "/shows/best/picker?locale=en")
-        idle(d)
+    with picker(svc, "best", "cinema-12x18", DESKTOP, "?locale=en") as d:
         d.execute_script("var q = document.querySelector('[data-seatmap-quantity]'); q.value = '3'; q.dispatchEvent(new Event('change'));")
         d.find_element(By.CSS_SELECTOR, '[data-seatmap-action="best"]').click()
         idle(d)
@@ -225,17 +226,11 @@ def best_and_host(svc):
         check(v["k"] * v["seat"] >= 15 and focused(d) == "1-12-2", "seatmap:zoomTo seat 1-12-2: seats of %.1f px, focus on %s" % (v["k"] * v["seat"], focused(d)))
         print("best available: 3 held under the page's token %s; seatmap:select held %s; seatmap:zoomTo showed 1-12-2 at %.0f px"
               % (cart, free, v["k"] * v["seat"]))
-    finally:
-        d.quit()
 
 
 def choices(svc, seatmap):
     """A cart line's ticket type (gala: categories with several), and the price filter with best available."""
-    svc.show("gala-types", "gala")
-    d = browser(DESKTOP)
-    try:
-        d.get(svc.base + "/shows/gala-types/picker?locale=en")
-        idle(d)
+    with picker(svc, "gala-types", "gala", DESKTOP, "?locale=en") as d:
         line = None
         picked = []
         for _ in range(12):
@@ -260,16 +255,8 @@ def choices(svc, seatmap):
             shown = d.execute_script("var s = document.querySelector('[data-seatmap-ticket-type][data-seat=\"' + arguments[0] + '\"]'); return s && s.value;", seat)
             check(shown == other, "the cart line shows %s after choosing %s" % (shown, other))
             print("ticket type: %s chosen for %s (total %s -> %s)" % (other, seat, before, d.execute_script("return window.seatmap.cart().total;")))
-    finally:
-        d.quit()
-    seats = json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", "cinema-12x18.json"), "--json"],
-                                      capture_output=True, check=True, text=True).stdout)["seats"]
-    price = {s["id"]: float(s["price"]) for s in seats}
-    svc.show("cheap", "cinema-12x18")
-    d = browser(DESKTOP)
-    try:
-        d.get(svc.base + "/shows/cheap/picker?locale=en")
-        idle(d)
+    price = {s["id"]: float(s["price"]) for s in layout_seats(seatmap, "cinema-12x18")}
+    with picker(svc, "cheap", "cinema-12x18", DESKTOP, "?locale=en") as d:
         d.execute_script("var s = document.querySelector('[data-seatmap-price-filter]'); s.value = s.options[1].value; s.dispatchEvent(new Event('change', {bubbles: true}));")
         top = min(price.values())
         dimmed = d.execute_script("return Array.from(document.querySelectorAll('g.seatmap-filtered')).map(g => g.id.slice(5));")
@@ -280,67 +267,24 @@ def choices(svc, seatmap):
         cart = d.execute_script("return window.seatmap.cart().seats;")
         check(len(cart) == 2 and all(price[s] <= top for s in cart), "best available under the filter gave %s" % cart)
         print("price filter: up to %s dimmed %d seats; best available kept to it: %s" % (top, len(dimmed), cart))
-    finally:
-        d.quit()
 
 
 def sold_out(svc, seatmap):
     """Every seat sold (a status batch): the page says the show is sold out, not "pick seats"."""
     w = words("en")
     svc.show("gone", "seed")
-    seats = json.loads(subprocess.run([seatmap, "layout", os.path.join(ROOT, "Examples", "seed.json"), "--json"],
-                                      capture_output=True, check=True, text=True).stdout)["seats"]
-    batch = {"batchId": "all", "sequence": 1, "changes": [{"id": s["id"], "status": 2} for s in seats]}
+    batch = {"batchId": "all", "sequence": 1, "changes": [{"id": s["id"], "status": 2} for s in layout_seats(seatmap, "seed")]}
     status, answer = request(svc.base, "POST", "/shows/gone/status", batch)
     check(status == 200, "selling every seat answered %d %s" % (status, answer))
-    d = browser(PHONE)
-    try:
-        d.get(svc.base + "/shows/gone/picker?locale=en")
-        idle(d)
+    with picker(svc, "gone", "seed", PHONE, "?locale=en") as d:
         shown = wait_for(lambda: d.execute_script("return document.querySelector('.seatmap-total').textContent;") == w["picker.soldOut"], 5.0)
         check(shown is not None, "a sold-out show says %r" % d.execute_script("return document.querySelector('.seatmap-total').textContent;"))
         print("sold out: the page says %r" % w["picker.soldOut"])
-    finally:
-        d.quit()
-
-
-def service_down(seatmap):
-    svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")])
-    svc.show("down", "cinema-12x18")
-    d = browser(DESKTOP)
-    try:
-        w = words("de")
-        d.get(svc.base + "/shows/down/picker?locale=de")
-        idle(d)
-        # A link to a show that is not there, or with a language the page does not have: a sentence, not JSON.
-        d.get(svc.base + "/shows/nowhere/picker?locale=de")
-        said = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
-        check(said == w["picker.noShow"], "a link to an unknown show shows %r" % said)
-        d.get(svc.base + "/shows/down/picker?locale=xx")
-        bad = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
-        check(bad == words("en")["picker.badLink"], "a link with an unknown locale shows %r" % bad)
-        print("links: an unknown show says %r (de), an unknown locale %r" % (said, bad))
-        d.get(svc.base + "/shows/down/picker?locale=de")
-        idle(d)
-        svc.proc.terminate()
-        svc.proc.wait(timeout=10)
-        said = wait_for(lambda: w["picker.offline"] in message(d), 35.0)
-        check(said is not None, "with the service gone the page says %r" % message(d))
-        d.execute_script("document.querySelector('g[id^=\"seat-\"][data-status=\"available\"]').dispatchEvent(new PointerEvent('pointerup'));")
-        text = message(d)
-        check("TypeError" not in text and "fetch" not in text.lower(), "a raw error reached the page: %r" % text)
-        print("service down: the page said %r (de) after %.1f s" % (message(d), said or -1))
-    finally:
-        d.quit()
-        svc.stop()
 
 
 def host_page(seatmap):
     """Examples/picker-host.html as its comment says to run it: another origin, allowed by --allowed-origin."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
+    port = free_port()
     svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")], "--allowed-origin", "http://localhost:%d" % port)
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
@@ -372,6 +316,37 @@ def host_page(seatmap):
     finally:
         d.quit()
         server.shutdown()
+        svc.stop()
+
+
+def service_down(seatmap):
+    svc = Service_(seatmap, [os.path.join(ROOT, "Examples", "cinema-12x18.json")])
+    svc.show("down", "cinema-12x18")
+    d = browser(DESKTOP)
+    try:
+        w = words("de")
+        d.get(svc.base + "/shows/down/picker?locale=de")
+        idle(d)
+        # A link to a show that is not there, or with a language the page does not have: a sentence, not JSON.
+        d.get(svc.base + "/shows/nowhere/picker?locale=de")
+        said = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
+        check(said == w["picker.noShow"], "a link to an unknown show shows %r" % said)
+        d.get(svc.base + "/shows/down/picker?locale=xx")
+        bad = d.execute_script("var m = document.querySelector('[data-seatmap-message]'); return m ? m.textContent : document.body.textContent;")
+        check(bad == words("en")["picker.badLink"], "a link with an unknown locale shows %r" % bad)
+        print("links: an unknown show says %r (de), an unknown locale %r" % (said, bad))
+        d.get(svc.base + "/shows/down/picker?locale=de")
+        idle(d)
+        svc.proc.terminate()
+        svc.proc.wait(timeout=10)
+        said = wait_for(lambda: w["picker.offline"] in message(d), 35.0)
+        check(said is not None, "with the service gone the page says %r" % message(d))
+        d.execute_script("document.querySelector('g[id^=\"seat-\"][data-status=\"available\"]').dispatchEvent(new PointerEvent('pointerup'));")
+        text = message(d)
+        check("TypeError" not in text and "fetch" not in text.lower(), "a raw error reached the page: %r" % text)
+        print("service down: the page said %r (de) after %.1f s" % (message(d), said or -1))
+    finally:
+        d.quit()
         svc.stop()
 
 
