@@ -51,10 +51,6 @@ extension ImageOptions {
                               pinRowLabels: args.flag("pin-row-labels"))
     }
 
-    package static func idList(_ text: String?) -> Set<String> {
-        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-    }
-
     /// Seat ids from the options, each a SeatMap id or a seat's external id
     /// in `hall`; text that is neither is named in the same error as an id
     /// the hall does not have.
