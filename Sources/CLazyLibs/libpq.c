@@ -23,7 +23,20 @@
     X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), NULL) \
     X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), 1) \
     X(int, PQconsumeInput, (PGconn *conn), (conn), 0) \
-    X(PGnotify *, PQnotifies, (PGconn *conn), (conn), NULL)
+    X(PGnotify *, PQnotifies, (PGconn *conn), (conn), NULL) \
+    X(int, PQenterPipelineMode, (PGconn *conn), (conn), 0) \
+    X(int, PQexitPipelineMode, (PGconn *conn), (conn), 0) \
+    X(int, PQpipelineSync, (PGconn *conn), (conn), 0) \
+    X(int, PQsendQueryParams, (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, \
+                               const char *const *paramValues, const int *paramLengths, const int *paramFormats, \
+                               int resultFormat), \
+      (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat), 0) \
+    X(int, PQsendPrepare, (PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes), \
+      (conn, stmtName, query, nParams, paramTypes), 0) \
+    X(int, PQsendQueryPrepared, (PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, \
+                                 const int *paramLengths, const int *paramFormats, int resultFormat), \
+      (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat), 0) \
+    X(PGresult *, PQgetResult, (PGconn *conn), (conn), NULL)
 
 #define SEATMAP_PQ_PROCEDURES(X) \
     X(PQfinish, (PGconn *conn), (conn)) \

@@ -21,7 +21,8 @@ extension Bench {
     /// The sale's halls: the name a show gets, the scene.
     static let saleHalls = [("cinema-216", "cinema-200"), ("arena-10k", "arena-10k"), ("stadium-100k", "stadium-100k")]
 
-    mutating func sale() throws {
+    /// `sqlite`: SQLite too (else PostgreSQL alone).
+    mutating func sale(sqlite: Bool = true) throws {
         let dir = try Bench.scratchFolder("seatmap-bench-sale-")
         defer { try? FileManager.default.removeItem(at: dir) }
         var halls: [(String, Hall)] = []
@@ -30,7 +31,7 @@ extension Bench {
             try Files.writeAtomically(HallFormat.encodeText(hall), to: dir.appendingPathComponent("\(name).json").path)
             halls.append((name, hall))
         }
-        var stores: [(String, String, String)] = [("SQLite", dir.appendingPathComponent("shows.db").path, dir.appendingPathComponent("baseline.db").path)]
+        var stores: [(String, String, String)] = sqlite ? [("SQLite", dir.appendingPathComponent("shows.db").path, dir.appendingPathComponent("baseline.db").path)] : []
         if let admin = ProcessInfo.processInfo.environment["SEATMAP_BENCH_POSTGRES"], !admin.isEmpty {
             stores.append(("PostgreSQL", try StoreBaseline.freshPostgresDatabase(admin), try StoreBaseline.freshPostgresDatabase(admin)))
         } else {

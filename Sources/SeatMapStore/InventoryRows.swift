@@ -26,13 +26,28 @@ enum SQLValue: Equatable {
 
 /// A database connection the inventory's rows are read and written
 /// through: one statement with `$1`, `$2`… arguments, its rows back.
+///
+/// A statement whose rows are not read may wait (`later`) to go to the
+/// server with the next one whose rows are (PostgreSQL: one round trip for
+/// all of them); its failure is then thrown by that statement, or by
+/// `flush`. Independent reads may go together (`batch`). SQLite runs each
+/// at once: it has no trip to save.
 protocol SQLRunner {
     func rows(_ sql: String, _ args: [SQLValue]) throws -> [[SQLValue]]
+    /// Runs `sql` before the next statement whose rows are read.
+    func later(_ sql: String, _ args: [SQLValue]) throws
+    /// Runs every statement still waiting.
+    func flush() throws
+    /// Runs independent statements in order; each one's rows.
+    func batch(_ statements: [(String, [SQLValue])]) throws -> [[[SQLValue]]]
 }
 
 extension SQLRunner {
     @discardableResult
     func q(_ sql: String, _ args: [SQLValue] = []) throws -> [[SQLValue]] { try rows(sql, args) }
+    func later(_ sql: String, _ args: [SQLValue]) throws { _ = try rows(sql, args) }
+    func flush() throws {}
+    func batch(_ statements: [(String, [SQLValue])]) throws -> [[[SQLValue]]] { try statements.map { try rows($0.0, $0.1) } }
 }
 
 /// The inventory's schema, as named migrations both SQL stores apply in
@@ -174,8 +189,17 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     /// The show's own row (hall, rules, sequences), no seat: nil when there is no such show.
     func head(_ id: String) throws -> ShowInventory? {
+        let (sql, args) = headQuery(id)
+        return InventoryRows.head(id, try db.q(sql, args))
+    }
+
+    private func headQuery(_ id: String) -> (String, [SQLValue]) {
         let sql = "SELECT hall, last_sequence, rules, hall_file, change_seq FROM shows WHERE show = $1"
-        guard let head = try db.q(lockShow ? sql + " FOR UPDATE" : sql, [.text(id)]).first, let hall = head[0].text else { return nil }
+        return (lockShow ? sql + " FOR UPDATE" : sql, [.text(id)])
+    }
+
+    private static func head(_ id: String, _ rows: [[SQLValue]]) -> ShowInventory? {
+        guard let head = rows.first, let hall = head[0].text else { return nil }
         var show = ShowInventory(show: id, hall: hall)
         show.lastSequence = head[1].int.map { Int($0) }
         show.rules = InventorySchema.rules(head[2])
@@ -189,27 +213,37 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     /// and, for an address, its live tokens: one read of the show's row,
     /// one of the address's index range.
     func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
-        let rows = try db.q("SELECT token_rows FROM shows WHERE show = $1", [.text(id)]).first?.first?.int ?? 0
-        guard let address else { return (Int(rows), 0) }
-        let mine = try db.q("SELECT COUNT(*) FROM show_tokens WHERE show = $1 AND address = $2 AND expires_ms > $3",
-                            [.text(id), .text(address), .int(InventoryRows.millis(now))]).first?.first?.int ?? 0
-        return (Int(rows), Int(mine))
+        var reads: [(String, [SQLValue])] = [("SELECT token_rows FROM shows WHERE show = $1", [.text(id)])]
+        if let address {
+            reads.append(("SELECT COUNT(*) FROM show_tokens WHERE show = $1 AND address = $2 AND expires_ms > $3",
+                          [.text(id), .text(address), .int(InventoryRows.millis(now))]))
+        }
+        let counts = try db.batch(reads).map { Int($0.first?.first?.int ?? 0) }
+        return (counts[0], counts.count > 1 ? counts[1] : 0)
     }
 
     /// Runs one update of a shared transaction in a savepoint of its own:
     /// kept when it succeeds, undone alone when it throws (its error the
     /// result). Throws when the savepoint itself cannot be set, released or
     /// rolled back to: the transaction is broken (a lost connection).
+    /// The update's writes are sent before it is counted kept (a failing
+    /// write undoes this update alone); the savepoint's own statements wait
+    /// for the next trip.
     static func savepoint<T>(_ rows: InventoryRows, _ body: () throws -> T) throws -> Result<T, any Error> {
-        try rows.db.q("SAVEPOINT one_update")
+        try rows.db.later("SAVEPOINT one_update", [])
         let outcome: Result<T, any Error>
         do {
-            outcome = .success(try body())
+            let value = try body()
+            try rows.db.flush()
+            outcome = .success(value)
         } catch {
+            // What is still waiting belongs to the update being undone (a
+            // failure there leaves the transaction to this rollback).
+            try? rows.db.flush()
             try rows.db.q("ROLLBACK TO SAVEPOINT one_update")
             outcome = .failure(error)
         }
-        try rows.db.q("RELEASE SAVEPOINT one_update")
+        try rows.db.later("RELEASE SAVEPOINT one_update", [])
         return outcome
     }
 
@@ -245,47 +279,62 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.up)) }
 
-    /// These seats' rows, their channels and their holders' tokens.
+    /// These seats' rows, their channels and their holders' tokens: one
+    /// statement (one trip to a server) for every 500 seats.
     func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
-        let ms = InventoryRows.millis(now)
-        var holders = Set<String>()
-        for start in stride(from: 0, to: ids.count, by: 500) {
+        takeSeats(try db.batch(InventoryRows.seatQueries(ids, of: id)), into: &show, now: now)
+    }
+
+    private static func seatQueries(_ ids: [SeatID], of id: String) -> [(String, [SQLValue])] {
+        stride(from: 0, to: ids.count, by: 500).map { start in
             let chunk = ids[start..<min(ids.count, start + 500)]
-            let args: [SQLValue] = [.text(id)] + chunk.map { .text($0.description) }
             let marks = InventoryRows.list(chunk.count, from: 2)
-            var fragment = ShowInventory(show: id, hall: show.hall)
-            // The seats' rows and their channels in one statement (one trip to a server).
-            let rows = try db.q("SELECT seat, state, ref, ticket, expires_ms, NULL FROM show_seats WHERE show = $1 AND seat IN (\(marks)) UNION ALL SELECT seat, NULL, NULL, NULL, NULL, channel FROM show_channels WHERE show = $1 AND seat IN (\(marks))", args)
-            take(rows.filter { $0[1] != .null }, into: &fragment, now: ms)
-            for (seat, state) in fragment.seats {
-                show.seats[seat] = state
-                if case .held(let t) = state { holders.insert(t) }
-            }
+            return ("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, NULL, t.expires_ms, t.channel FROM show_seats s LEFT JOIN show_tokens t ON t.show = s.show AND t.token = s.ref AND s.state = 'held' WHERE s.show = $1 AND s.seat IN (\(marks)) UNION ALL SELECT seat, NULL, NULL, NULL, NULL, channel, NULL, NULL FROM show_channels WHERE show = $1 AND seat IN (\(marks))",
+                    [.text(id)] + chunk.map { .text($0.description) })
+        }
+    }
+
+    private func takeSeats(_ results: [[[SQLValue]]], into show: inout ShowInventory, now: Date) {
+        let ms = InventoryRows.millis(now)
+        for rows in results {
+            var fragment = ShowInventory(show: show.show, hall: show.hall)
+            let seatRows = rows.filter { $0[1] != .null }
+            take(seatRows, into: &fragment, now: ms)
+            show.seats.merge(fragment.seats) { _, new in new }
             show.ticketTypes.merge(fragment.ticketTypes) { a, _ in a }
             for row in rows where row[1] == .null {
                 if let text = row[0].text, let seat = SeatID(text), let c = row[5].text { show.channels[seat] = c }
             }
-        }
-        let tokens = holders.sorted()
-        for start in stride(from: 0, to: tokens.count, by: 500) {
-            let chunk = tokens[start..<min(tokens.count, start + 500)]
-            takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token IN (\(InventoryRows.list(chunk.count, from: 2)))",
-                                [.text(id)] + chunk.map { .text($0) }), into: &show, now: ms)
+            // The holders' own rows, as the join found them.
+            takeTokens(seatRows.filter { $0[6] != .null }.map { [$0[2], $0[6], $0[7]] }, into: &show, now: ms)
         }
     }
 
-    /// A token's row, its held seats (with their channels) and its standing places.
+    /// A token's row, its held seats (with their channels) and its standing
+    /// places, in one trip (the last two are dropped when the token is not live).
     func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
-        let ms = InventoryRows.millis(now)
+        takeToken(token, try db.batch(InventoryRows.tokenQueries(token, of: id)), into: &show, now: now)
+    }
+
+    private static func tokenQueries(_ token: String, of id: String) -> [(String, [SQLValue])] {
         let key: [SQLValue] = [.text(id), .text(token)]
-        takeTokens(try db.q("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token = $2", key), into: &show, now: ms)
+        return [
+            ("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token = $2", key),
+            ("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, c.channel FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key),
+            ("SELECT area, places FROM area_holds WHERE show = $1 AND token = $2", key),
+        ]
+    }
+
+    private func takeToken(_ token: String, _ found: [[[SQLValue]]], into show: inout ShowInventory, now: Date) {
+        let ms = InventoryRows.millis(now)
+        takeTokens(found[0], into: &show, now: ms)
         guard show.tokens[token] != nil else { return }
-        let held = try db.q("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, c.channel FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key)
+        let held = found[1]
         take(held, into: &show, now: ms)
         for row in held {
             if let text = row[0].text, let seat = SeatID(text), show.seats[seat] != nil, let c = row[5].text { show.channels[seat] = c }
         }
-        for row in try db.q("SELECT area, places FROM area_holds WHERE show = $1 AND token = $2", key) {
+        for row in found[2] {
             if let area = row[0].text, let n = row[1].int { show.areaHolds[area, default: [:]][token] = Int(n) }
         }
     }
@@ -304,22 +353,60 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     /// One order, if it exists.
     func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws {
+        InventoryRows.takeOrder(orderId, try db.batch(InventoryRows.orderQueries(orderId, of: id)), into: &show)
+    }
+
+    private static func orderQueries(_ orderId: String, of id: String) -> [(String, [SQLValue])] {
         let key: [SQLValue] = [.text(id), .text(orderId)]
-        guard let row = try db.q("SELECT token, seats, tickets FROM orders WHERE show = $1 AND order_id = $2", key).first,
-              let token = row[0].text else { return }
+        return [("SELECT token, seats, tickets FROM orders WHERE show = $1 AND order_id = $2", key),
+                ("SELECT seat, ticket FROM order_seats WHERE show = $1 AND order_id = $2", key),
+                ("SELECT area, places FROM order_areas WHERE show = $1 AND order_id = $2", key)]
+    }
+
+    private static func takeOrder(_ orderId: String, _ found: [[[SQLValue]]], into show: inout ShowInventory) {
+        guard let row = found[0].first, let token = row[0].text else { return }
         // Orders before `4-targeted` listed their seats as text.
         var seats = (row[1].text ?? "").split(separator: ",").compactMap { SeatID(String($0)) }
         var types = InventorySchema.types(row[2].text ?? "")
-        for r in try db.q("SELECT seat, ticket FROM order_seats WHERE show = $1 AND order_id = $2", key) {
+        for r in found[1] {
             guard let text = r[0].text, let seat = SeatID(text) else { continue }
             seats.append(seat)
             if let t = r[1].text, !t.isEmpty { types[seat] = t }
         }
         var areas: [String: Int] = [:]
-        for r in try db.q("SELECT area, places FROM order_areas WHERE show = $1 AND order_id = $2", key) {
+        for r in found[2] {
             if let area = r[0].text, let n = r[1].int { areas[area] = Int(n) }
         }
         show.orders[orderId] = ShowInventory.Order(token: token, seats: seats.sorted(), areas: areas, ticketTypes: types)
+    }
+
+    /// `open`, and in the same trip the rows a draft read (`reads`), as
+    /// they are now: what the draft is checked against.
+    func reopen(_ id: String, now: Date, reads: ShowTransaction.Reads) throws -> (head: ShowInventory, swept: [SeatID], rows: ShowInventory)? {
+        let find = sweepQuery(id, now: now)
+        let seatQueries = InventoryRows.seatQueries(reads.seats, of: id)
+        var statements = [headQuery(id), find] + seatQueries
+        for t in reads.tokens { statements += InventoryRows.tokenQueries(t, of: id) }
+        for o in reads.orders { statements += InventoryRows.orderQueries(o, of: id) }
+        let found = try db.batch(statements)
+        guard let head = InventoryRows.head(id, found[0]) else { return nil }
+        var rows = ShowInventory(show: id, hall: head.hall)
+        var next = 2 + seatQueries.count
+        // Merged as a transaction merges its reads: what was read first is kept.
+        for t in reads.tokens {
+            var fragment = ShowInventory(show: id, hall: head.hall)
+            takeToken(t, Array(found[next..<next + 3]), into: &fragment, now: now)
+            rows.absorb(fragment)
+            next += 3
+        }
+        var seats = ShowInventory(show: id, hall: head.hall)
+        takeSeats(Array(found[2..<2 + seatQueries.count]), into: &seats, now: now)
+        rows.absorb(seats)
+        for o in reads.orders {
+            InventoryRows.takeOrder(o, Array(found[next..<next + 3]), into: &rows)
+            next += 3
+        }
+        return (head, try sweep(id, found: found[1], key: find.1), rows)
     }
 
     /// Which of these batch ids the show applied.
@@ -392,45 +479,62 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     /// Releases up to `InventorySchema.sweepBatch` holds that expired at
     /// `now`, and as many expired tokens; returns the seats freed.
     func sweep(_ id: String, now: Date) throws -> [SeatID] {
-        let key: [SQLValue] = [.text(id), .int(InventoryRows.millis(now))]
+        let (sql, key) = sweepQuery(id, now: now)
+        return try sweep(id, found: try db.q(sql, key), key: key)
+    }
+
+    /// The show's own row (see `head`) and the sweep of its expired holds
+    /// (see `sweep`), read in one trip; nil when there is no such show.
+    func open(_ id: String, now: Date) throws -> (head: ShowInventory, swept: [SeatID])? {
+        let find = sweepQuery(id, now: now)
+        let found = try db.batch([headQuery(id), find])
+        guard let head = InventoryRows.head(id, found[0]) else { return nil }
+        return (head, try sweep(id, found: found[1], key: find.1))
+    }
+
+    /// Expired holds and expired tokens found in one statement.
+    private func sweepQuery(_ id: String, now: Date) -> (String, [SQLValue]) {
         let n = InventorySchema.sweepBatch
-        // Expired holds and expired tokens found in one statement.
-        let found = try db.q("SELECT 's', seat FROM (SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) a UNION ALL SELECT 't', token FROM (SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) b", key)
+        return ("SELECT 's', seat FROM (SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) a UNION ALL SELECT 't', token FROM (SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) b",
+                [.text(id), .int(InventoryRows.millis(now))])
+    }
+
+    /// Releases what `sweepQuery` found.
+    private func sweep(_ id: String, found: [[SQLValue]], key: [SQLValue]) throws -> [SeatID] {
         let seats = found.filter { $0[0].text == "s" }.compactMap { $0[1].text }
         let tokens = found.filter { $0[0].text == "t" }.compactMap { $0[1].text }
         if !seats.isEmpty {
-            try db.q("DELETE FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 AND seat IN (\(InventoryRows.list(seats.count, from: 3)))",
-                     key + seats.map { .text($0) })
+            try db.later("DELETE FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 AND seat IN (\(InventoryRows.list(seats.count, from: 3)))",
+                         key + seats.map { .text($0) })
         }
         if !tokens.isEmpty {
             let marks = InventoryRows.list(tokens.count, from: 2)
             let args: [SQLValue] = [.text(id)] + tokens.map { .text($0) }
-            try db.q("DELETE FROM area_holds WHERE show = $1 AND token IN (\(marks))", args)
-            try db.q("DELETE FROM show_tokens WHERE show = $1 AND token IN (\(marks))", args)
-            try db.q("UPDATE shows SET token_rows = token_rows - $2 WHERE show = $1", [.text(id), .int(Int64(tokens.count))])
+            try db.later("DELETE FROM area_holds WHERE show = $1 AND token IN (\(marks))", args)
+            try db.later("DELETE FROM show_tokens WHERE show = $1 AND token IN (\(marks))", args)
+            try db.later("UPDATE shows SET token_rows = token_rows - $2 WHERE show = $1", [.text(id), .int(Int64(tokens.count))])
         }
         return seats.compactMap(SeatID.init)
     }
 
-    /// Appends seats to the change log under the show's next sequence, and
-    /// forgets the sequences past the kept length; returns the sequence.
-    @discardableResult
-    func log(_ id: String, _ changes: [(SeatID, String)]) throws -> Int {
-        guard let row = try db.q("UPDATE shows SET change_seq = change_seq + 1 WHERE show = $1 RETURNING change_seq, log_floor", [.text(id)]).first,
-              let seq = row[0].int, let floor = row[1].int else { return 0 }
+    /// Appends seats to the change log under the show's next sequence
+    /// (`current`, read with the show's row in this transaction, plus one),
+    /// and every 256 sequences forgets those past the kept length.
+    func log(_ id: String, _ changes: [(SeatID, String)], after current: Int) throws {
+        let seq = Int64(current) + 1
+        try db.later("UPDATE shows SET change_seq = $2 WHERE show = $1", [.text(id), .int(seq)])
         // Every seat in one statement (500 a statement at most).
         for start in stride(from: 0, to: changes.count, by: 500) {
             let chunk = changes[start..<min(changes.count, start + 500)]
             let values = (0..<chunk.count).map { "($1, $2, $\(3 + 2 * $0), $\(4 + 2 * $0))" }.joined(separator: ", ")
-            try db.q("INSERT INTO show_changes(show, sequence, seat, status) VALUES \(values) ON CONFLICT DO NOTHING",
-                     [.text(id), .int(seq)] + chunk.flatMap { [SQLValue.text($0.0.description), .text($0.1)] })
+            try db.later("INSERT INTO show_changes(show, sequence, seat, status) VALUES \(values) ON CONFLICT DO NOTHING",
+                         [.text(id), .int(seq)] + chunk.flatMap { [SQLValue.text($0.0.description), .text($0.1)] })
         }
-        let keep = Int64(InventorySchema.keptSequences)
-        if seq - floor > keep + 256 {  // trimmed every 256 sequences
-            try db.q("DELETE FROM show_changes WHERE show = $1 AND sequence <= $2", [.text(id), .int(seq - keep)])
-            try db.q("UPDATE shows SET log_floor = $2 WHERE show = $1", [.text(id), .int(seq - keep)])
+        let floor = seq - Int64(InventorySchema.keptSequences)
+        if floor > 0 && seq % 256 == 0 {
+            try db.later("DELETE FROM show_changes WHERE show = $1 AND sequence <= $2", [.text(id), .int(floor)])
+            try db.later("UPDATE shows SET log_floor = $2 WHERE show = $1 AND log_floor < $2", [.text(id), .int(floor)])
         }
-        return Int(seq)
     }
 
     // MARK: Writing
@@ -447,7 +551,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         for id in diff.seats {
             let seat = SQLValue.text(id.description)
             switch after.seats[id] {
-            case nil: try db.q("DELETE FROM show_seats WHERE show = $1 AND seat = $2", [show, seat])
+            case nil: try db.later("DELETE FROM show_seats WHERE show = $1 AND seat = $2", [show, seat])
             case let state?:
                 let (word, ref): (String, String)
                 var expires: Int64 = 0
@@ -459,75 +563,75 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
                     expires = after.tokens[token].map(InventoryRows.millis) ?? 0
                 }
                 let ticket = word == "held" ? after.ticketTypes[id] ?? "" : ""
-                try db.q("INSERT INTO show_seats(show, seat, state, ref, ticket, expires_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref, ticket = excluded.ticket, expires_ms = excluded.expires_ms",
+                try db.later("INSERT INTO show_seats(show, seat, state, ref, ticket, expires_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT(show, seat) DO UPDATE SET state = excluded.state, ref = excluded.ref, ticket = excluded.ticket, expires_ms = excluded.expires_ms",
                       [show, seat, .text(word), .text(ref), .text(ticket), .int(expires)])
             }
         }
         for token in diff.tokens {
             if let expiry = after.tokens[token] {
                 let ms = InventoryRows.millis(expiry)
-                try db.q("INSERT INTO show_tokens(show, token, expires_ms, channel, address) VALUES ($1, $2, $3, $4, $5) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
+                try db.later("INSERT INTO show_tokens(show, token, expires_ms, channel, address) VALUES ($1, $2, $3, $4, $5) ON CONFLICT(show, token) DO UPDATE SET expires_ms = excluded.expires_ms",
                       [show, .text(token), .int(ms), .text(after.tokenChannels[token] ?? ""), .text(address ?? "")])
                 // A token not read before is new: tokens are made at random, never reused.
                 if before.tokens[token] == nil { tokenRows += 1 }
                 // Every seat the token holds lasts as long as it does.
                 if before.tokens[token] != nil {
-                    try db.q("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held'", [show, .text(token), .int(ms)])
+                    try db.later("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held'", [show, .text(token), .int(ms)])
                 }
             } else {
-                try db.q("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
-                try db.q("DELETE FROM area_holds WHERE show = $1 AND token = $2", [show, .text(token)])
+                try db.later("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
+                try db.later("DELETE FROM area_holds WHERE show = $1 AND token = $2", [show, .text(token)])
                 if before.tokens[token] != nil { tokenRows -= 1 }
             }
         }
         if tokenRows != 0 {
-            try db.q("UPDATE shows SET token_rows = token_rows + $2 WHERE show = $1", [show, .int(tokenRows)])
+            try db.later("UPDATE shows SET token_rows = token_rows + $2 WHERE show = $1", [show, .int(tokenRows)])
         }
         for area in Set(before.areaAvailable.keys).union(after.areaAvailable.keys) where before.areaAvailable[area] != after.areaAvailable[area] {
             if let n = after.areaAvailable[area] {
-                try db.q("INSERT INTO show_areas(show, area, available) VALUES ($1, $2, $3) ON CONFLICT(show, area) DO UPDATE SET available = excluded.available",
+                try db.later("INSERT INTO show_areas(show, area, available) VALUES ($1, $2, $3) ON CONFLICT(show, area) DO UPDATE SET available = excluded.available",
                       [show, .text(area), .int(Int64(n))])
             } else {
-                try db.q("DELETE FROM show_areas WHERE show = $1 AND area = $2", [show, .text(area)])
+                try db.later("DELETE FROM show_areas WHERE show = $1 AND area = $2", [show, .text(area)])
             }
         }
         for area in Set(before.areaHolds.keys).union(after.areaHolds.keys) {
             let old = before.areaHolds[area] ?? [:], new = after.areaHolds[area] ?? [:]
             for token in Set(old.keys).union(new.keys) where old[token] != new[token] && (after.tokens[token] != nil || new[token] == nil) {
                 if let n = new[token], n > 0 {
-                    try db.q("INSERT INTO area_holds(show, area, token, places) VALUES ($1, $2, $3, $4) ON CONFLICT(show, area, token) DO UPDATE SET places = excluded.places",
+                    try db.later("INSERT INTO area_holds(show, area, token, places) VALUES ($1, $2, $3, $4) ON CONFLICT(show, area, token) DO UPDATE SET places = excluded.places",
                           [show, .text(area), .text(token), .int(Int64(n))])
                 } else {
-                    try db.q("DELETE FROM area_holds WHERE show = $1 AND area = $2 AND token = $3", [show, .text(area), .text(token)])
+                    try db.later("DELETE FROM area_holds WHERE show = $1 AND area = $2 AND token = $3", [show, .text(area), .text(token)])
                 }
             }
         }
         for (oid, order) in after.orders.sorted(by: { $0.key < $1.key }) where before.orders[oid] == nil {
-            try db.q("INSERT INTO orders(show, order_id, token, seats, tickets) VALUES ($1, $2, $3, '', '')", [show, .text(oid), .text(order.token)])
+            try db.later("INSERT INTO orders(show, order_id, token, seats, tickets) VALUES ($1, $2, $3, '', '')", [show, .text(oid), .text(order.token)])
             for seat in order.seats {
-                try db.q("INSERT INTO order_seats(show, order_id, seat, ticket) VALUES ($1, $2, $3, $4)",
+                try db.later("INSERT INTO order_seats(show, order_id, seat, ticket) VALUES ($1, $2, $3, $4)",
                          [show, .text(oid), .text(seat.description), .text(order.ticketTypes[seat] ?? "")])
             }
             for (area, n) in order.areas.sorted(by: { $0.key < $1.key }) {
-                try db.q("INSERT INTO order_areas(show, order_id, area, places) VALUES ($1, $2, $3, $4)", [show, .text(oid), .text(area), .int(Int64(n))])
+                try db.later("INSERT INTO order_areas(show, order_id, area, places) VALUES ($1, $2, $3, $4)", [show, .text(oid), .text(area), .int(Int64(n))])
             }
         }
         for id in diff.channels {
             if let c = after.channels[id] {
-                try db.q("INSERT INTO show_channels(show, seat, channel) VALUES ($1, $2, $3) ON CONFLICT(show, seat) DO UPDATE SET channel = excluded.channel",
+                try db.later("INSERT INTO show_channels(show, seat, channel) VALUES ($1, $2, $3) ON CONFLICT(show, seat) DO UPDATE SET channel = excluded.channel",
                       [show, .text(id.description), .text(c)])
             } else {
-                try db.q("DELETE FROM show_channels WHERE show = $1 AND seat = $2", [show, .text(id.description)])
+                try db.later("DELETE FROM show_channels WHERE show = $1 AND seat = $2", [show, .text(id.description)])
             }
         }
         for b in after.batchIds.subtracting(before.batchIds).sorted() {
-            try db.q("INSERT INTO show_batches(show, batch_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [show, .text(b)])
+            try db.later("INSERT INTO show_batches(show, batch_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [show, .text(b)])
         }
         if before.lastSequence != after.lastSequence {
-            try db.q("UPDATE shows SET last_sequence = $1 WHERE show = $2", [after.lastSequence.map { .int(Int64($0)) } ?? .null, show])
+            try db.later("UPDATE shows SET last_sequence = $1 WHERE show = $2", [after.lastSequence.map { .int(Int64($0)) } ?? .null, show])
         }
         guard logging else { return }
         let logged = diff.logged(after, swept: swept)
-        if diff.areas || !logged.isEmpty { try log(after.show, logged) }
+        if diff.areas || !logged.isEmpty { try log(after.show, logged, after: before.changeSequence) }
     }
 }

@@ -24,7 +24,7 @@ extension PGConnection {
 extension InventoryRows where DB == PGConnection {
     /// `body` in one snapshot (a read-only transaction at REPEATABLE READ).
     func readConsistent<T>(_ body: (InventoryRows) throws -> T) throws -> T {
-        try db.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try db.later("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [])
         do {
             let result = try body(self)
             try db.exec("COMMIT")
@@ -48,9 +48,24 @@ struct PGFailure: Error {
 }
 
 /// One libpq connection (closed on deinit); every result's status checked.
+///
+/// Statements whose rows nobody reads (`later`: BEGIN, a savepoint, the
+/// writes, the change log, the notification) wait on the connection and go
+/// to the server in one pipeline with the next statement whose rows are
+/// read (libpq's pipeline mode): one round trip for all of them, in order.
+/// The first failure among them is what that read throws.
 final class PGConnection: SQLRunner {
     let conn: OpaquePointer
     let location: String
+    /// Statements sent with the next read.
+    private var waiting: [(sql: String, args: [SQLValue])] = []
+    /// A pipeline left half read (the connection lost in it): never reused.
+    private var broken = false
+    /// Statements with arguments are prepared on the server at their first
+    /// use and named (parsed and planned once a connection, not once a
+    /// call), up to `mostPrepared` of them; the names by SQL.
+    private var prepared: [String: String] = [:]
+    static let mostPrepared = 512
 
     init(conninfo: String, location: String) throws(PGFailure) {
         // A dead server is noticed within seconds, not after TCP's minutes.
@@ -75,29 +90,130 @@ final class PGConnection: SQLRunner {
 
     deinit { PQfinish(conn) }
 
-    var isUsable: Bool { PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE }
+    var isUsable: Bool {
+        !broken && waiting.isEmpty && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
+    }
 
     /// Runs statements without arguments (DDL, BEGIN, COMMIT).
     func exec(_ sql: String) throws(PGFailure) {
         _ = try rows(sql, [])
     }
 
+    func later(_ sql: String, _ args: [SQLValue]) throws(PGFailure) {
+        waiting.append((sql, args))
+        // A pipeline stays small enough for the socket's buffers either way
+        // (a blocking client must not write while the server waits on it to read).
+        if waiting.count >= PGConnection.longestPipeline { try flush() }
+    }
+
+    /// The most statements one pipeline carries.
+    static let longestPipeline = 256
+
+    func flush() throws(PGFailure) {
+        if !waiting.isEmpty { _ = try pipeline([]) }
+    }
+
+    /// Forgets the statements not sent yet (an update being undone).
+    func dropWaiting() { waiting.removeAll() }
+
+    func batch(_ statements: [(String, [SQLValue])]) throws(PGFailure) -> [[[SQLValue]]] {
+        try pipeline(statements.map { (sql: $0.0, args: $0.1) })
+    }
+
     @discardableResult
     func rows(_ sql: String, _ args: [SQLValue]) throws(PGFailure) -> [[SQLValue]] {
-        let texts: [String?] = args.map {
+        if !waiting.isEmpty || !args.isEmpty { return try pipeline([(sql, args)])[0] }
+        // Without arguments: the simple protocol (several statements may be one text).
+        guard let result = PQexec(conn, sql) else { throw failure(nil) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+        return PGConnection.decode(result)
+    }
+
+    /// Sends the waiting statements and then `reads` in one pipeline with
+    /// one sync; answers the reads' rows. After a failure the server skips
+    /// the rest up to the sync (none of them ran); the first failure is thrown.
+    private func pipeline(_ reads: [(sql: String, args: [SQLValue])]) throws(PGFailure) -> [[[SQLValue]]] {
+        let statements = waiting + reads
+        let firstRead = waiting.count
+        waiting.removeAll()
+        guard PQenterPipelineMode(conn) == 1 else { throw failure(nil) }
+        var first: PGFailure? = nil
+        var sent = 0
+        // What each result answers: a statement (its index) or the preparing of a name.
+        var answers: [(statement: Int?, preparing: (sql: String, name: String)?)] = []
+        var preparing: [String: String] = [:]
+        for (i, s) in statements.enumerated() {
+            let n = Int32(s.args.count)
+            var name = prepared[s.sql] ?? preparing[s.sql]
+            if name == nil && n > 0 && prepared.count + preparing.count < PGConnection.mostPrepared {
+                let new = "seatmap_\(prepared.count + preparing.count)"
+                guard PQsendPrepare(conn, new, s.sql, n, nil) == 1 else { first = failure(nil); break }
+                preparing[s.sql] = new
+                answers.append((nil, (s.sql, new)))
+                name = new
+            }
+            let ok = withCStrings(PGConnection.texts(s.args)) { pointers in
+                name.map { PQsendQueryPrepared(conn, $0, n, pointers, nil, nil, 0) }
+                    ?? PQsendQueryParams(conn, s.sql, n, nil, pointers, nil, nil, 0)
+            }
+            guard ok == 1 else { first = failure(nil); break }
+            answers.append((i, nil))
+            sent += 1
+        }
+        var out: [[[SQLValue]]] = []
+        if PQpipelineSync(conn) == 1 {
+            for answer in answers {
+                var rows: [[SQLValue]] = []
+                var answered = false, ok = false
+                while let result = PQgetResult(conn) {
+                    answered = true
+                    let status = PQresultStatus(result)
+                    if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                        rows = PGConnection.decode(result)
+                        ok = true
+                    } else if status != PGRES_PIPELINE_ABORTED && first == nil {
+                        first = failure(result)
+                    }
+                    PQclear(result)
+                }
+                guard answered else { broken = true; break }
+                if let p = answer.preparing, ok { prepared[p.sql] = p.name }
+                if let i = answer.statement, i >= firstRead { out.append(rows) }
+            }
+            if !broken {
+                // The sync point's own result.
+                if let result = PQgetResult(conn) {
+                    if PQresultStatus(result) != PGRES_PIPELINE_SYNC { broken = true }
+                    PQclear(result)
+                } else {
+                    broken = true
+                }
+            }
+        } else {
+            broken = true
+        }
+        if broken || sent < statements.count {
+            broken = true
+            throw first ?? failure(nil)
+        }
+        guard PQexitPipelineMode(conn) == 1 else { broken = true; throw failure(nil) }
+        if let first { throw first }
+        return out
+    }
+
+    private static func texts(_ args: [SQLValue]) -> [String?] {
+        args.map {
             switch $0 {
             case .int(let v): return String(v)
             case .text(let s): return s
             case .null: return nil
             }
         }
-        let result: OpaquePointer? = args.isEmpty ? PQexec(conn, sql) : withCStrings(texts) { pointers in
-            PQexecParams(conn, sql, Int32(args.count), nil, pointers, nil, nil, 0)
-        }
-        guard let result else { throw failure(nil) }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+    }
+
+    private static func decode(_ result: OpaquePointer) -> [[SQLValue]] {
         var out: [[SQLValue]] = []
         let n = PQntuples(result), m = PQnfields(result)
         out.reserveCapacity(Int(n))
