@@ -311,31 +311,21 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     }
 
     /// A token's row, its held seats (with their channels) and its standing
-    /// places, in one trip (the last two are dropped when the token is not live).
+    /// places, in one statement (the last two dropped when the token is not live).
     func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
-        takeToken(token, try db.batch(InventoryRows.tokenQueries(token, of: id)), into: &show, now: now)
-    }
-
-    private static func tokenQueries(_ token: String, of id: String) -> [(String, [SQLValue])] {
-        let key: [SQLValue] = [.text(id), .text(token)]
-        return [
-            ("SELECT token, expires_ms, channel FROM show_tokens WHERE show = $1 AND token = $2", key),
-            ("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, c.channel FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held'", key),
-            ("SELECT area, places FROM area_holds WHERE show = $1 AND token = $2", key),
-        ]
-    }
-
-    private func takeToken(_ token: String, _ found: [[[SQLValue]]], into show: inout ShowInventory, now: Date) {
+        let rows = try db.q("SELECT 't', token, expires_ms, channel, NULL, NULL, NULL FROM show_tokens WHERE show = $1 AND token = $2 UNION ALL SELECT 's', s.seat, s.expires_ms, c.channel, s.state, s.ref, s.ticket FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held' UNION ALL SELECT 'a', area, places, NULL, NULL, NULL, NULL FROM area_holds WHERE show = $1 AND token = $2",
+                            [.text(id), .text(token)])
         let ms = InventoryRows.millis(now)
-        takeTokens(found[0], into: &show, now: ms)
+        takeTokens(rows.filter { $0[0].text == "t" }.map { Array($0[1...3]) }, into: &show, now: ms)
         guard show.tokens[token] != nil else { return }
-        let held = found[1]
+        // As `take` reads seat rows: seat, state, ref, ticket, expires_ms (and the channel).
+        let held = rows.filter { $0[0].text == "s" }.map { [$0[1], $0[4], $0[5], $0[6], $0[2], $0[3]] }
         take(held, into: &show, now: ms)
         for row in held {
             if let text = row[0].text, let seat = SeatID(text), show.seats[seat] != nil, let c = row[5].text { show.channels[seat] = c }
         }
-        for row in found[2] {
-            if let area = row[0].text, let n = row[1].int { show.areaHolds[area, default: [:]][token] = Int(n) }
+        for row in rows where row[0].text == "a" {
+            if let area = row[1].text, let n = row[2].int { show.areaHolds[area, default: [:]][token] = Int(n) }
         }
     }
 
@@ -378,35 +368,6 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
             if let area = r[0].text, let n = r[1].int { areas[area] = Int(n) }
         }
         show.orders[orderId] = ShowInventory.Order(token: token, seats: seats.sorted(), areas: areas, ticketTypes: types)
-    }
-
-    /// `open`, and in the same trip the rows a draft read (`reads`), as
-    /// they are now: what the draft is checked against.
-    func reopen(_ id: String, now: Date, reads: ShowTransaction.Reads) throws -> (head: ShowInventory, swept: [SeatID], rows: ShowInventory)? {
-        let find = sweepQuery(id, now: now)
-        let seatQueries = InventoryRows.seatQueries(reads.seats, of: id)
-        var statements = [headQuery(id), find] + seatQueries
-        for t in reads.tokens { statements += InventoryRows.tokenQueries(t, of: id) }
-        for o in reads.orders { statements += InventoryRows.orderQueries(o, of: id) }
-        let found = try db.batch(statements)
-        guard let head = InventoryRows.head(id, found[0]) else { return nil }
-        var rows = ShowInventory(show: id, hall: head.hall)
-        var next = 2 + seatQueries.count
-        // Merged as a transaction merges its reads: what was read first is kept.
-        for t in reads.tokens {
-            var fragment = ShowInventory(show: id, hall: head.hall)
-            takeToken(t, Array(found[next..<next + 3]), into: &fragment, now: now)
-            rows.absorb(fragment)
-            next += 3
-        }
-        var seats = ShowInventory(show: id, hall: head.hall)
-        takeSeats(Array(found[2..<2 + seatQueries.count]), into: &seats, now: now)
-        rows.absorb(seats)
-        for o in reads.orders {
-            InventoryRows.takeOrder(o, Array(found[next..<next + 3]), into: &rows)
-            next += 3
-        }
-        return (head, try sweep(id, found: found[1], key: find.1), rows)
     }
 
     /// Which of these batch ids the show applied.

@@ -113,8 +113,15 @@ final class PGConnection: SQLRunner {
         if !waiting.isEmpty { _ = try pipeline([]) }
     }
 
-    /// Forgets the statements not sent yet (an update being undone).
-    func dropWaiting() { waiting.removeAll() }
+    /// Shows whose change is announced when the transaction commits
+    /// (`NOTIFY seatmap_shows, 'SHOW'`, once a show however many updates ask).
+    var announced = Set<String>()
+
+    /// Forgets the statements not sent yet and the announcements (a transaction being undone).
+    func dropWaiting() {
+        waiting.removeAll()
+        announced.removeAll()
+    }
 
     func batch(_ statements: [(String, [SQLValue])]) throws(PGFailure) -> [[[SQLValue]]] {
         try pipeline(statements.map { (sql: $0.0, args: $0.1) })

@@ -104,6 +104,8 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
                     try c.later("BEGIN", [])
                     do {
                         let result = try body(InventoryRows(db: c, lockShow: true))
+                        for show in c.announced.sorted() { try c.later("SELECT pg_notify('seatmap_shows', $1)", [.text(show)]) }
+                        c.announced.removeAll()
                         committing = true
                         try c.exec("COMMIT")
                         return result
@@ -128,7 +130,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
         do {
             let result = try transaction { rows in
                 let result = try rows.create(inventory, now: Date())
-                if result.created { try rows.db.q("SELECT pg_notify('seatmap_shows', $1)", [.text(inventory.show)]) }
+                if result.created { rows.db.announced.insert(inventory.show) }
                 return result
             }
             // A show's rows arrive at once: the planner learns of them now,
@@ -149,42 +151,20 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
         }
     }
 
-    /// A use case runs first as a draft on a snapshot, without the show's
-    /// lock, beside other requests of the show (see `ShowTransaction.Reads`).
-    /// Then, in the show's queue and under its lock, one trip reads the
-    /// show's row, the expired holds and the rows the draft read again:
-    /// when they are as it read them, its writes are made; else (or when
-    /// the draft needed the lock, or failed) the use case runs again there.
-    /// What the lock covers is then two trips: that read and the writes.
     public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
-        let draft = self.draft(show: id, now: now, body)
         var outcome: Result<T?, any Error> = .success(nil)
         do {
             try commits.submit(key: id, { rows in
                 outcome = try InventoryRows.savepoint(rows) {
                     // The show's row first: writers of one show in other instances queue on its lock.
-                    var tx: ShowTransaction, result: T, head: ShowInventory, swept: [SeatID]
-                    if let draft {
-                        guard let found = try rows.reopen(id, now: now, reads: draft.tx.reads) else { return nil }
-                        (head, swept) = (found.head, found.swept)
-                        if draft.tx.matches(found.rows, head: head) {
-                            draft.tx.rebase(on: head)
-                            (tx, result) = (draft.tx, draft.result)
-                        } else {
-                            tx = ShowTransaction(head: head, source: rows, now: now)
-                            result = try body(tx)
-                        }
-                    } else {
-                        guard let opened = try rows.open(id, now: now) else { return nil }
-                        (head, swept) = opened
-                        tx = ShowTransaction(head: head, source: rows, now: now)
-                        result = try body(tx)
-                    }
+                    guard let (head, swept) = try rows.open(id, now: now) else { return nil }
+                    let tx = ShowTransaction(head: head, source: rows, now: now)
+                    let result = try body(tx)
                     let after = tx.finished()
                     if after != tx.before || !swept.isEmpty {
                         try rows.write(tx.before, after, swept: swept, address: tx.address)
-                        // Sent at the commit, once however many updates of the batch ask (and not when this one is undone).
-                        try rows.db.later("SELECT pg_notify('seatmap_shows', $1)", [.text(id)])
+                        // Sent with the commit, once however many updates of the batch ask.
+                        rows.db.announced.insert(id)
                     }
                     return result
                 }
@@ -195,21 +175,6 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
             throw PostgresInventoryStore.seatMapError(e, location)
         }
         return try outcome.get()
-    }
-
-    /// The use case on a snapshot (REPEATABLE READ, read only), unlocked;
-    /// nil when it needed the lock or failed (the locked run decides).
-    private func draft<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) -> (tx: ShowTransaction, result: T)? {
-        try? pool.with { c in
-            try InventoryRows(db: c).readConsistent { rows -> (tx: ShowTransaction, result: T)? in
-                guard let head = try rows.head(id) else { return nil }
-                let tx = ShowTransaction(head: head, source: rows, now: now)
-                tx.drafting = true
-                let result = try body(tx)
-                tx.drafting = false
-                return (tx, result)
-            }
-        } ?? nil
     }
 
     public func sweep(show id: String, now: Date) throws(SeatMapError) -> Int {

@@ -44,41 +44,6 @@ public final class ShowTransaction {
     private var seatsRead = Set<SeatID>(), tokensRead = Set<String>(), ordersRead = Set<String>(), batchesRead = Set<String>()
     private var areasRead = false
     private(set) var wholeShow = false
-    /// A draft (see `Reads`): reads that cannot be checked again cheaply
-    /// (counts, standing places, batches, the whole show) stop it.
-    var drafting = false
-
-    /// A draft asked for what only the show's lock can answer.
-    struct NeedsLock: Error {}
-
-    /// What a transaction read, by key. A store may run a use case first
-    /// as a draft on a snapshot, without the show's lock, and then, under
-    /// the lock, read these rows again (one trip): when they are as the
-    /// draft read them, its writes stand; else the use case runs again.
-    struct Reads {
-        var seats: [SeatID]
-        var tokens: [String]
-        var orders: [String]
-    }
-
-    var reads: Reads { Reads(seats: seatsRead.sorted(), tokens: tokensRead.sorted(), orders: ordersRead.sorted()) }
-
-    /// Whether `rows` (the reads again, under the lock) and `head` are what
-    /// this transaction read. A holder's expiry may have moved (its buyer
-    /// selected again): only whether it is live counts.
-    func matches(_ rows: ShowInventory, head: ShowInventory) -> Bool {
-        let b = before
-        return head.hall == b.hall && head.rules == b.rules && head.hallFile == b.hallFile && head.lastSequence == b.lastSequence
-            && rows.seats == b.seats && rows.ticketTypes == b.ticketTypes && rows.channels == b.channels
-            && Set(rows.tokens.keys) == Set(b.tokens.keys) && rows.tokenChannels == b.tokenChannels
-            && rows.orders == b.orders && rows.areaHolds == b.areaHolds
-    }
-
-    /// Takes the show's sequence as the lock read it (the change log's next one follows it).
-    func rebase(on head: ShowInventory) {
-        before.changeSequence = head.changeSequence
-        inventory.changeSequence = head.changeSequence
-    }
 
     init(head: ShowInventory, source: any ShowRowSource, now: Date) {
         inventory = head
@@ -99,8 +64,7 @@ public final class ShowTransaction {
     /// How many tokens the show has (expired ones not yet swept included)
     /// and how many live ones `address` was given.
     public func tokenCounts() throws -> (show: Int, address: Int) {
-        if drafting { throw NeedsLock() }
-        return try source.tokenCounts(before.show, address: address, now: now)
+        try source.tokenCounts(before.show, address: address, now: now)
     }
 
     /// Reads these seats (not read yet): their states, channels, holders.
@@ -130,7 +94,6 @@ public final class ShowTransaction {
     /// Reads the standing areas' places (shows with standing areas).
     public func readAreas() throws {
         guard !wholeShow, !areasRead else { return }
-        if drafting { throw NeedsLock() }
         areasRead = true
         try merge { try source.areas(of: before.show, into: &$0, now: now) }
     }
@@ -144,7 +107,6 @@ public final class ShowTransaction {
     /// Reads which of these batch ids the show applied.
     public func read(batches ids: [String]) throws {
         guard !wholeShow else { return }
-        if drafting { throw NeedsLock() }
         let new = ids.filter { batchesRead.insert($0).inserted }
         guard !new.isEmpty else { return }
         try merge { try source.batches(new, of: before.show, into: &$0) }
@@ -154,7 +116,6 @@ public final class ShowTransaction {
     /// batches); must come before any change.
     public func readAll() throws {
         guard !wholeShow else { return }
-        if drafting { throw NeedsLock() }
         guard inventory == before else { throw SeatMapError("a use case read the whole show after changing it (its changes would be lost)") }
         guard let all = try source.all(before.show, now: now) else { return }
         before = all
