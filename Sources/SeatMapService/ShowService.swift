@@ -38,6 +38,9 @@ public final class ShowService: Sendable {
     let views = PublicViews()
     /// How many tokens a show, and one client address, may have.
     public let tokenLimits: TokenLimits
+    /// The seats each token held after its last request here: what its
+    /// next one is expected to read (see `expected`).
+    let heldHints = HeldHints()
 
     public init(store: any InventoryStore, defaultTTL: TimeInterval = HoldTime.defaultSeconds, tokenLimits: TokenLimits = TokenLimits()) {
         self.store = store
@@ -147,11 +150,13 @@ public final class ShowService: Sendable {
     }
 
     /// Changes a show in one transaction (checked to be of `plan`); `body`
-    /// reads the rows it needs first.
-    private func update<T>(_ show: String, plan: HallPlan?, now: Date, _ body: (ShowTransaction) throws -> T) throws(ServiceError) -> T {
+    /// reads the rows it needs first (`expecting` says which it will
+    /// likely read: the store may read them with the show's row).
+    private func update<T>(_ show: String, plan: HallPlan?, now: Date, expecting: ShowTransaction.Expected? = nil,
+                           _ body: (ShowTransaction) throws -> T) throws(ServiceError) -> T {
         try ShowService.checkShowID(show)
         let result: T? = try storeCall {
-            try store.update(show: show, now: now) { tx in
+            try store.update(show: show, now: now, expecting: expecting ?? ShowTransaction.Expected(token: nil, seats: [])) { tx in
                 if let plan, tx.inventory.hall != plan.name { throw ServiceError(.conflict, "show \(show) is of the hall \(tx.inventory.hall), not \(plan.name)") }
                 return try body(tx)
             }
@@ -170,13 +175,25 @@ public final class ShowService: Sendable {
         if let token { try tx.read(token: token) }
         var hall = plan.hall
         if let rules = tx.inventory.rules { hall.setRules(rules) }
-        var ids = Set(named.flatMap { hall.members(of: $0) })
-        if let token { ids.formUnion(tx.inventory.heldSeats(of: token)) }
+        try tx.read(seats: around(named, held: token.map { tx.inventory.heldSeats(of: $0) } ?? [], in: hall))
+        if plan.hall.areas.contains(where: \.isStanding) { try tx.readAreas() }
+    }
+
+    /// The seats `readAround` reads for these named seats and a token's holds.
+    static func around(_ named: [SeatID], held: [SeatID], in hall: Hall) -> [SeatID] {
+        let ids = Set(named.flatMap { hall.members(of: $0) }).union(held)
         let rules = hall.rules
         let neighbours = rules.noOrphans != .off && rules.allowUnavoidable
             ? RowNeighbours.rowMates(of: ids, in: hall) : RowNeighbours.around(ids, in: hall, reach: 2)
-        try tx.read(seats: neighbours + ids)
-        if plan.hall.areas.contains(where: \.isStanding) { try tx.readAreas() }
+        return neighbours + ids
+    }
+
+    /// What a request of `token` naming these seats is expected to read:
+    /// the token, and the seats `readAround` would read with the seats the
+    /// token held after its last request here (the hall's own rules; a
+    /// show's rules that reach further read the rest when they are known).
+    func expected(token: String?, seats named: [SeatID], plan: HallPlan) -> ShowTransaction.Expected {
+        ShowTransaction.Expected(token: token, seats: ShowService.around(named, held: token.map { heldHints[$0] } ?? [], in: plan.hall))
     }
 
     /// The seats a select's toggles name (a `table:GROUP`, all of its seats).
@@ -258,8 +275,9 @@ public final class ShowService: Sendable {
         let ttl = r.ttl ?? defaultTTL
         // The view after, from the same transaction: the token's seats available to it, others' held.
         let t = now ?? Date()
-        let (token, outcome, view, channel) = try update(r.show, plan: plan, now: t) { tx in
-            try ShowService.readAround(tx, token: r.token, seats: ShowService.named(r.toggles + r.types.map(\.0), in: plan.hall), plan: plan)
+        let named = ShowService.named(r.toggles + r.types.map(\.0), in: plan.hall)
+        let (token, outcome, view, channel) = try update(r.show, plan: plan, now: t, expecting: expected(token: r.token, seats: named, plan: plan)) { tx in
+            try ShowService.readAround(tx, token: r.token, seats: named, plan: plan)
             tx.address = r.address
             if r.token == nil { try admitNewToken(tx, show: r.show, ttl: ttl) }
             let token = r.token ?? tx.inventory.issueToken(now: t, ttl: ttl)
@@ -270,6 +288,7 @@ public final class ShowService: Sendable {
                 throw ServiceError(.conflict, "this token is unknown to show \(r.show): its holds expired (they last \(Int(ttl)) s after the last select) or it is another show's; select without a token to get a new one")
             }
         }
+        heldHints[token] = outcome.selection.ids
         let breaks = view.rules.breaks(outcome.selection, in: view, reportOrphans: r.singleSeatRule)
         return SelectAnswer(token: token, expiresAt: outcome.expiresAt, results: outcome.results, selection: outcome.selection,
                             hall: view, violations: RuleBreak.orphans(breaks), breaks: breaks, kept: !outcome.selection.isEmpty || channel != nil || r.token != nil)
@@ -335,7 +354,7 @@ public final class ShowService: Sendable {
                 throw ServiceError(.conflict, "this token already holds \(mine.places) standing places; \(request.count) more seats would pass the hall's maxSelectCount of \(free.maxSelectCount)")
             }
             do {
-                return try update(show, plan: plan, now: t) { tx in
+                let answer = try update(show, plan: plan, now: t, expecting: expected(token: token, seats: found.seats, plan: plan)) { tx in
                     try ShowService.readAround(tx, token: token, seats: found.seats, plan: plan)
                     if let token, tx.inventory.tokens[token] == nil {
                         throw ServiceError(.conflict, "this token is unknown to show \(show): its holds expired or it is another show's; ask without a token to get a new one")
@@ -369,6 +388,8 @@ public final class ShowService: Sendable {
                     return BestAnswer(token: token, expiresAt: outcome.expiresAt, recommendation: found, selection: outcome.selection,
                                       hall: outcome.view, changed: !toggles.isEmpty)
                 }
+                heldHints[answer.token] = answer.selection.ids
+                return answer
             } catch where error.raced && attempt < ShowService.bestAttempts {
                 continue
             }
@@ -402,12 +423,13 @@ public final class ShowService: Sendable {
             throw ServiceError(.usage, "an order id is 1 to 128 visible characters without spaces")
         }
         let t = now ?? Date()
-        let result = try update(show, plan: plan, now: t) { tx in
+        let result = try update(show, plan: plan, now: t, expecting: expected(token: token, seats: expecting ?? [], plan: plan)) { tx in
             // The order id (a repeat answers the first), the token's holds and their rows.
             try tx.read(order: orderId)
             try ShowService.readAround(tx, token: token, seats: expecting ?? [], plan: plan)
             return tx.inventory.order(id: orderId, token: token, expecting: expecting, plan: plan.hall, now: t)
         }
+        if case .success(let (_, repeated)) = result, !repeated { heldHints[token] = [] }
         switch result {
         case .success(let (order, repeated)):
             return OrderAnswer(orderId: orderId, order: order, total: order.total(in: plan.hall), currency: plan.hall.currency, repeated: repeated)
@@ -636,6 +658,26 @@ public final class ShowService: Sendable {
             run.hall = inv.hall(plan.hall, for: nil)
             try beforeCommit(run)
             return run
+        }
+    }
+}
+
+/// The seats each token held after its last request to this service: a
+/// guess at what its next request reads (another instance may have
+/// changed them since; the transaction reads what it needs either way).
+/// Bounded: forgotten all at once past `most` tokens.
+final class HeldHints: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seats: [String: [SeatID]] = [:]
+    static let most = 65_536
+
+    subscript(token: String) -> [SeatID] {
+        get { lock.withLock { seats[token] ?? [] } }
+        set {
+            lock.withLock {
+                if seats.count >= HeldHints.most { seats.removeAll() }
+                seats[token] = newValue.isEmpty ? nil : newValue
+            }
         }
     }
 }

@@ -313,8 +313,16 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     /// A token's row, its held seats (with their channels) and its standing
     /// places, in one statement (the last two dropped when the token is not live).
     func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
-        let rows = try db.q("SELECT 't', token, expires_ms, channel, NULL, NULL, NULL FROM show_tokens WHERE show = $1 AND token = $2 UNION ALL SELECT 's', s.seat, s.expires_ms, c.channel, s.state, s.ref, s.ticket FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held' UNION ALL SELECT 'a', area, places, NULL, NULL, NULL, NULL FROM area_holds WHERE show = $1 AND token = $2",
-                            [.text(id), .text(token)])
+        let (sql, args) = InventoryRows.tokenQuery(token, of: id)
+        takeToken(token, try db.q(sql, args), into: &show, now: now)
+    }
+
+    private static func tokenQuery(_ token: String, of id: String) -> (String, [SQLValue]) {
+        ("SELECT 't', token, expires_ms, channel, NULL, NULL, NULL FROM show_tokens WHERE show = $1 AND token = $2 UNION ALL SELECT 's', s.seat, s.expires_ms, c.channel, s.state, s.ref, s.ticket FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held' UNION ALL SELECT 'a', area, places, NULL, NULL, NULL, NULL FROM area_holds WHERE show = $1 AND token = $2",
+         [.text(id), .text(token)])
+    }
+
+    private func takeToken(_ token: String, _ rows: [[SQLValue]], into show: inout ShowInventory, now: Date) {
         let ms = InventoryRows.millis(now)
         takeTokens(rows.filter { $0[0].text == "t" }.map { Array($0[1...3]) }, into: &show, now: ms)
         guard show.tokens[token] != nil else { return }
@@ -451,6 +459,25 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         let found = try db.batch([headQuery(id), find])
         guard let head = InventoryRows.head(id, found[0]) else { return nil }
         return (head, try sweep(id, found: found[1], key: find.1))
+    }
+
+    /// `open`, and in the same trip the rows the use case is expected to
+    /// read: the answer's `source` serves them without asking again.
+    func open(_ id: String, now: Date, expecting: ShowTransaction.Expected) throws -> (head: ShowInventory, swept: [SeatID], source: ReadAhead<DB>)? {
+        let find = sweepQuery(id, now: now)
+        let seatQueries = InventoryRows.seatQueries(expecting.seats, of: id)
+        var statements = [headQuery(id), find] + seatQueries
+        if let t = expecting.token { statements.append(InventoryRows.tokenQuery(t, of: id)) }
+        let found = try db.batch(statements)
+        guard let head = InventoryRows.head(id, found[0]) else { return nil }
+        var ahead = ReadAhead(rows: self, seats: Set(expecting.seats), seatRows: ShowInventory(show: id, hall: head.hall))
+        takeSeats(Array(found[2..<2 + seatQueries.count]), into: &ahead.seatRows, now: now)
+        if let t = expecting.token {
+            var fragment = ShowInventory(show: id, hall: head.hall)
+            takeToken(t, found[2 + seatQueries.count], into: &fragment, now: now)
+            ahead.token = (t, fragment)
+        }
+        return (head, try sweep(id, found: found[1], key: find.1), ahead)
     }
 
     /// Expired holds and expired tokens found in one statement.
@@ -594,5 +621,54 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         guard logging else { return }
         let logged = diff.logged(after, swept: swept)
         if diff.areas || !logged.isEmpty { try log(after.show, logged, after: before.changeSequence) }
+    }
+}
+
+/// A show's rows with some read ahead (`InventoryRows.open(_:now:expecting:)`):
+/// what was read ahead is answered from memory, the rest from the rows.
+struct ReadAhead<DB: SQLRunner>: ShowRowSource {
+    let rows: InventoryRows<DB>
+    /// The seats read ahead, and their rows, channels and holders.
+    let seats: Set<SeatID>
+    var seatRows: ShowInventory
+    /// The token read ahead, and its row, holds and places.
+    var token: (String, ShowInventory)?
+
+    init(rows: InventoryRows<DB>, seats: Set<SeatID>, seatRows: ShowInventory) {
+        self.rows = rows
+        self.seats = seats
+        self.seatRows = seatRows
+    }
+
+    func head(_ id: String) throws -> ShowInventory? { try rows.head(id) }
+
+    func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
+        var rest: [SeatID] = []
+        for seat in ids {
+            guard seats.contains(seat) else { rest.append(seat); continue }
+            if let state = seatRows.seats[seat] {
+                show.seats[seat] = state
+                if case .held(let t) = state, let expiry = seatRows.tokens[t] {
+                    show.tokens[t] = expiry
+                    show.tokenChannels[t] = seatRows.tokenChannels[t]
+                }
+            }
+            if let type = seatRows.ticketTypes[seat] { show.ticketTypes[seat] = type }
+            if let channel = seatRows.channels[seat] { show.channels[seat] = channel }
+        }
+        if !rest.isEmpty { try rows.seats(rest, of: id, into: &show, now: now) }
+    }
+
+    func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
+        guard let (t, fragment) = self.token, t == token else { return try rows.token(token, of: id, into: &show, now: now) }
+        show.absorb(fragment)
+    }
+
+    func areas(of id: String, into show: inout ShowInventory, now: Date) throws { try rows.areas(of: id, into: &show, now: now) }
+    func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws { try rows.order(orderId, of: id, into: &show) }
+    func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws { try rows.batches(ids, of: id, into: &show) }
+    func all(_ id: String, now: Date) throws -> ShowInventory? { try rows.all(id, now: now) }
+    func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
+        try rows.tokenCounts(id, address: address, now: now)
     }
 }

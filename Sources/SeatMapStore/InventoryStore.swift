@@ -32,6 +32,12 @@ public protocol InventoryStore: AnyObject, Sendable {
     /// there is no such show.
     func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T?
 
+    /// `update`, told which rows the use case is expected to read: a store
+    /// may read them with the show's row, in one trip to its server. Only a
+    /// guess: the use case still reads what it needs (what was read ahead
+    /// is not read again), so a wrong guess costs a trip, never a result.
+    func update<T>(show id: String, now: Date, expecting: ShowTransaction.Expected, _ body: (ShowTransaction) throws -> T) throws -> T?
+
     /// Reads the show's rows `body` names, changing nothing. Nil when
     /// there is no such show.
     func read<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T?
@@ -58,6 +64,13 @@ public protocol InventoryStore: AnyObject, Sendable {
     /// after a reconnection), until the returned watch is stopped. Nil when
     /// the store cannot tell (its users then look again from time to time).
     func watchChanges(_ onChange: @escaping @Sendable (String) -> Void) -> StoreWatch?
+}
+
+extension InventoryStore {
+    /// Stores without trips to save read as the use case asks.
+    public func update<T>(show id: String, now: Date, expecting: ShowTransaction.Expected, _ body: (ShowTransaction) throws -> T) throws -> T? {
+        try update(show: id, now: now, body)
+    }
 }
 
 extension InventoryStore {

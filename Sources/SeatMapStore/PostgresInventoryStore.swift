@@ -152,13 +152,19 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
     }
 
     public func update<T>(show id: String, now: Date, _ body: (ShowTransaction) throws -> T) throws -> T? {
+        try update(show: id, now: now, expecting: ShowTransaction.Expected(token: nil, seats: []), body)
+    }
+
+    /// The show's row (locked), the sweep of expired holds and the rows
+    /// `expecting` names are read in one trip.
+    public func update<T>(show id: String, now: Date, expecting: ShowTransaction.Expected, _ body: (ShowTransaction) throws -> T) throws -> T? {
         var outcome: Result<T?, any Error> = .success(nil)
         do {
             try commits.submit(key: id, { rows in
                 outcome = try InventoryRows.savepoint(rows) {
                     // The show's row first: writers of one show in other instances queue on its lock.
-                    guard let (head, swept) = try rows.open(id, now: now) else { return nil }
-                    let tx = ShowTransaction(head: head, source: rows, now: now)
+                    guard let (head, swept, ahead) = try rows.open(id, now: now, expecting: expecting) else { return nil }
+                    let tx = ShowTransaction(head: head, source: ahead, now: now)
                     let result = try body(tx)
                     let after = tx.finished()
                     if after != tx.before || !swept.isEmpty {

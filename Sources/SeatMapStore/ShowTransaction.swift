@@ -31,6 +31,16 @@ protocol ShowRowSource {
 /// appending the seats whose status changed to the show's change log. So a
 /// request costs what it names, whatever the size of the show or its history.
 public final class ShowTransaction {
+    /// The rows a use case is expected to read (see `InventoryStore.update(show:now:expecting:_:)`).
+    public struct Expected: Sendable {
+        public var token: String?
+        public var seats: [SeatID]
+        public init(token: String?, seats: [SeatID]) {
+            self.token = token
+            self.seats = seats
+        }
+    }
+
     /// The show as read so far, changed by the use case.
     public var inventory: ShowInventory
     /// The rows as read (what `inventory` is compared with on commit).

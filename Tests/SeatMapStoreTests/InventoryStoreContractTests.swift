@@ -91,6 +91,40 @@ struct InventoryStoreContractTests {
         #expect(inv.tokens.count == 32, "no token of a failed update stays")
     }
 
+    @Test("rows read ahead (update expecting a token and seats) are the rows the use case would read; a wrong guess reads the rest",
+          arguments: StoreKind.available)
+    func readAhead(_ kind: StoreKind) throws {
+        let store = try kind.open()
+        let hall = try #require(Self.hall)
+        let plan = HallPlan(name: "cinema-12x18", hall: hall)
+        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
+        let service = ShowService(store: store)
+        _ = try service.create(show: "S", plan: plan)
+        let a = try service.select(.init(show: "S", toggles: [free[0].description, free[1].description], singleSeatRule: false), plan: plan)
+        let b = try service.select(.init(show: "S", toggles: [free[2].description], singleSeatRule: false), plan: plan)
+        // What a use case reads: A's token and holds, and four seats (one of B's).
+        func read(_ expecting: ShowTransaction.Expected?) throws -> ShowInventory {
+            let body = { (tx: ShowTransaction) throws -> ShowInventory in
+                try tx.read(token: a.token)
+                try tx.read(seats: [free[1], free[2], free[3], free[4]])
+                return tx.inventory
+            }
+            let seen = try expecting.map { try store.update(show: "S", now: Date(), expecting: $0, body) } ?? store.update(show: "S", now: Date(), body)
+            return try #require(seen)
+        }
+        let plain = try read(nil)
+        #expect(plain.seats[free[0]] == .held(token: a.token) && plain.seats[free[2]] == .held(token: b.token))
+        #expect(plain.tokens[a.token] != nil && plain.tokens[b.token] != nil)
+        let guesses: [ShowTransaction.Expected] = [
+            .init(token: a.token, seats: [free[1], free[2], free[3], free[4]]),  // right
+            .init(token: b.token, seats: [free[2], free[7]]),  // another token, some seats
+            .init(token: nil, seats: []),  // nothing
+        ]
+        for guess in guesses {
+            #expect(try read(guess) == plain, "expecting \(guess.token == a.token ? "A" : guess.token == nil ? "nothing" : "B")")
+        }
+    }
+
     @Test("create, hold, expire, order once, apply a batch once", arguments: StoreKind.available)
     func contract(_ kind: StoreKind) throws {
         _ = try Self.story(try kind.open())
