@@ -40,6 +40,11 @@ protocol SQLRunner {
     func flush() throws
     /// Runs independent statements in order; each one's rows.
     func batch(_ statements: [(String, [SQLValue])]) throws -> [[[SQLValue]]]
+    /// Lets the statements waiting now (an update's writes) go with the
+    /// next trip: if one of them fails then, `undo` runs and `onFailure` is
+    /// told, and what was queued after them runs as if they had not been.
+    /// False when the runner cannot (the caller then flushes them).
+    func confirmLater(undo: String, onFailure: @escaping (any Error) -> Void) throws -> Bool
 }
 
 extension SQLRunner {
@@ -48,6 +53,7 @@ extension SQLRunner {
     func later(_ sql: String, _ args: [SQLValue]) throws { _ = try rows(sql, args) }
     func flush() throws {}
     func batch(_ statements: [(String, [SQLValue])]) throws -> [[[SQLValue]]] { try statements.map { try rows($0.0, $0.1) } }
+    func confirmLater(undo: String, onFailure: @escaping (any Error) -> Void) throws -> Bool { false }
 }
 
 /// The inventory's schema, as named migrations both SQL stores apply in
@@ -226,25 +232,30 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     /// kept when it succeeds, undone alone when it throws (its error the
     /// result). Throws when the savepoint itself cannot be set, released or
     /// rolled back to: the transaction is broken (a lost connection).
-    /// The update's writes are sent before it is counted kept (a failing
-    /// write undoes this update alone); the savepoint's own statements wait
-    /// for the next trip.
-    static func savepoint<T>(_ rows: InventoryRows, _ body: () throws -> T) throws -> Result<T, any Error> {
+    /// The savepoint's own statements wait for the next trip. The update's
+    /// writes are sent before it counts as kept (a failing write undoes
+    /// this update alone): at once, or with `undone`, with the next trip
+    /// (the next update's first read, or the commit), `undone` then told
+    /// if they fail there (its update is undone alone, and what came after
+    /// runs as if it had not been).
+    static func savepoint<T>(_ rows: InventoryRows, undone: ((any Error) -> Void)? = nil, _ body: () throws -> T) throws -> Result<T, any Error> {
         try rows.db.later("SAVEPOINT one_update", [])
-        let outcome: Result<T, any Error>
         do {
             let value = try body()
+            try rows.db.later("RELEASE SAVEPOINT one_update", [])
+            if let undone, try rows.db.confirmLater(undo: "ROLLBACK TO SAVEPOINT one_update; RELEASE SAVEPOINT one_update", onFailure: undone) {
+                return .success(value)
+            }
             try rows.db.flush()
-            outcome = .success(value)
+            return .success(value)
         } catch {
             // What is still waiting belongs to the update being undone (a
             // failure there leaves the transaction to this rollback).
             try? rows.db.flush()
             try rows.db.q("ROLLBACK TO SAVEPOINT one_update")
-            outcome = .failure(error)
+            try rows.db.later("RELEASE SAVEPOINT one_update", [])
+            return .failure(error)
         }
-        try rows.db.later("RELEASE SAVEPOINT one_update", [])
-        return outcome
     }
 
     /// `$first`, `$first+1`… for `n` arguments.

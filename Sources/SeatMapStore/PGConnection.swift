@@ -91,7 +91,7 @@ final class PGConnection: SQLRunner {
     deinit { PQfinish(conn) }
 
     var isUsable: Bool {
-        !broken && waiting.isEmpty && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
+        !broken && waiting.isEmpty && unconfirmed == nil && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
     }
 
     /// Runs statements without arguments (DDL, BEGIN, COMMIT).
@@ -120,6 +120,7 @@ final class PGConnection: SQLRunner {
     /// Forgets the statements not sent yet and the announcements (a transaction being undone).
     func dropWaiting() {
         waiting.removeAll()
+        unconfirmed = nil
         announced.removeAll()
     }
 
@@ -141,15 +142,54 @@ final class PGConnection: SQLRunner {
     /// Sends the waiting statements and then `reads` in one pipeline with
     /// one sync; answers the reads' rows. After a failure the server skips
     /// the rest up to the sync (none of them ran); the first failure is thrown.
+    ///
+    /// When an update's writes wait unconfirmed (`confirmLater`) and one of
+    /// them fails, that update alone is undone and told, and the statements
+    /// queued after its own are sent again: they never ran.
     private func pipeline(_ reads: [(sql: String, args: [SQLValue])]) throws(PGFailure) -> [[[SQLValue]]] {
         let statements = waiting + reads
         let firstRead = waiting.count
         waiting.removeAll()
+        let pending = unconfirmed
+        unconfirmed = nil
+        let (results, failed) = try send(statements)
+        if let (failure, at) = failed {
+            if let pending, at < pending.mark {
+                pending.failed(failure)
+                _ = try rows(pending.undo, [])
+                waiting = Array(statements[pending.mark..<firstRead])
+                return try pipeline(reads)
+            }
+            throw failure
+        }
+        return Array(results[firstRead...])
+    }
+
+    /// An update whose writes wait on the connection: the statements before
+    /// `mark` are its own; `undo` undoes it; `failed` tells it.
+    private struct Unconfirmed {
+        var mark: Int
+        var undo: String
+        var failed: (any Error) -> Void
+    }
+    private var unconfirmed: Unconfirmed?
+
+    func confirmLater(undo: String, onFailure: @escaping (any Error) -> Void) throws -> Bool {
+        if unconfirmed != nil { try flush() }
+        unconfirmed = Unconfirmed(mark: waiting.count, undo: undo, failed: onFailure)
+        return true
+    }
+
+    /// Sends `statements` in one pipeline with one sync; each one's rows,
+    /// and the first failure with the index of its statement (the server
+    /// skips the rest up to the sync: none of them ran). Throws when the
+    /// connection broke in the middle.
+    private func send(_ statements: [(sql: String, args: [SQLValue])]) throws(PGFailure) -> ([[[SQLValue]]], (PGFailure, Int)?) {
         guard PQenterPipelineMode(conn) == 1 else { throw failure(nil) }
-        var first: PGFailure? = nil
+        var first: PGFailure? = nil, failedAt = 0
         var sent = 0
         // What each result answers: a statement (its index) or the preparing of a name.
-        var answers: [(statement: Int?, preparing: (sql: String, name: String)?)] = []
+        var answers: [(statement: Int, preparing: (sql: String, name: String)?)] = []
         var preparing: [String: String] = [:]
         for (i, s) in statements.enumerated() {
             let n = Int32(s.args.count)
@@ -158,7 +198,7 @@ final class PGConnection: SQLRunner {
                 let new = "seatmap_\(prepared.count + preparing.count)"
                 guard PQsendPrepare(conn, new, s.sql, n, nil) == 1 else { first = failure(nil); break }
                 preparing[s.sql] = new
-                answers.append((nil, (s.sql, new)))
+                answers.append((i, (s.sql, new)))
                 name = new
             }
             let ok = withCStrings(PGConnection.texts(s.args)) { pointers in
@@ -182,12 +222,16 @@ final class PGConnection: SQLRunner {
                         ok = true
                     } else if status != PGRES_PIPELINE_ABORTED && first == nil {
                         first = failure(result)
+                        failedAt = answer.statement
                     }
                     PQclear(result)
                 }
                 guard answered else { broken = true; break }
-                if let p = answer.preparing, ok { prepared[p.sql] = p.name }
-                if let i = answer.statement, i >= firstRead { out.append(rows) }
+                if let p = answer.preparing {
+                    if ok { prepared[p.sql] = p.name }
+                } else {
+                    out.append(rows)
+                }
             }
             if !broken {
                 // The sync point's own result.
@@ -206,8 +250,7 @@ final class PGConnection: SQLRunner {
             throw first ?? failure(nil)
         }
         guard PQexitPipelineMode(conn) == 1 else { broken = true; throw failure(nil) }
-        if let first { throw first }
-        return out
+        return (out, first.map { ($0, failedAt) })
     }
 
     private static func texts(_ args: [SQLValue]) -> [String?] {

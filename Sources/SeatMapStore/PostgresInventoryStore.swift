@@ -161,7 +161,8 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
         var outcome: Result<T?, any Error> = .success(nil)
         do {
             try commits.submit(key: id, { rows in
-                outcome = try InventoryRows.savepoint(rows) {
+                // Its writes go with the next trip; should they fail there, this update alone is undone.
+                outcome = try InventoryRows.savepoint(rows, undone: { outcome = .failure($0) }) {
                     // The show's row first: writers of one show in other instances queue on its lock.
                     guard let (head, swept, ahead) = try rows.open(id, now: now, expecting: expecting) else { return nil }
                     let tx = ShowTransaction(head: head, source: ahead, now: now)
