@@ -474,21 +474,23 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     /// `open`, and in the same trip the rows the use case is expected to
     /// read: the answer's `source` serves them without asking again.
-    func open(_ id: String, now: Date, expecting: ShowTransaction.Expected) throws -> (head: ShowInventory, swept: [SeatID], source: ReadAhead<DB>)? {
+    /// `sweeping` false: no sweep (the transaction's first update made it).
+    func open(_ id: String, now: Date, expecting: ShowTransaction.Expected, sweeping: Bool = true) throws -> (head: ShowInventory, swept: [SeatID], source: ReadAhead<DB>)? {
         let find = sweepQuery(id, now: now)
         let seatQueries = InventoryRows.seatQueries(expecting.seats, of: id)
-        var statements = [headQuery(id), find] + seatQueries
+        var statements = [headQuery(id)] + (sweeping ? [find] : []) + seatQueries
         if let t = expecting.token { statements.append(InventoryRows.tokenQuery(t, of: id)) }
         let found = try db.batch(statements)
         guard let head = InventoryRows.head(id, found[0]) else { return nil }
+        let first = sweeping ? 2 : 1
         var ahead = ReadAhead(rows: self, seats: Set(expecting.seats), seatRows: ShowInventory(show: id, hall: head.hall))
-        takeSeats(Array(found[2..<2 + seatQueries.count]), into: &ahead.seatRows, now: now)
+        takeSeats(Array(found[first..<first + seatQueries.count]), into: &ahead.seatRows, now: now)
         if let t = expecting.token {
             var fragment = ShowInventory(show: id, hall: head.hall)
-            takeToken(t, found[2 + seatQueries.count], into: &fragment, now: now)
+            takeToken(t, found[first + seatQueries.count], into: &fragment, now: now)
             ahead.token = (t, fragment)
         }
-        return (head, try sweep(id, found: found[1], key: find.1), ahead)
+        return (head, sweeping ? try sweep(id, found: found[1], key: find.1) : [], ahead)
     }
 
     /// Expired holds and expired tokens found in one statement.

@@ -113,6 +113,10 @@ final class PGConnection: SQLRunner {
         if !waiting.isEmpty { _ = try pipeline([]) }
     }
 
+    /// Shows whose expired holds this transaction swept already (one
+    /// sweep a commit, made by its first update of the show).
+    var swept = Set<String>()
+
     /// Shows whose change is announced when the transaction commits
     /// (`NOTIFY seatmap_shows, 'SHOW'`, once a show however many updates ask).
     var announced = Set<String>()
@@ -120,6 +124,7 @@ final class PGConnection: SQLRunner {
     /// Forgets the statements not sent yet and the announcements (a transaction being undone).
     func dropWaiting() {
         waiting.removeAll()
+        swept.removeAll()
         unconfirmed = nil
         announced.removeAll()
     }

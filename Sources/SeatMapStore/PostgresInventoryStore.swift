@@ -102,6 +102,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
             do {
                 return try pool.with { c in
                     try c.later("BEGIN", [])
+                    c.swept.removeAll()
                     do {
                         let result = try body(InventoryRows(db: c, lockShow: true))
                         for show in c.announced.sorted() { try c.later("SELECT pg_notify('seatmap_shows', $1)", [.text(show)]) }
@@ -164,7 +165,9 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
                 // Its writes go with the next trip; should they fail there, this update alone is undone.
                 outcome = try InventoryRows.savepoint(rows, undone: { outcome = .failure($0) }) {
                     // The show's row first: writers of one show in other instances queue on its lock.
-                    guard let (head, swept, ahead) = try rows.open(id, now: now, expecting: expecting) else { return nil }
+                    // Expired holds are swept once a commit, by its first update of the show.
+                    let sweeping = rows.db.swept.insert(id).inserted
+                    guard let (head, swept, ahead) = try rows.open(id, now: now, expecting: expecting, sweeping: sweeping) else { return nil }
                     let tx = ShowTransaction(head: head, source: ahead, now: now)
                     let result = try body(tx)
                     let after = tx.finished()
