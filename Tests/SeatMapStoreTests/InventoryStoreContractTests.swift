@@ -48,15 +48,21 @@ struct InventoryStoreContractTests {
         return inv
     }
 
-    @Test("48 updates at once, every third failing after its hold (by the use case, or by the database when its writes are sent): each kept or undone alone",
-          arguments: StoreKind.available)
-    func concurrentUpdates(_ kind: StoreKind) throws {
+    /// A store of `kind` with show "S" of the cinema, its standard free seats, and a service on it.
+    static func cinemaShow(_ kind: StoreKind) throws -> (any InventoryStore, Hall, HallPlan, [SeatID], ShowService) {
         let store = try kind.open()
         let hall = try #require(Self.hall)
         let plan = HallPlan(name: "cinema-12x18", hall: hall)
         let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
         let service = ShowService(store: store)
         _ = try service.create(show: "S", plan: plan)
+        return (store, hall, plan, free, service)
+    }
+
+    @Test("48 updates at once, every third failing after its hold (by the use case, or by the database when its writes are sent): each kept or undone alone",
+          arguments: StoreKind.available)
+    func concurrentUpdates(_ kind: StoreKind) throws {
+        let (store, hall, plan, free, service) = try Self.cinemaShow(kind)
         struct Refused: Error {}
         let kept = OutputBuffer(), refused = OutputBuffer(), wronglyKept = OutputBuffer()
         // 48 threads let go at once: updates queue up together.
@@ -102,12 +108,7 @@ struct InventoryStoreContractTests {
     @Test("rows read ahead (update expecting a token and seats) are the rows the use case would read; a wrong guess reads the rest",
           arguments: StoreKind.available)
     func readAhead(_ kind: StoreKind) throws {
-        let store = try kind.open()
-        let hall = try #require(Self.hall)
-        let plan = HallPlan(name: "cinema-12x18", hall: hall)
-        let free = hall.cells.filter { $0.seat.status == .available && $0.seat.type == .standard }.map(\.id)
-        let service = ShowService(store: store)
-        _ = try service.create(show: "S", plan: plan)
+        let (store, _, plan, free, service) = try Self.cinemaShow(kind)
         let a = try service.select(.init(show: "S", toggles: [free[0].description, free[1].description], singleSeatRule: false), plan: plan)
         let b = try service.select(.init(show: "S", toggles: [free[2].description], singleSeatRule: false), plan: plan)
         // What a use case reads: A's token and holds, and four seats (one of B's).
