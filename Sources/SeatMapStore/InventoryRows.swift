@@ -456,25 +456,12 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
                    [.text(id), .int(InventoryRows.millis(now))])).isEmpty
     }
 
-    /// Releases up to `InventorySchema.sweepBatch` holds that expired at
-    /// `now`, and as many expired tokens; returns the seats freed.
-    func sweep(_ id: String, now: Date) throws -> [SeatID] {
-        let (sql, key) = sweepQuery(id, now: now)
-        return try sweep(id, found: try db.q(sql, key), key: key)
-    }
-
-    /// The show's own row (see `head`) and the sweep of its expired holds
-    /// (see `sweep`), read in one trip; nil when there is no such show.
-    func open(_ id: String, now: Date) throws -> (head: ShowInventory, swept: [SeatID])? {
-        let find = sweepQuery(id, now: now)
-        let found = try db.batch([headQuery(id), find])
-        guard let head = InventoryRows.head(id, found[0]) else { return nil }
-        return (head, try sweep(id, found: found[1], key: find.1))
-    }
-
-    /// `open`, and in the same trip the rows the use case is expected to
-    /// read: the answer's `source` serves them without asking again.
-    /// `sweeping` false: no sweep (the transaction's first update made it).
+    /// The show's own row (see `head`), the sweep of its expired holds (up
+    /// to `InventorySchema.sweepBatch` holds that expired at `now`, and as
+    /// many expired tokens) and the rows the use case is expected to read,
+    /// in one trip; nil when there is no such show. The answer's `source`
+    /// serves what was read ahead without asking again. `sweeping` false:
+    /// no sweep (the transaction's first update made it).
     func open(_ id: String, now: Date, expecting: ShowTransaction.Expected, sweeping: Bool = true) throws -> (head: ShowInventory, swept: [SeatID], source: ReadAhead<DB>)? {
         let find = sweepQuery(id, now: now)
         let seatQueries = InventoryRows.seatQueries(expecting.seats, of: id)

@@ -122,7 +122,7 @@ public final class SQLiteInventoryStore: InventoryStore, @unchecked Sendable {
         var outcome: Result<T?, any Error> = .success(nil)
         try commits.submit(key: "", { rows in
             outcome = try InventoryRows.savepoint(rows) {
-                guard let (head, swept) = try rows.open(id, now: now) else { return nil }
+                guard let (head, swept, _) = try rows.open(id, now: now, expecting: ShowTransaction.Expected(token: nil, seats: [])) else { return nil }
                 let tx = ShowTransaction(head: head, source: rows, now: now)
                 let result = try body(tx)
                 try rows.write(tx.before, tx.finished(), swept: swept, address: tx.address)
