@@ -163,7 +163,11 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
         do {
             try commits.submit(key: id, { rows in
                 // Its writes go with the next trip; should they fail there, this update alone is undone.
-                outcome = try InventoryRows.savepoint(rows, undone: { outcome = .failure($0) }) {
+                // An update undone takes its sweep with it: the next one of the commit sweeps.
+                outcome = try InventoryRows.savepoint(rows, undone: {
+                    outcome = .failure($0)
+                    rows.db.swept.remove(id)
+                }) {
                     // The show's row first: writers of one show in other instances queue on its lock.
                     // Expired holds are swept once a commit, by its first update of the show.
                     let sweeping = rows.db.swept.insert(id).inserted
@@ -178,6 +182,7 @@ public final class PostgresInventoryStore: InventoryStore, @unchecked Sendable {
                     }
                     return result
                 }
+                if case .failure = outcome { rows.db.swept.remove(id) }
             }, commit: { runAll in
                 try transaction { rows in try runAll(rows) }
             })
