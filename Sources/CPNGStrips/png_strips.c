@@ -244,21 +244,8 @@ static int deflate_once(const unsigned char *in, size_t len, int level, int stra
 }
 
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size) {
-    /* Fast and default: SeatMap's deflate for filtered rows (run_deflate.c).
-       zlib as it is was measured in its place (2026-12-07, a 10,000-seat
-       render at scale 2, 180 MB of filtered rows, one core): level 6 took
-       750-1160 ms, tuned with deflateTune 800-970 ms, level 1 320 ms for a
-       file 1.4x libpng's; this deflate's whole encode, filtering included,
-       165-175 ms on two cores. libdeflate (430-560 ms) cannot end a strip
-       without a final block, so its strips cannot be joined. Best: zlib's
-       level 9 and the default, whichever is smaller for this strip. */
-    if (level < 9) return seatmap_strips_run_deflate(in, len, level, last, out, out_size);
-    unsigned char *a, *b;
-    size_t na, nb;
-    if (deflate_once(in, len, 9, Z_DEFAULT_STRATEGY, last, &a, &na) != 0) return -1;
-    if (seatmap_strips_run_deflate(in, len, 6, last, &b, &nb) != 0) { free(a); return -1; }
-    if (nb < na) { free(a); *out = b; *out_size = nb; } else { free(b); *out = a; *out_size = na; }
-    return 0;
+    if (level < 1 || level > 9) return -1;
+    return deflate_once(in, len, level, Z_DEFAULT_STRATEGY, last, out, out_size);
 }
 
 /* zlib's checksums, for the stream trailer and the chunks. */

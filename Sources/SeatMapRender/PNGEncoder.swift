@@ -23,7 +23,7 @@ enum PNGEncoder {
     static func settings(_ c: PNGCompression) -> (level: Int32, effort: Int32) {
         switch c {
         case .fast: return (1, 0)
-        case .default: return (6, 1)
+        case .default: return (5, 1)
         case .best: return (9, 1)
         }
     }

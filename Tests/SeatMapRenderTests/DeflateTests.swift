@@ -3,8 +3,7 @@ import CZlib
 import Foundation
 import Testing
 
-/// The encoder's strips, each compressed on its own core (SeatMap's deflate
-/// for filtered rows, and zlib's level 9 for `best`): zlib inflates every
+/// The encoder's strips, each compressed by zlib on its own core: zlib inflates every
 /// piece back to the bytes given, and pieces joined as the encoder joins
 /// strips (sync-flushed, then the final one) inflate as one stream.
 @Suite("Strips compressed apart, inflated as one")
@@ -70,7 +69,7 @@ struct DeflateTests {
                 #expect(rc == Z_STREAM_END, "\(name), level \(level): inflate said \(rc)")
                 #expect(back == bytes, "\(name), level \(level)")
                 if name == "noise" { #expect(packed.count < bytes.count + bytes.count / 100) }
-                if name.hasPrefix("100000") { #expect(packed.count < 200, "\(name): \(packed.count) bytes") }
+                if name.hasPrefix("100000") { #expect(packed.count < 1_000, "\(name): \(packed.count) bytes") }
             }
         }
     }

@@ -27,17 +27,11 @@ int seatmap_strips_opaque(const unsigned char *pixels, int width, int height, in
 void seatmap_strips_filter(const unsigned char *pixels, int width, int stride, int y0, int y1, int channels, int effort,
                            unsigned char *out);
 
-/* Compresses `len` bytes as raw deflate at `level` (1 and 6: SeatMap's
-   deflate for filtered rows; 9: the smaller of zlib's 9 and that 6): a
-   sync-flushed piece when `last` is 0, the final piece otherwise. Returns
-   the compressed size in *out_size and a malloc'd buffer in *out (free
-   it), or -1. */
+/* Compresses `len` bytes as raw deflate with zlib at `level` (1-9, the
+   default strategy): a sync-flushed piece when `last` is 0, the final
+   piece otherwise. Returns the compressed size in *out_size and a malloc'd
+   buffer in *out (free it), or -1. */
 int seatmap_strips_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
-
-/* The same by SeatMap's own deflate for filtered rows (run_deflate.c):
-   zero runs counted eight bytes at a time, never hashed. `level` 1-3: the
-   first match found among 2 links; 4-9: lazy matching over 8 links. */
-int seatmap_strips_run_deflate(const unsigned char *in, size_t len, int level, int last, unsigned char **out, size_t *out_size);
 
 /* 0 makes the filter take its plain C paths even where the
    processor has AVX2 (for tests comparing the two; the bytes are the same). */
