@@ -64,18 +64,13 @@ let package = Package(
         .target(name: "CStamp"),
         // Image memory on 2 MB boundaries backed by 2 MB pages (SeatMapRender's CairoSurface).
         .target(name: "CImageMemory", dependencies: ["CCairo"]),
-        // MARK: Fontconfig and Pango's font map loaded on a thread of their own, from a render's first moment
-        .target(name: "CTextWarmUp", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders"]),
-        // MARK: A text's coverage, worked out once and composited wherever it is drawn again (SeatMapRender's PangoText)
-        .target(name: "CTextSprite", dependencies: ["CCairo", "CHarfBuzz", "CPangoHeaders", "CImageMemory"]),
-        // MARK: Fontconfig's matches and sorts for Pango, worked out once a process and shared by every thread's font map
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CTextWarmUp", "CTextSprite", "CImageMemory"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CImageMemory"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

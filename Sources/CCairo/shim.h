@@ -11,4 +11,5 @@
 /* Macros Swift does not import. */
 static inline int seatmap_pango_scale(void) { return PANGO_SCALE; }
 static inline unsigned int seatmap_pango_unknown_flag(void) { return PANGO_GLYPH_UNKNOWN_FLAG; }
+static inline unsigned int seatmap_pango_glyph_empty(void) { return PANGO_GLYPH_EMPTY; }
 #endif

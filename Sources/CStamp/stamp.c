@@ -106,42 +106,6 @@ void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int 
     }
 }
 
-/* Two channels times an 8-bit weight over 255, rounded as pixman rounds
-   (its MUL_UN8: the half is 0x80, not the span filler's 0x7f). */
-static inline uint32_t two_channels_times_pixman(uint32_t packed, uint32_t weight) {
-    uint32_t t = (packed & 0x00ff00ffu) * weight + 0x00800080u;
-    return ((t + ((t >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
-}
-
-/* pixman's OVER of a solid colour through an 8-bit coverage: the colour
-   in the coverage, then the pixel times what that leaves uncovered, added
-   with saturation (its fast paths for glyphs compute exactly this). */
-static inline uint32_t over_in(uint32_t colour, uint32_t coverage, uint32_t pixel) {
-    uint32_t blue_red = two_channels_times_pixman(colour, coverage);
-    uint32_t green_alpha = two_channels_times_pixman(colour >> 8, coverage);
-    uint32_t rest = 255u - (green_alpha >> 16);
-    blue_red = two_channels_sum(blue_red, two_channels_times_pixman(pixel, rest));
-    green_alpha = two_channels_sum(green_alpha, two_channels_times_pixman(pixel >> 8, rest));
-    return blue_red | (green_alpha << 8);
-}
-
-void seatmap_stamp_glyphs(uint8_t *pixels, int stride, const uint8_t *coverage, int width, int height, int coverage_stride,
-                          const int32_t *spans, int x, int y, uint32_t colour, int wx0, int wy0, int wx1, int wy1) {
-    const int opaque = (colour >> 24) == 255u;
-    int first, last, left, right;
-    window_of(x, y, width, height, wx0, wy0, wx1, wy1, &first, &last, &left, &right);
-    for (int row = first; row < last; row++) {
-        uint32_t *out = (uint32_t *)(pixels + (size_t)(y + row) * (size_t)stride) + x;
-        const uint8_t *m = coverage + (size_t)row * (size_t)coverage_stride;
-        const int32_t *s = spans + 4 * row;
-        const int lo = clamp(s[0], left, right), hi = clamp(s[3], lo, right);
-        for (int i = lo; i < hi; i++) {
-            uint32_t c = m[i];
-            if (c == 0) continue;
-            out[i] = c == 255u && opaque ? colour : over_in(colour, c, out[i]);
-        }
-    }
-}
 
 /* Fills of at least this many pixels (4 MiB) are written past the cache:
    a render's background, which stamps and the encoder read back later in

@@ -3,7 +3,7 @@ import CCairo
 import CPNG
 import SeatMapLayout
 
-/// Draws on a Cairo context (image or PDF surface); text through Pango.
+/// Draws on a Cairo context (image or PDF surface); text as shaped glyph runs.
 final class CairoCanvas: Canvas {
     let context: CairoContext
     private var cr: OpaquePointer { context.cr }
@@ -17,17 +17,6 @@ final class CairoCanvas: Canvas {
     private var dx = 0.0, dy = 0.0, scaled = false
     /// The device rects drawing is clipped to, innermost last.
     private var clips: [PixelRect] = []
-
-    /// This canvas among every canvas of the process, and a count of its
-    /// changes to what Pango reads from the context (the matrix, through
-    /// translations, scales, rotated text and clips' saves and restores).
-    private let id = CairoCanvas.lock.withLock {
-        CairoCanvas.made += 1
-        return CairoCanvas.made
-    }
-    private var textState = 0
-    private static let lock = NSLockBox()
-    nonisolated(unsafe) private static var made: UInt64 = 0
 
     init(_ context: CairoContext, text: PangoText, tagged: Bool = false, stamping: Stamping = .none) {
         self.context = context
@@ -157,36 +146,16 @@ final class CairoCanvas: Canvas {
     }
 
     func text(_ string: String, x: Double, y: Double, align: TextAlign, style: TextStyle) {
-        guard !string.isEmpty, style.size > 0 else { return }
-        pango.update(for: cr, canvas: id, state: textState)
-        guard let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
+        guard !string.isEmpty, style.size > 0,
+              let fitted = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
         let origin = pango.origin(of: fitted, x: x, y: y, align: align)
         // A quarter of the size more than antialiasing needs: the ink
         // extents of bitmap and colour glyphs are the font's word.
         let margin = 4 + style.size / 4
-        var ink: (x: Double, y: Double, w: Double, h: Double)? = nil
-        if style.rotation == 0, keep != nil {
-            let box = PangoText.ink(of: fitted.layout, at: origin)
-            guard reaches(box.x, box.y, box.x + box.w, box.y + box.h, margin: margin) else { return }
-            ink = box
-        }
-        // Drawn again where it was drawn before, at the same fraction of a
-        // pixel: its coverage, composited as Cairo composites glyphs.
-        // (A sprite's glyphs fall on the pixels they fall on at its origin's
-        // fraction only under a whole-pixel translation.)
-        if style.rotation == 0, !scaled, dx == dx.rounded(), dy == dy.rounded(), let stamps {
-            // Where Cairo keeps the current point: device space, 1/256 px.
-            let fx = ((origin.x + dx) * 256).rounded(.toNearestOrEven), fy = ((origin.y + dy) * 256).rounded(.toNearestOrEven)
-            if abs(fx) < Double(1 << 30), abs(fy) < Double(1 << 30) {
-                let ix = Int(fx), iy = Int(fy)
-                if let sprite = pango.sprites.sprite(fitted.layout, fx: ix & 255, fy: iy & 255),
-                   stamps.text(sprite, x: (ix >> 8) + sprite.x, y: (iy >> 8) + sprite.y, color: style.color, clip: clips.last, keep: keep) {
-                    return
-                }
-            }
-        }
         // (Turned text: its ink box is in the turned frame.)
-        if let ink, style.rotation == 0 {
+        if style.rotation == 0, keep != nil {
+            let ink = PangoText.ink(of: fitted.shaped, at: origin)
+            guard reaches(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: margin) else { return }
             cairoDraws(ink.x, ink.y, ink.x + ink.w, ink.y + ink.h, margin: margin)
         } else {
             cairoDraws(-.infinity, -.infinity, .infinity, .infinity, margin: 0)
@@ -197,19 +166,17 @@ final class CairoCanvas: Canvas {
             cairo_rotate(cr, style.rotation * .pi / 180)
             cairo_translate(cr, -x, -y)
         }
-        cairo_move_to(cr, origin.x, origin.y)
         setColor(style.color)
-        pango_cairo_show_layout(cr, fitted.layout)
+        fitted.shaped.draw(on: cr, at: origin, keepText: keepsText)
         cairo_new_path(cr)
-        if style.rotation != 0 {
-            cairo_restore(cr)
-            textState += 1
-        }
+        if style.rotation != 0 { cairo_restore(cr) }
     }
+
+    /// Whether the surface keeps text with its glyphs (PDF).
+    private lazy var keepsText = cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
 
     func pushClip(_ rect: PixelRect) {
         cairo_save(cr)
-        textState += 1
         cairo_new_path(cr)
         cairo_rectangle(cr, Double(rect.x), Double(rect.y), Double(rect.w), Double(rect.h))
         cairo_clip(cr)
@@ -222,7 +189,6 @@ final class CairoCanvas: Canvas {
 
     func popClip() {
         cairo_restore(cr)
-        textState += 1
         clips.removeLast()
     }
 
@@ -232,13 +198,11 @@ final class CairoCanvas: Canvas {
 
     func translate(_ x: Double, _ y: Double) {
         cairo_translate(cr, x, y)
-        textState += 1
         dx += x
         dy += y
     }
     func scale(_ s: Double) {
         cairo_scale(cr, s, s)
-        textState += 1
         scaled = true
     }
 }

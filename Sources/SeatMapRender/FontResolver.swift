@@ -1,6 +1,5 @@
 import CCairo
 import CPNG
-import CTextWarmUp
 import SeatMapCore
 
 /// A font family checked to be installed.
@@ -19,10 +18,20 @@ public enum FontResolver {
     /// by `lock`.
     nonisolated(unsafe) private static var known: [String: String?] = [:]
 
+    /// Loads fontconfig's configuration (its files parsed, its font caches
+    /// read: 5-7 ms) and Pango's font map for the process now: what the
+    /// first text otherwise waits for. Nothing is drawn and nothing a render
+    /// reads changes; a program may call it on a thread of its own while it
+    /// reads its input (the seatmap command does for a render). Resolving a
+    /// font meanwhile waits for it, so fontconfig is never loaded twice.
+    public static func prepare() {
+        lock.withLock { _ = FcInit() }
+        TextShaper.prepare()
+    }
+
     /// The family if fontconfig has it installed; otherwise an error naming
     /// the font and the Debian package that provides it.
     public static func resolve(family: String, package: String) throws(SeatMapError) -> ResolvedFont {
-        TextWarmUp.wait()
         let found: String? = lock.withLock {
             if let answer = known[family] { return answer }
             let (answer, final) = match(family)
@@ -58,30 +67,5 @@ public enum FontResolver {
             n += 1
         }
         return (nil, true)
-    }
-}
-
-/// Fontconfig's configuration (its files parsed, its font caches read: 5-7
-/// ms) and Pango's font map types, loaded on a thread of their own while a
-/// command reads its input and lays the hall out. The first text then
-/// finds them ready; `FontResolver` waits for the warm-up, so fontconfig
-/// is never loaded twice. Nothing is drawn and nothing a render reads is
-/// changed: the font map made there is dropped. Nothing starts it but a
-/// call to `begin()`: the seatmap command makes that call first thing for a
-/// render; a program linking the library starts it when it chooses.
-public enum TextWarmUp {
-    /// Starts the warm-up (once a process).
-    public static func begin() { seatmap_text_warm_up_begin() }
-
-    /// Whether a warm-up began (the process is a render).
-    public static var began: Bool { seatmap_text_warm_up_began() != 0 }
-
-    /// Returns once the warm-up is done (at once when none began), or
-    /// after `seconds` when given (fontconfig scanning fonts with no cache
-    /// can take seconds; a refused render need not wait for that).
-    public static func wait(upTo seconds: Double? = nil) {
-        // A limit of no time (or not a number) returns at once; C reads a
-        // negative one, or one beyond a year (infinity), as no limit.
-        seatmap_text_warm_up_wait(seconds.map { $0 > 0 ? $0 : 0 } ?? -1)
     }
 }

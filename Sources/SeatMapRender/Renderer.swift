@@ -54,9 +54,7 @@ public enum Renderer {
         // (see `PangoText.loadFontsAhead`); tiles drawn on every core draw
         // with engines of their own.
         if asksFontsAhead(scene, pixels: visible.w * visible.h) {
-            let probe = try CairoContext(image.surface)
-            let sizes = textSizes(scene, region: scene.ticket?.crop ?? (viewport == nil ? nil : visible))
-            withExtendedLifetime(probe) { text.loadFontsAhead(sizes, for: probe.cr) }
+            text.loadFontsAhead(textSizes(scene, region: scene.ticket?.crop ?? (viewport == nil ? nil : visible)))
         }
         if let ticket = scene.ticket {
             // The crop exactly as a full render draws it, the band and callout over it.

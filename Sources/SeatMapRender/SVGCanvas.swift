@@ -215,8 +215,6 @@ final class SVGCanvas: Canvas {
         // text as cut, with the whole text in its <title>.
         var size = style.size, shown = string, full: String? = nil
         if let pango {
-            // Match the outlining context first: a change drops shaped text.
-            if let outliner { pango.update(for: outliner.cr) }
             guard let f = pango.fitted(string, size: style.size, minSize: style.minSize, box: style.box, x: x, align: align, what: style.what) else { return }
             if let outliner {
                 if style.rotation != 0 { body += "<g transform=\"rotate(\(SVGCanvas.num(style.rotation)) \(SVGCanvas.num(x)) \(SVGCanvas.num(y)))\">" }
@@ -257,8 +255,7 @@ final class SVGCanvas: Canvas {
         let cr = context.cr
         let origin = pango.origin(of: f, x: x, y: y + frameY, align: align)
         cairo_new_path(cr)
-        cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_layout_path(cr, f.layout)
+        f.shaped.draw(on: cr, at: origin, keepText: false, path: true)
         var d = ""
         var lastMove: String.Index? = nil
         if let path = cairo_copy_path(cr) {

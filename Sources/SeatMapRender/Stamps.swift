@@ -87,11 +87,9 @@ final class Stamps {
     package static var totalStampedStrokes: Int { counter.withLock { countedStrokes } }
     /// Of which cut by a clip inside them (a locked seat's hatching).
     package static var totalStampedCut: Int { counter.withLock { countedCut } }
-    /// Texts composited from their sprites by every canvas of the process.
-    package static var totalStampedTexts: Int { counter.withLock { countedTexts } }
     private static let counter = NSLockBox()
-    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0, countedCut = 0, countedTexts = 0
-    private var stamped = 0, stampedStrokes = 0, stampedCut = 0, stampedTexts = 0
+    nonisolated(unsafe) private static var counted = 0, countedStrokes = 0, countedCut = 0
+    private var stamped = 0, stampedStrokes = 0, stampedCut = 0
 
     /// Stamps for an ARGB32 image surface; nil for any other surface.
     init?(_ surface: CairoSurface, masks: StampMasks? = nil) {
@@ -109,12 +107,11 @@ final class Stamps {
     var distinct: Int { known.masks.count }
 
     deinit {
-        let n = stamped, strokes = stampedStrokes, cut = stampedCut, texts = stampedTexts
+        let n = stamped, strokes = stampedStrokes, cut = stampedCut
         Stamps.counter.withLock {
             Stamps.counted += n
             Stamps.countedStrokes += strokes
             Stamps.countedCut += cut
-            Stamps.countedTexts += texts
         }
     }
 
@@ -268,30 +265,6 @@ final class Stamps {
         stamped += 1
         if lineWidth != nil { stampedStrokes += 1 }
         if cut != nil { stampedCut += 1 }
-        return true
-    }
-
-    /// Composites a text's sprite in `color` with its top-left corner at
-    /// the device pixel (`x`, `y`), as Cairo composites the text's glyphs;
-    /// false when the caller must draw the text with Cairo (the sprite
-    /// would reach past the surface or the clip).
-    /// `keep`: as for `fill`.
-    func text(_ sprite: TextSprite, x: Int, y: Int, color: Color, clip: PixelRect?, keep: PixelRect? = nil) -> Bool {
-        let box = PixelRect(x: x, y: y, w: Int(sprite.width), h: Int(sprite.height))
-        guard !box.isEmpty else {
-            stampedTexts += 1
-            return true
-        }
-        guard let coverage = sprite.coverage, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height,
-              clip.map({ $0.intersection(box) == box }) ?? true, let pixel = colour(color) else { return false }
-        cairo_surface_flush(target.pointer)
-        let (wx0, wy0, wx1, wy1) = window(keep)
-        sprite.spans.withUnsafeBufferPointer { spans in
-            seatmap_stamp_glyphs(pixels, stride, coverage, sprite.width, sprite.height, sprite.width, spans.baseAddress, Int32(x), Int32(y), pixel,
-                                 wx0, wy0, wx1, wy1)
-        }
-        cairo_surface_mark_dirty_rectangle(target.pointer, Int32(x), Int32(y), sprite.width, sprite.height)
-        stampedTexts += 1
         return true
     }
 

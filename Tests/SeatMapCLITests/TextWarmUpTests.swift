@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SeatMapCore
 import SeatMapRender
+@testable import SeatMapCLI
 import SeatMapTestClients
 import SeatMapTestSupport
 

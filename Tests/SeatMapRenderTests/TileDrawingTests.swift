@@ -266,9 +266,7 @@ struct PrimaryAloneTests {
         let theme = try Theme.builtIn("light")
         let text = try PangoText(theme, locale: try SeatMapLocale.named("en"))
         func families(_ s: String) throws -> String {
-            let layout = try #require(text.layout(s, size: 20, what: "test"))
-            let description = try #require(pango_layout_get_font_description(layout))
-            return String(cString: try #require(pango_font_description_get_family(description)))
+            try #require(text.layout(s, size: 20, what: "test")).families
         }
         #expect(try families("A 12") == theme.fontFamily)
         #expect(try families("环球影城") == theme.fontFamily, "the primary font has these")

@@ -21,17 +21,6 @@ void seatmap_stamp_opaque(uint8_t *pixels, int stride, const uint8_t *mask, int 
    coverage, which a stamp writes without reading the mask. */
 void seatmap_stamp_spans(const uint8_t *mask, int mask_width, int mask_height, int mask_stride, int32_t *spans);
 
-/* Composites a colour (premultiplied ARGB32, any alpha) through a text's
-   coverage (8 bits a pixel) onto premultiplied ARGB32 pixels, with the
-   arithmetic pixman uses when Cairo composites glyphs in a solid colour
-   (OVER, the colour in the coverage): the bytes Cairo's drawing of the
-   text gives where no pixel is covered by two glyphs. `spans` comes from
-   `seatmap_stamp_spans` for the same coverage. The caller keeps the
-   coverage inside the image. Only the window's pixels are written, as
-   `seatmap_stamp_opaque` writes. */
-void seatmap_stamp_glyphs(uint8_t *pixels, int stride, const uint8_t *coverage, int width, int height, int coverage_stride,
-                          const int32_t *spans, int x, int y, uint32_t colour, int wx0, int wy0, int wx1, int wy1);
-
 /* Writes an opaque colour over every pixel of a whole-pixel rect, as Cairo
    writes it when it fills such a rect (full coverage everywhere). */
 void seatmap_fill_rect(uint8_t *pixels, int stride, int x, int y, int width, int height, uint32_t colour);
