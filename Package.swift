@@ -62,15 +62,13 @@ let package = Package(
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
         // MARK: Stamped seats: an opaque fill's coverage composited as Cairo composites it
         .target(name: "CStamp"),
-        // Image memory on 2 MB boundaries backed by 2 MB pages (SeatMapRender's CairoSurface).
-        .target(name: "CImageMemory", dependencies: ["CCairo"]),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp", "CImageMemory"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

@@ -1,7 +1,6 @@
 import Foundation
 import CCairo
 import CPNG
-import CImageMemory
 import SeatMapCore
 
 /// A Cairo surface, destroyed with its wrapper. Creation checks the status
@@ -28,23 +27,22 @@ final class CairoSurface {
     convenience init(width: Int, height: Int) throws(SeatMapError) {
         // Both refuse a side out of range (the C function with NULL, Cairo with an error status).
         let w = Int32(clamping: width), h = Int32(clamping: height)
-        try self.init(adopting: seatmap_huge_image_surface_create(w, h) ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h),
+        try self.init(adopting: ImageMemory.hugeSurface(width: w, height: h) ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h),
                       what: "a \(width)×\(height) image")
     }
 
     deinit { cairo_surface_destroy(pointer) }
 
     /// Has another thread fault in the pixels of a surface on 2 MB pages
-    /// of its own (`seatmap_huge_populate`), the last page first, while
+    /// of its own (`ImageMemory.populate`), the last page first, while
     /// this one draws from the top: the kernel's zeroing of a new image
     /// (~0.2 ms a 2 MB page here) off the drawing's path. Nothing for any
     /// other surface; the pixels are the same either way.
     func faultInAside() {
-        var length = 0
-        guard let pixels = seatmap_huge_image_pixels(pointer, &length) else { return }
+        guard let (pixels, length) = ImageMemory.hugePixels(pointer) else { return }
         let pages = PagesToFault(surface: self, pixels: pixels, length: length)
         DispatchQueue.global(qos: .userInitiated).async {
-            _ = seatmap_huge_populate(pages.pixels, pages.length)
+            ImageMemory.populate(pages.pixels, length: pages.length)
             withExtendedLifetime(pages.surface) {}
         }
     }
@@ -76,7 +74,7 @@ private struct PagesToFault: @unchecked Sendable {
 final class FrameMemory {
     private var bytes: UnsafeMutableRawPointer?
     private var capacity = 0
-    /// What was mapped for `bytes` (`seatmap_huge_alloc`), or 0 when it came from the allocator.
+    /// What was mapped for `bytes` (`ImageMemory.allocate`), or 0 when it came from the allocator.
     private var mapped = 0
 
     /// From this size on a frame's memory is whole 2 MB pages of its own
@@ -89,7 +87,7 @@ final class FrameMemory {
     deinit { release() }
 
     private func release() {
-        if mapped > 0 { seatmap_huge_free(bytes, mapped) } else { free(bytes) }
+        if mapped > 0 { ImageMemory.free(bytes, mapped: mapped) } else { free(bytes) }
         bytes = nil
         capacity = 0
         mapped = 0
@@ -103,8 +101,7 @@ final class FrameMemory {
         let size = stride * height
         if size > capacity {
             release()
-            var length = 0
-            if size >= FrameMemory.hugeFrom, let made = seatmap_huge_alloc(size, &length) {
+            if size >= FrameMemory.hugeFrom, let (made, length) = ImageMemory.allocate(size) {
                 bytes = made
                 mapped = length
                 capacity = length  // whole 2 MB pages: a larger frame may fit

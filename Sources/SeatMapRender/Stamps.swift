@@ -1,7 +1,6 @@
 import CCairo
 import Foundation
 import CStamp
-import CImageMemory
 import SeatMapCore
 import SeatMapLayout
 
@@ -36,7 +35,7 @@ final class Stamps {
         /// `clip`: a whole-pixel rect within the stamp that cuts the
         /// shape, as the canvas's clip cut it.
         init(path relative: [Double], ops: [UInt8], lineWidth: Double?, clip: PixelRect?, width: Int, height: Int) throws(SeatMapError) {
-            surface = try CairoSurface(adopting: seatmap_cleared_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
+            surface = try CairoSurface(adopting: ImageMemory.clearedSurface(CAIRO_FORMAT_A8, width: Int32(width), height: Int32(height)),
                                        what: "a \(width)×\(height) stamp")
             let context = try CairoContext(surface)
             if let clip {

@@ -1,5 +1,4 @@
 import CCairo
-import CImageMemory
 import Foundation
 import Testing
 import SeatMapCore
@@ -134,7 +133,7 @@ struct ClearedSurfaceTests {
         // 8200 × 4100 A8 is 33.6 MB: past the largest block the allocator
         // serves from its heap, so calloc would hand fresh, untouched pages.
         for (format, width, height) in [(CAIRO_FORMAT_A8, 8200, 4100), (CAIRO_FORMAT_A8, 37, 23), (CAIRO_FORMAT_ARGB32, 517, 300)] {
-            let surface = try #require(seatmap_cleared_image_surface_create(format, Int32(width), Int32(height)))
+            let surface = try #require(ImageMemory.clearedSurface(format, width: Int32(width), height: Int32(height)))
             defer { cairo_surface_destroy(surface) }
             #expect(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS)
             #expect(cairo_image_surface_get_format(surface) == format)
@@ -154,10 +153,10 @@ struct ClearedSurfaceTests {
         }
         // A negative size, and one past Cairo's 32767 px a side: an error
         // surface, as Cairo's own constructor gives. (That it is refused
-        // before any memory is taken is the C code's order, not observed
+        // before any memory is taken is the code's order, not observed
         // here: a test process's peak memory is shared with the others.)
         for (width, height) in [(-1, 10), (32768, 1), (1, 40000)] {
-            let bad = try #require(seatmap_cleared_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
+            let bad = try #require(ImageMemory.clearedSurface(CAIRO_FORMAT_A8, width: Int32(width), height: Int32(height)))
             defer { cairo_surface_destroy(bad) }
             #expect(cairo_surface_status(bad) == CAIRO_STATUS_INVALID_SIZE, "\(width)×\(height)")
         }
