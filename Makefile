@@ -29,6 +29,7 @@ deps:
 
 build: deps
 	$(call swift-build,--product seatmap)
+	$(call swift-build,--product seatmap-serve)
 
 THEMES := light dark print high-contrast
 
@@ -87,6 +88,7 @@ test-all: deps
 test-api: deps
 	bash scripts/install-browser-deps.sh
 	$(call swift-build,--product seatmap)
+	$(call swift-build,--product seatmap-serve)
 	.build/browser-venv/bin/python Tests/API/schemathesis_test.py --seatmap $(SEATMAP)
 
 # The picker page in a real browser (Debian chromium + chromium-driver,
@@ -99,6 +101,7 @@ test-api: deps
 test-browser: deps
 	bash scripts/install-browser-deps.sh
 	$(call swift-build,--product seatmap)
+	$(call swift-build,--product seatmap-serve)
 	.build/browser-venv/bin/python Tests/Browser/picker_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/buyer_test.py --seatmap $(SEATMAP)
 	.build/browser-venv/bin/python Tests/Browser/product_test.py --seatmap $(SEATMAP)
@@ -110,6 +113,7 @@ test-browser: deps
 # and p50/p99 latency.
 test-load: deps
 	$(call swift-build,-c release --product seatmap)
+	$(call swift-build,-c release --product seatmap-serve)
 	python3 Tests/Load/load_test.py --seatmap .build/release/seatmap
 
 # Three `seatmap serve` instances sharing one PostgreSQL behind nginx (round
@@ -117,6 +121,7 @@ test-load: deps
 # with SIGKILL midway; then orders per second with one instance and three.
 test-cluster: deps
 	$(call swift-build,-c release --product seatmap)
+	$(call swift-build,-c release --product seatmap-serve)
 	bash scripts/with-postgres.sh python3 Tests/Cluster/cluster_test.py --seatmap .build/release/seatmap
 
 # Re-record every golden image (the run fails on purpose: look at the new
@@ -133,6 +138,7 @@ golden: deps
 bench: deps
 	@mkdir -p out
 	$(call swift-build,$(RELEASE) --product seatmap)
+	$(call swift-build,$(RELEASE) --product seatmap-serve)
 	$(call swift-build,$(RELEASE) --product seatmap-cairo-reference)
 	$(call swift-build,$(RELEASE) --product seatmap-bench)
 	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap-bench" --json out/bench.json
@@ -162,17 +168,19 @@ fuzz-smoke: deps
 # and finds its themes inside itself.
 install: deps
 	$(call swift-build,$(RELEASE) --product seatmap)
+	$(call swift-build,$(RELEASE) --product seatmap-serve)
 	install -D -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap" "$(DESTDIR)$(PREFIX)/bin/seatmap"
+	install -D -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/seatmap-serve" "$(DESTDIR)$(PREFIX)/bin/seatmap-serve"
 	@mkdir -p "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	"$(DESTDIR)$(PREFIX)/bin/seatmap" man > "$(DESTDIR)$(PREFIX)/share/man/man1/seatmap.1"
 	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/seatmap"
 	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_seatmap"
 	"$(DESTDIR)$(PREFIX)/bin/seatmap" completions fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/seatmap.fish"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/seatmap, its man page and bash, zsh and fish completions"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/seatmap (and seatmap-serve beside it: the stores and serve), its man page and bash, zsh and fish completions"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/seatmap" "$(DESTDIR)$(PREFIX)/share/man/man1/seatmap.1" \
+	rm -f "$(DESTDIR)$(PREFIX)/bin/seatmap" "$(DESTDIR)$(PREFIX)/bin/seatmap-serve" "$(DESTDIR)$(PREFIX)/share/man/man1/seatmap.1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/seatmap" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_seatmap" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/seatmap.fish"
 

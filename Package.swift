@@ -5,10 +5,12 @@ let package = Package(
     name: "SeatMap",
     products: [
         .executable(name: "seatmap", targets: ["seatmap"]),
+        .executable(name: "seatmap-serve", targets: ["seatmap-serve"]),
         .executable(name: "seatmap-bench", targets: ["seatmap-bench"]),
         .library(name: "SeatMapCore", targets: ["SeatMapCore"]),
         .library(name: "SeatMapLayout", targets: ["SeatMapLayout"]),
         .library(name: "SeatMapRender", targets: ["SeatMapRender"]),
+        .library(name: "SeatMapInventory", targets: ["SeatMapInventory"]),
         .library(name: "SeatMapStore", targets: ["SeatMapStore"]),
         .library(name: "SeatMapService", targets: ["SeatMapService"]),
         .library(name: "SeatMapServer", targets: ["SeatMapServer"]),
@@ -31,21 +33,16 @@ let package = Package(
         // The include path of Pango's headers (/usr/include/pango-1.0), nothing more.
         .target(name: "CPangoHeaders"),
 
-        // SQLite: the local store. Headers only (Debian libsqlite3-dev), opened
-        // when used like CMicroHTTPD: a render's process does not load it.
-        .systemLibrary(name: "CSQLite"),
-
-        // libmicrohttpd: the HTTP/1.1 server under `seatmap serve`.
-        // Headers only (Debian libmicrohttpd-dev): no pkgConfig, whose libs
-        // would link it into every process; CLazyLibs opens it when used.
-        .systemLibrary(name: "CMicroHTTPD"),
-
-        // libpq: the PostgreSQL client under `--store postgresql://...`.
-        // Headers only (Debian libpq-dev), opened when used like CMicroHTTPD.
-        .systemLibrary(name: "CLibPQ"),
-        // libpq, libmicrohttpd and SQLite opened at their first use (dlopen): a
-        // render's process loads none, nor their TLS, Kerberos and LDAP libraries.
-        .target(name: "CLazyLibs", dependencies: ["CLibPQ", "CMicroHTTPD", "CSQLite"]),
+        // SQLite (the local store), libpq (the PostgreSQL client under
+        // `--store postgresql://...`) and libmicrohttpd (the HTTP/1.1 server
+        // under `seatmap serve`), linked as they are (each module.modulemap
+        // links its library). Only SeatMapStore and SeatMapServer use them,
+        // so only the seatmap-serve executable loads them: libpq and
+        // libmicrohttpd bring TLS, Kerberos and LDAP, 10-15 ms of every
+        // process that loads them, which a render does not pay.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
         .systemLibrary(
             name: "CZlib",
@@ -73,14 +70,16 @@ let package = Package(
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),
 
-        // MARK: Inventory stores: the protocol, SQLite (embedded default), PostgreSQL (several instances), in memory (unit tests)
-        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "CSQLite", "CLibPQ", "CLazyLibs"]),
+        // MARK: Inventory: the store protocol, a show's transaction, the store in memory (unit tests); no C library
+        .target(name: "SeatMapInventory", dependencies: ["SeatMapCore"]),
+        // MARK: Inventory stores: SQLite (embedded default), PostgreSQL (several instances); re-exports SeatMapInventory
+        .target(name: "SeatMapStore", dependencies: ["SeatMapCore", "SeatMapInventory", "CSQLite", "CLibPQ"]),
 
         // MARK: Use cases shared by every face: option groups, renders, hits, shows, result JSON
-        .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapStore"]),
+        .target(name: "SeatMapService", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapInventory"]),
 
         // MARK: The HTTP service (libmicrohttpd): route table → service → JSON
-        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD", "CLazyLibs", "CZlib"]),
+        .target(name: "SeatMapServer", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapStore", "CMicroHTTPD", "CZlib"]),
 
         // MARK: Image comparison for golden tests and `seatmap diff`
         .target(name: "SeatMapGolden", dependencies: ["SeatMapCore", "CPNG"]),
@@ -91,11 +90,16 @@ let package = Package(
         // MARK: Command line: a testable library and a thin executable
         // The executable's own processor pins (render --out-dir), in no library.
         .target(name: "CProcessorPin"),
-        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapStore", "SeatMapService",
-                                                 "SeatMapServer", "CMicroHTTPD", "CProcessorPin"],
+        // Everything but the stores and the server: `seatmap` loads no SQLite,
+        // libpq or libmicrohttpd; a command that needs them runs seatmap-serve.
+        .target(name: "SeatMapCLI", dependencies: ["SeatMapCore", "SeatMapLayout", "SeatMapRender", "SeatMapGolden", "SeatMapInventory", "SeatMapService",
+                                                 "CProcessorPin"],
                 plugins: ["BuildInfo"]),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "seatmap", dependencies: ["SeatMapCLI"]),
+        // The same command line with the stores and `serve`.
+        .target(name: "SeatMapServeCLI", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapService", "SeatMapServer", "SeatMapStore", "CMicroHTTPD"]),
+        .executableTarget(name: "seatmap-serve", dependencies: ["SeatMapServeCLI"]),
 
         // MARK: Benchmark: `swift run -c release seatmap-bench` (make bench)
         // The C reference the benchmark times SeatMap's render against: plain Cairo, Cairo's PNG writer.
@@ -109,7 +113,7 @@ let package = Package(
         // MARK: Test helpers
         .target(name: "SeatMapTestSupport", dependencies: ["SeatMapCore"], path: "Tests/SeatMapTestSupport"),
         // The faces as a test drives them: the CLI in this process, an HTTP client, store locations.
-        .target(name: "SeatMapTestClients", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapServer", "SeatMapService", "SeatMapStore", "SeatMapTestSupport"],
+        .target(name: "SeatMapTestClients", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapServeCLI", "SeatMapServer", "SeatMapService", "SeatMapStore", "SeatMapTestSupport"],
                 path: "Tests/SeatMapTestClients"),
 
         // MARK: Tests
@@ -126,7 +130,7 @@ let package = Package(
         .testTarget(name: "SeatMapServiceTests", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapLayout", "SeatMapRender", "SeatMapService", "SeatMapServer",
                                                                 "SeatMapStore", "SeatMapTestClients", "SeatMapTestSupport"]),
         .testTarget(name: "SeatMapServerTests", dependencies: ["SeatMapCore", "SeatMapCLI", "SeatMapServer", "SeatMapTestClients", "SeatMapTestSupport"]),
-        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
+        .testTarget(name: "SeatMapCLITests", dependencies: ["SeatMapCLI", "SeatMapServeCLI", "SeatMapCore", "SeatMapGolden", "SeatMapLayout", "SeatMapRender", "SeatMapStore",
                                                             "SeatMapService", "SeatMapServer", "SeatMapTestClients", "SeatMapTestSupport"]),
     ]
 )

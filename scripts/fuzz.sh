@@ -47,14 +47,11 @@ build() {
   ar rcs "$OUT/libCStamp.a" "$OUT/stamp.o"
   mkdir -p "$OUT/CStamp"
   printf 'module CStamp {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStamp/include/stamp.h" > "$OUT/CStamp/module.modulemap"
-  # libpq and libmicrohttpd opened at their first use, as SwiftPM builds the CLazyLibs target.
-  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/libpq.c -o "$OUT/lazy_libpq.o"
-  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link Sources/CLazyLibs/microhttpd.c -o "$OUT/lazy_microhttpd.o"
-  ar rcs "$OUT/libCLazyLibs.a" "$OUT/lazy_libpq.o" "$OUT/lazy_microhttpd.o"
   module SeatMapCore "$OUT/EmbeddedLocales.swift"
   module SeatMapLayout
   module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
+  module SeatMapInventory
   module SeatMapStore "${MAPS[@]}" "${INC[@]}"
   module SeatMapService "${MAPS[@]}" "${INC[@]}"
   module SeatMapServer "${MAPS[@]}" "${INC[@]}"
@@ -64,8 +61,8 @@ build() {
       theme) imports=(SeatMapCore SeatMapLayout SeatMapRender) ;;
       png) imports=(SeatMapCore SeatMapGolden) ;;
       hall-json) imports=(SeatMapCore SeatMapLayout) ;;
-      http-query) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapStore SeatMapService CMicroHTTPD) ;;
-      http-request) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapStore SeatMapService SeatMapServer CMicroHTTPD) ;;
+      http-query) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapInventory SeatMapStore SeatMapService SeatMapServer CMicroHTTPD) ;;
+      http-request) imports=(SeatMapCore SeatMapLayout SeatMapRender SeatMapInventory SeatMapStore SeatMapService SeatMapServer CMicroHTTPD) ;;
       *) imports=(SeatMapCore) ;;
     esac
     src="$OUT/$t-main.swift"
@@ -73,9 +70,8 @@ build() {
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
     case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a") ;; esac
-    case " ${imports[*]} " in *" SeatMapStore "*) libs+=("$OUT/libCLazyLibs.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
-      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -o "$OUT/fuzz-$t"
+      $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -lpq -lmicrohttpd -o "$OUT/fuzz-$t"
     echo "built $OUT/fuzz-$t"
   done
 }

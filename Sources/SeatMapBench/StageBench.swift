@@ -94,7 +94,7 @@ extension Bench {
             }
             return Bench.stat(times)
         }
-        // Start and exit alone: `help` loads the libraries a render loads (libpq and libmicrohttpd are opened only when used) and draws nothing.
+        // Start and exit alone: `help` loads the libraries a render loads (the stores and the service are seatmap-serve's) and draws nothing.
         let bare = try process(["help"])
         let whole = try process(["render", file, "-o", out, "--zoom", Bench.short(zoom), "--scale", Bench.short(scale)])
         add(name, "whole `seatmap render` process", whole)

@@ -3,13 +3,58 @@ import Foundation
 import SeatMapCore
 import SeatMapRender
 import SeatMapService
-import SeatMapStore
-import CMicroHTTPD
+import SeatMapInventory
 
 /// The `seatmap` command line: thin commands over the SeatMap modules.
 ///
 /// Exit codes: 0 success, 1 bad input (or a check that failed), 2 bad usage.
 public enum SeatMapCLI {
+    /// What only the serving side has (`SeatMapServeCLI`, the seatmap-serve
+    /// executable): the SQLite and PostgreSQL stores and the HTTP service.
+    package struct ServeSide: Sendable {
+        package var openStore: @Sendable (String, Int) throws(SeatMapError) -> any InventoryStore
+        package var serve: @Sendable (Arguments, Console) throws -> Int32
+        /// The C libraries it links, with their versions (for --version).
+        package var libraries: [(String, String)]
+        package init(openStore: @escaping @Sendable (String, Int) throws(SeatMapError) -> any InventoryStore,
+                     serve: @escaping @Sendable (Arguments, Console) throws -> Int32, libraries: [(String, String)]) {
+            self.openStore = openStore
+            self.serve = serve
+            self.libraries = libraries
+        }
+    }
+    /// Set by `ServeCLI.install()`; nil in the seatmap executable.
+    nonisolated(unsafe) package static var serveSide: ServeSide?
+
+    /// The error of a command that needs the serving side where it is not
+    /// (a program that uses SeatMapCLI without SeatMapServeCLI).
+    static func needsServeSide(_ what: String) -> SeatMapError {
+        SeatMapError("\(what) needs the stores and the HTTP service: run seatmap-serve (the seatmap command runs it itself when it is installed beside it)")
+    }
+
+    /// Whether a command line needs the serving side: `serve`, `--version`
+    /// (it names the stores' libraries), or any `--store`.
+    public static func needsServeSide(_ args: [String]) -> Bool {
+        let rest = (try? inputLimit(args))?.rest ?? args
+        if let name = rest.first, ["serve", "--version", "version"].contains(name) { return true }
+        if rest.count > 1, rest[0] == "help", rest[1] == "serve" { return true }
+        return rest.contains { $0 == "--store" || $0.hasPrefix("--store=") }
+    }
+
+    /// Runs seatmap-serve, from the folder this executable is in, with the
+    /// same arguments in place of this process; returns only when it
+    /// cannot (printing why): exit status 1.
+    public static func runServeSide(_ args: [String]) -> Int32 {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "seatmap"
+        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("seatmap-serve").path
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+        execv(path, &argv)
+        let why = String(cString: strerror(errno))
+        for p in argv { free(p) }
+        FileHandle.standardError.write(Data("seatmap: this command needs seatmap-serve, installed beside seatmap (\(path): \(why))\n".utf8))
+        return 1
+    }
+
     struct Command: Sendable {
         var spec: CommandSpec
         var run: @Sendable (Arguments, Console) throws -> Int32
@@ -45,7 +90,7 @@ public enum SeatMapCLI {
     /// (when built from a git checkout), and the C libraries linked at run time.
     static var versionText: String {
         let commit = buildCommit.isEmpty ? "" : " (commit \(buildCommit))"
-        let libs = CairoLibrary.linkedVersions + [("sqlite", SQLiteInventoryStore.sqliteVersion), ("libmicrohttpd", MHD_get_version().map { String(cString: $0) } ?? "?")]
+        let libs = CairoLibrary.linkedVersions + (serveSide?.libraries ?? [])
         return "seatmap \(SeatMap.version)\(commit)\n" + libs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
@@ -201,7 +246,7 @@ public enum SeatMapCLI {
     static func output(_ a: Arguments) throws(UsageError) -> String? { try OutputOptions.path(a) }
 
     /// Exactly `count` positional arguments, or a usage error naming them.
-    static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {
+    package static func positionals(_ a: Arguments, _ names: [String]) throws(UsageError) -> [String] {
         if a.positionals.filter({ $0 == "-" }).count > 1 {
             throw UsageError(message: "standard input (-) is named more than once; only one input can come from it")
         }

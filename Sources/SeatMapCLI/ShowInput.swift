@@ -1,7 +1,7 @@
 import Foundation
 import SeatMapCore
 import SeatMapService
-import SeatMapStore
+import SeatMapInventory
 
 /// How the CLI reaches a show: `--store DB --show SHOW [--token T]` beside
 /// a hall file, opened through the service (the file's base name is the
@@ -16,7 +16,8 @@ enum ShowInput {
     /// Opens the store `--store` names, telling the user its notes.
     static func service(_ args: Arguments, _ console: Console) throws -> ShowService {
         guard let path = args.value("store") else { throw UsageError(message: "missing --store DB") }
-        let store = try InventoryStores.open(path, connections: 1)
+        guard let open = SeatMapCLI.serveSide?.openStore else { throw SeatMapCLI.needsServeSide("--store") }
+        let store = try open(path, 1)
         for note in store.notes { console.err(note) }
         return ShowService(store: store)
     }

@@ -9,7 +9,7 @@ import SeatMapService
 /// on a bounded pool of workers while its connection is suspended, so a
 /// slow render never holds up another connection, and a slow or silent
 /// client only ever holds its own connection (closed after `timeout`).
-final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: @unchecked Sendable {
     struct Limits: Sendable {
         /// Largest request body accepted (413 beyond it).
         var maxBody = 1 << 20
@@ -69,11 +69,8 @@ final class HTTPServer: @unchecked Sendable {
         self.waiting = WorkerPool(threads: max(1, waitThreads), name: "seatmap-wait")
         let me = Unmanaged.passUnretained(self).toOpaque()
         HTTPServer.raiseFileLimit(to: Int(limits.connections) + 256)
-        if let why = seatmap_libmicrohttpd_load() {
-            throw SeatMapError("cannot serve: libmicrohttpd (Debian libmicrohttpd12) cannot be loaded: \(String(cString: why))")
-        }
         let daemon = seatmap_mhd_start(host, port, 2, min(limits.headerTimeout, limits.timeout), limits.connections, limits.perAddress, limits.headerMemory,
-                                       HTTPServer.access, me, HTTPServer.completed, me)
+                                       HTTPServer.access, me, HTTPServer.completed, me, HTTPServer.unescape)
         guard let daemon else {
             throw SeatMapError("cannot listen on \(host):\(port): the address must be an IP literal (127.0.0.1, ::1, 0.0.0.0) and the port free")
         }
@@ -254,10 +251,54 @@ final class HTTPServer: @unchecked Sendable {
         defer { names.forEach { free($0) } }
         let headers = names.map { UnsafePointer($0) }
         return response.body.withUnsafeBytes { body in
-            headers.withUnsafeBufferPointer { h in
-                seatmap_mhd_respond(connection, UInt32(response.status), body.baseAddress, body.count, h.baseAddress, response.headers.count)
+            // Queued with the body copied, each header added; any refusal answers MHD_NO.
+            guard let reply = MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), seatmap_mhd_copy) else {
+                return seatmap_mhd_no
+            }
+            defer { MHD_destroy_response(reply) }
+            for i in 0..<response.headers.count where MHD_add_response_header(reply, headers[2 * i], headers[2 * i + 1]) != seatmap_mhd_yes {
+                return seatmap_mhd_no
+            }
+            return MHD_queue_response(connection, UInt32(response.status), reply)
+        }
+    }
+
+    /// Percent-decoding for the path and query (libmicrohttpd's unescape
+    /// callback): a %XX escape becomes its byte; a '%' not followed by two
+    /// hex digits becomes byte 1, a control character the service refuses
+    /// with the parameter's name (libmicrohttpd's own decoder keeps it as
+    /// text, so a bad escape could not be told from an escaped '%'). A
+    /// decoded NUL becomes byte 1 too, so the path (a C string) is never cut
+    /// short by one. Decodes in place; returns the new length.
+    package static let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+        guard let text else { return 0 }
+        func hex(_ c: CChar) -> Int? {
+            switch UInt8(bitPattern: c) {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(c) - 48
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(c) - 87
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(c) - 55
+            default: return nil
             }
         }
+        var r = 0, w = 0
+        while text[r] != 0 {
+            if text[r] == 37 /* % */ {
+                if let hi = hex(text[r + 1]), let lo = hex(text[r + 2]) {
+                    let b = hi * 16 + lo
+                    text[w] = CChar(bitPattern: UInt8(b == 0 ? 1 : b))
+                    r += 3
+                } else {
+                    text[w] = 1
+                    r += 1
+                }
+            } else {
+                text[w] = text[r]
+                r += 1
+            }
+            w += 1
+        }
+        text[w] = 0
+        return w
     }
 
     /// One line per request: time, method, path, status, duration, bytes.
@@ -286,7 +327,7 @@ final class HTTPServer: @unchecked Sendable {
             return seatmap_mhd_yes
         }
         let cls = Unmanaged.passUnretained(box).toOpaque()
-        _ = headers ? seatmap_mhd_headers(connection, iterator, cls) : seatmap_mhd_query(connection, iterator, cls)
+        _ = MHD_get_connection_values_n(connection, headers ? seatmap_mhd_headers : seatmap_mhd_query, iterator, cls)
         return box.pairs
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import SeatMapCore
-import SeatMapStore
+import SeatMapInventory
 
 /// The hall as every buyer of a show sees it (holds and other channels'
 /// seats locked), built once from the whole show and then kept current

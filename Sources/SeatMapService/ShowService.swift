@@ -1,7 +1,7 @@
 import Foundation
 import SeatMapCore
 import SeatMapLayout
-import SeatMapStore
+import SeatMapInventory
 
 /// A hall as the service knows it: its name (the file name without
 /// `.json`, what a show records) and the plan read from it.

@@ -125,7 +125,7 @@ enum InventorySchema {
     /// behind gets the whole show again.
     static let keptSequences = 10_000
     /// Expired holds swept per commit (the oldest first).
-    static let sweepBatch = 64
+    static let sweepBatch = ShowTransaction.sweepBatch
 
     /// A show's rules as its `rules` column holds them (every member that
     /// differs from the defaults), and back.

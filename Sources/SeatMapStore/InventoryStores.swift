@@ -1,3 +1,4 @@
+@_exported import SeatMapInventory
 import CLibPQ
 import Dispatch
 import Foundation

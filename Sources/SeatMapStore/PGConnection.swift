@@ -71,10 +71,6 @@ final class PGConnection: SQLRunner {
         // A dead server is noticed within seconds, not after TCP's minutes.
         let info = conninfo.contains("connect_timeout") ? conninfo
             : conninfo + (conninfo.contains("://") ? (conninfo.contains("?") ? "&" : "?") + "connect_timeout=5" : " connect_timeout=5")
-        if let why = seatmap_libpq_load() {
-            throw PGFailure(message: "cannot reach the store: libpq (Debian libpq5) cannot be loaded: \(String(cString: why))",
-                            sqlstate: "", connectionLost: false)
-        }
         guard let c = PQconnectdb(info) else {
             throw PGFailure(message: "cannot reach the store: out of memory", sqlstate: "", connectionLost: true)
         }

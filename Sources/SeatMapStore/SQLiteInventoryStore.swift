@@ -291,9 +291,6 @@ final class SQLiteConnection {
 
     init(path: String) throws(SQLiteFailure) {
         self.path = path
-        if let why = seatmap_sqlite_load() {
-            throw SQLiteFailure(code: SQLITE_CANTOPEN, error: SeatMapError(file: path, "cannot open the store: SQLite (Debian libsqlite3-0) cannot be loaded: \(String(cString: why))"))
-        }
         var handle: OpaquePointer? = nil
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
         db = handle

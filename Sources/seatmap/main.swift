@@ -1,4 +1,8 @@
 import SeatMapCLI
 import Foundation
 
-exit(SeatMapCLI.main(Array(CommandLine.arguments.dropFirst())))
+let arguments = Array(CommandLine.arguments.dropFirst())
+// The stores and the HTTP service live in seatmap-serve (they link SQLite,
+// libpq and libmicrohttpd, which a render's process does not load).
+if SeatMapCLI.needsServeSide(arguments) { exit(SeatMapCLI.runServeSide(arguments)) }
+exit(SeatMapCLI.main(arguments))

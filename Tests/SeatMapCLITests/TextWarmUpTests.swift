@@ -59,3 +59,73 @@ struct TextWarmUpTests {
         #expect(refused.stderr.contains("/nonexistent/hall.json"))
     }
 }
+
+/// `seatmap` links none of SQLite, libpq and libmicrohttpd (libpq and
+/// libmicrohttpd bring TLS, Kerberos and LDAP: 10-15 ms of a process's
+/// start); a command line that needs a store or the service runs
+/// seatmap-serve, built beside it, which links them as they are.
+@Suite("seatmap and seatmap-serve")
+struct ServeSideTests {
+    static func needed(_ binary: URL) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        p.arguments = [binary.path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text
+    }
+
+    @Test("seatmap loads no store or HTTP library, seatmap-serve loads all three; --version and a --store render go through seatmap-serve")
+    func split() throws {
+        guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
+        let serve = exe.deletingLastPathComponent().appendingPathComponent("seatmap-serve")
+        let mine = try Self.needed(exe), theirs = try Self.needed(serve)
+        for lib in ["libsqlite3", "libpq", "libmicrohttpd"] {
+            #expect(!mine.contains(lib), "seatmap needs \(lib)")
+            #expect(theirs.contains(lib), "seatmap-serve does not link \(lib)")
+        }
+        let version = try SeatmapProcess.run(["--version"])
+        #expect(version.code == 0)
+        #expect(String(decoding: version.stdout, as: UTF8.self).contains("sqlite "))
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("s.db").path, png = dir.appendingPathComponent("s.png").path
+        let hall = Fixtures.examplePath("cinema-12x18.json")
+        let created = try SeatmapProcess.run(["show", "create", "--store", db, "--show", "s1", "--hall", hall])
+        #expect(created.code == 0, "\(created.stderr)")
+        let drawn = try SeatmapProcess.run(["render", hall, "--store", db, "--show", "s1", "-o", png])
+        #expect(drawn.code == 0, "\(drawn.stderr)")
+        #expect(FileManager.default.fileExists(atPath: png))
+    }
+
+    @Test("without seatmap-serve beside it, seatmap says what is missing (exit 1); the commands that need no store still run")
+    func alone() throws {
+        guard let exe = SeatmapProcess.executable else { Issue.record("no seatmap binary"); return }
+        let dir = try Fixtures.tempFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lonely = dir.appendingPathComponent("seatmap")
+        try FileManager.default.copyItem(at: exe, to: lonely)
+        let p = Process()
+        p.executableURL = lonely
+        p.arguments = ["--store", "x.db", "show", "status", "--show", "s"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("needs seatmap-serve") && text.contains(dir.path))
+        let q = Process()
+        q.executableURL = lonely
+        q.arguments = ["validate", Fixtures.examplePath("cinema-12x18.json")]
+        q.standardOutput = Pipe()
+        q.standardError = Pipe()
+        try q.run()
+        q.waitUntilExit()
+        #expect(q.terminationStatus == 0)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import SeatMapCLI
+import SeatMapServeCLI
 import SeatMapCore
 import SeatMapTestSupport
 
@@ -11,6 +12,8 @@ public func seatmap(_ args: String...) -> (code: Int32, out: String, err: String
 /// Runs `seatmap ARGS` in-process and returns (exit code, stdout, stderr).
 public func seatmap(_ args: [String]) -> (code: Int32, out: String, err: String) {
     let captured = CapturedConsole()
+    // The whole command line, stores and `serve` included (as seatmap-serve runs it).
+    ServeCLI.install()
     let code = SeatMapCLI.run(args, console: captured.console)
     return (code, captured.stdout, captured.stderr)
 }

@@ -1,6 +1,6 @@
 // libFuzzer target: the service's query decoding — a raw query string cut
 // at & and =, each piece percent-decoded by the callback libmicrohttpd runs
-// (seatmap_mhd_unescape), values with control characters refused as the
+// (HTTPServer.unescape), values with control characters refused as the
 // service refuses them, the rest read by the render and hit option tables.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -8,7 +8,7 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let raw = Array(UnsafeBufferPointer(start: data, count: size)).map { $0 == 0 ? UInt8(ascii: "x") : $0 }
     func decode(_ piece: ArraySlice<UInt8>) -> String {
         var c = Array(piece.map { CChar(bitPattern: $0) }) + [0]
-        let n = c.withUnsafeMutableBufferPointer { seatmap_mhd_unescape(nil, nil, $0.baseAddress) }
+        let n = c.withUnsafeMutableBufferPointer { HTTPServer.unescape(nil, nil, $0.baseAddress) }
         if n > piece.count { fatalError("decoding lengthened a value") }
         let bytes = c[0..<n].map { UInt8(bitPattern: $0) }
         if bytes.contains(0) { fatalError("a decoded value holds a NUL") }

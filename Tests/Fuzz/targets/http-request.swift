@@ -4,7 +4,7 @@
 // on an in-memory store. An input is one or more requests separated by a
 // line "===": each a line "METHOD TARGET", header lines "Name: value", an
 // empty line and the body. TARGET's path and query are percent-decoded by
-// the callback libmicrohttpd runs (seatmap_mhd_unescape). Requests in one
+// the callback libmicrohttpd runs (HTTPServer.unescape). Requests in one
 // input share a store, so a show created by the first is sold by the next.
 import Foundation
 
@@ -23,7 +23,7 @@ private func halls() -> String {
 
 private func decode(_ piece: ArraySlice<UInt8>) -> String {
     var c = Array(piece.map { CChar(bitPattern: $0) }) + [0]
-    let n = c.withUnsafeMutableBufferPointer { seatmap_mhd_unescape(nil, nil, $0.baseAddress) }
+    let n = c.withUnsafeMutableBufferPointer { HTTPServer.unescape(nil, nil, $0.baseAddress) }
     return String(decoding: c[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 

@@ -3,7 +3,7 @@ import SeatMapCore
 
 /// Where a transaction reads a show's rows from: the SQL stores' rows, or
 /// the memory store's values. Each call reads only what it names.
-protocol ShowRowSource {
+package protocol ShowRowSource {
     /// The show's own row (no seat), or nil.
     func head(_ id: String) throws -> ShowInventory?
     /// These seats' states, channels and their holders' tokens.
@@ -31,6 +31,9 @@ protocol ShowRowSource {
 /// appending the seats whose status changed to the show's change log. So a
 /// request costs what it names, whatever the size of the show or its history.
 public final class ShowTransaction {
+    /// Expired holds swept per commit, the oldest first (every store).
+    package static let sweepBatch = 64
+
     /// The rows a use case is expected to read (see `InventoryStore.update(show:now:expecting:_:)`).
     public struct Expected: Sendable {
         public var token: String?
@@ -44,7 +47,7 @@ public final class ShowTransaction {
     /// The show as read so far, changed by the use case.
     public var inventory: ShowInventory
     /// The rows as read (what `inventory` is compared with on commit).
-    private(set) var before: ShowInventory
+    package private(set) var before: ShowInventory
     /// The time the transaction reads holds' expiry against.
     public let now: Date
     /// The client address tokens made in this transaction are given to
@@ -53,9 +56,9 @@ public final class ShowTransaction {
     private let source: any ShowRowSource
     private var seatsRead = Set<SeatID>(), tokensRead = Set<String>(), ordersRead = Set<String>(), batchesRead = Set<String>()
     private var areasRead = false
-    private(set) var wholeShow = false
+    package private(set) var wholeShow = false
 
-    init(head: ShowInventory, source: any ShowRowSource, now: Date) {
+    package init(head: ShowInventory, source: any ShowRowSource, now: Date) {
         inventory = head
         before = head
         self.now = now
@@ -137,7 +140,7 @@ public final class ShowTransaction {
     /// nothing is not kept (a select that held nothing makes no token; a
     /// channel's token is kept). A token that gives back its last seat
     /// stays until its hold time ends, so its buyer can pick again.
-    func finished() -> ShowInventory {
+    package func finished() -> ShowInventory {
         var after = inventory
         let candidates = Set(after.tokens.keys).subtracting(before.tokens.keys)
         var holding = Set<String>()
@@ -152,7 +155,7 @@ public final class ShowTransaction {
 
 extension ShowInventory {
     /// Takes a fragment's rows in; what this value has already is kept.
-    mutating func absorb(_ fragment: ShowInventory) {
+    package mutating func absorb(_ fragment: ShowInventory) {
         seats.merge(fragment.seats) { old, _ in old }
         ticketTypes.merge(fragment.ticketTypes) { old, _ in old }
         channels.merge(fragment.channels) { old, _ in old }
@@ -168,17 +171,17 @@ extension ShowInventory {
 }
 
 /// What differs between two states of a show: the rows a commit writes.
-struct ShowDiff {
+package struct ShowDiff {
     /// Seats whose state or ticket type changed, sorted.
-    var seats: [SeatID]
+    package var seats: [SeatID]
     /// Tokens whose expiry changed (or that came or went), sorted.
-    var tokens: [String]
+    package var tokens: [String]
     /// Seats whose channel changed, sorted.
-    var channels: [SeatID]
+    package var channels: [SeatID]
     /// Whether standing places changed.
-    var areas: Bool
+    package var areas: Bool
 
-    init(_ before: ShowInventory, _ after: ShowInventory) {
+    package init(_ before: ShowInventory, _ after: ShowInventory) {
         seats = Set(before.seats.keys).union(after.seats.keys)
             .filter { before.seats[$0] != after.seats[$0] || before.ticketTypes[$0] != after.ticketTypes[$0] }.sorted()
         tokens = Set(before.tokens.keys).union(after.tokens.keys).filter { before.tokens[$0] != after.tokens[$0] }.sorted()
@@ -191,13 +194,13 @@ struct ShowDiff {
     /// The seats buyers see change (status or channel, and those whose
     /// expired holds the commit's sweep released), each with the word the
     /// public sees now: what the change log records, sorted.
-    func logged(_ after: ShowInventory, swept: [SeatID]) -> [(SeatID, String)] {
+    package func logged(_ after: ShowInventory, swept: [SeatID]) -> [(SeatID, String)] {
         let moved = Set(seats.filter { before.seats[$0] != after.seats[$0] }).union(channels).union(swept)
         return moved.sorted().map { ($0, ShowDiff.publicWord(after, $0)) }
     }
 
     /// A seat's status as the public sees it.
-    static func publicWord(_ show: ShowInventory, _ id: SeatID) -> String {
+    package static func publicWord(_ show: ShowInventory, _ id: SeatID) -> String {
         switch show.seats[id] {
         case nil: return show.channels[id] == nil ? "available" : "locked"
         case .locked?: return "locked"

@@ -1,0 +1,4 @@
+import Foundation
+import SeatMapServeCLI
+
+exit(ServeCLI.main(Array(CommandLine.arguments.dropFirst())))
