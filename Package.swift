@@ -49,11 +49,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .systemLibrary(
-            name: "CPNG",
-            pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
-        ),
+        // libpng's encode and decode behind plain calls (its longjmp errors stay in C).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
 
         // MARK: The PNG encoder's filtering and strip-wise deflate (zlib), run on several cores by SeatMapRender
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),

@@ -15,7 +15,7 @@ OUT=.build/fuzz
 TARGETS=(hall-json maoyan pretix status-batch points theme png http-query http-request)
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name SeatMap)
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
-MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=Sources/CPNG/module.modulemap
+MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNG/module.modulemap
       -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap
       -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap
       -Xcc -fmodule-map-file=.build/fuzz/CStamp/module.modulemap)
@@ -42,6 +42,11 @@ build() {
   ar rcs "$OUT/libCPNGStrips.a" "$OUT/png_strips.o"
   mkdir -p "$OUT/CPNGStrips"
   printf 'module CPNGStrips {\n    header "%s"\n    link "z"\n    export *\n}\n' "$PWD/Sources/CPNGStrips/include/png_strips.h" > "$OUT/CPNGStrips/module.modulemap"
+  # libpng's encode and decode (C), as SwiftPM builds the CPNG target.
+  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CPNG/include Sources/CPNG/png_helpers.c -o "$OUT/png_helpers.o"
+  ar rcs "$OUT/libCPNG.a" "$OUT/png_helpers.o"
+  mkdir -p "$OUT/CPNG"
+  printf 'module CPNG {\n    header "%s"\n    link "png16"\n    export *\n}\n' "$PWD/Sources/CPNG/include/png_helpers.h" > "$OUT/CPNG/module.modulemap"
   # The stamped fills' compositing (C), as SwiftPM builds the CStamp target.
   "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CStamp/include Sources/CStamp/stamp.c -o "$OUT/stamp.o"
   ar rcs "$OUT/libCStamp.a" "$OUT/stamp.o"
@@ -70,6 +75,7 @@ build() {
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
     case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a") ;; esac
+    case " ${imports[*]} " in *" SeatMapRender "*|*" SeatMapGolden "*) libs+=("$OUT/libCPNG.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
       $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -lpq -lmicrohttpd -o "$OUT/fuzz-$t"
     echo "built $OUT/fuzz-$t"

@@ -35,10 +35,13 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// The width and height a PNG's header declares, without decoding it
     /// (nil when the bytes are not a PNG).
+    /// (The header's IHDR chunk, read without libpng: lets callers refuse
+    /// an image by its size before allocating it.)
     public static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        var w: UInt32 = 0, h: UInt32 = 0
-        let status = bytes.withUnsafeBufferPointer { seatmap_png_size($0.baseAddress, $0.count, &w, &h) }
-        return status == 0 ? (Int(w), Int(h)) : nil
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func big(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        return (big(16), big(20))
     }
 
     /// Decodes a PNG (any bit depth or colour type: libpng's reference

@@ -1,15 +1,9 @@
-#ifndef SEATMAP_CPNG_SHIM_H
-#define SEATMAP_CPNG_SHIM_H
-/*
- * libpng reports errors by longjmp, which must not cross Swift frames, so the
- * whole encode runs here in C: Swift hands over Cairo's ARGB32 pixels and
- * gets back a malloc'ed PNG (free it with free()) or a negative status.
- */
-#include <png.h>
-#include <stdlib.h>
-#include <string.h>
+/* libpng's encode and decode behind plain C calls (see png_helpers.h). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "png_helpers.h"
 
 typedef struct {
     unsigned char *data;
@@ -33,14 +27,7 @@ static void seatmap_png_write_data(png_structp png, png_bytep bytes, png_size_t 
 
 static void seatmap_png_flush(png_structp png) { (void)png; }
 
-/*
- * Encodes packed 8-bit RGBA rows (width × 4 bytes each) as an RGBA PNG
- * through libpng. level: zlib level 0-9; filters: 0 for no filtering,
- * 1 for libpng's adaptive choice among all filters. No timestamps or other
- * varying chunks are written, so the same pixels give the same bytes.
- * Returns 0 and sets *out / *out_size, or -1 on any libpng error.
- */
-static inline int seatmap_png_encode(const unsigned char *rgba, int width, int height,
+int seatmap_png_encode(const unsigned char *rgba, int width, int height,
                                      int level, int filters,
                                      unsigned char **out, size_t *out_size) {
     *out = NULL;
@@ -69,18 +56,6 @@ static inline int seatmap_png_encode(const unsigned char *rgba, int width, int h
     return 0;
 }
 
-/*
- * The width and height in a PNG's header (its IHDR chunk), read without
- * decoding anything: 0 when the bytes start like a PNG with a header, -1
- * otherwise. Lets callers refuse an image by its size before allocating it.
- */
-static inline int seatmap_png_size(const unsigned char *data, size_t size, unsigned *width, unsigned *height) {
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    if (size < 24 || memcmp(data, signature, 8) != 0 || memcmp(data + 12, "IHDR", 4) != 0) return -1;
-    *width = (unsigned)data[16] << 24 | (unsigned)data[17] << 16 | (unsigned)data[18] << 8 | data[19];
-    *height = (unsigned)data[20] << 24 | (unsigned)data[21] << 16 | (unsigned)data[22] << 8 | data[23];
-    return 0;
-}
 
 struct seatmap_png_reader {
     const unsigned char *data;
@@ -106,18 +81,7 @@ static void seatmap_png_read_error(png_structp png, png_const_charp text) {
 
 static void seatmap_png_read_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
-/*
- * Decodes any PNG (palette, grey, 16-bit, interlaced, with or without
- * transparency) into 8-bit non-premultiplied RGBA (bytes R, G, B, A per
- * pixel, rows packed) with libpng's reference transforms: palettes and low
- * grey depths expanded, tRNS to alpha, 16 bits scaled to 8 with rounding,
- * grey to RGB, an opaque alpha added, no gamma or colour conversion. An
- * image wider or taller than max_side or with more than max_pixels pixels is
- * refused before any pixel is allocated. Returns 0 and a malloc'ed buffer
- * (free it with free()), or -1 with a message. libpng's longjmp error
- * handling stays inside this function.
- */
-static inline int seatmap_png_decode(const unsigned char *data, size_t size, int *width, int *height,
+int seatmap_png_decode(const unsigned char *data, size_t size, int *width, int *height,
                                      unsigned char **out, char *message, size_t message_size,
                                      unsigned max_side, unsigned long long max_pixels) {
     struct seatmap_png_reader reader = {data, size, 0, message, message_size};
@@ -171,4 +135,3 @@ static inline int seatmap_png_decode(const unsigned char *data, size_t size, int
     *out = buffer;
     return 0;
 }
-#endif
