@@ -54,15 +54,13 @@ let package = Package(
 
         // MARK: The PNG encoder's filtering and strip-wise deflate (zlib), run on several cores by SeatMapRender
         .target(name: "CPNGStrips", linkerSettings: [.linkedLibrary("z")]),
-        // MARK: Stamped seats: an opaque fill's coverage composited as Cairo composites it
-        .target(name: "CStamp"),
 
         // MARK: Core library: hall model, JSON, validation, rules (Foundation only)
         .target(name: "SeatMapCore", plugins: ["EmbedJSON"]),
         // MARK: Pure geometry: layout, view transform, hit-testing (no Cairo)
         .target(name: "SeatMapLayout", dependencies: ["SeatMapCore"]),
         // MARK: Cairo backend (the shipped themes are embedded at build time)
-        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips", "CStamp"],
+        .target(name: "SeatMapRender", dependencies: ["SeatMapCore", "SeatMapLayout", "CCairo", "CHarfBuzz", "CPangoHeaders", "CPNG", "CPNGStrips"],
                 plugins: ["EmbedJSON"]),
         .executableTarget(name: "seatmap-embed-themes"),
         .plugin(name: "EmbedJSON", capability: .buildTool(), dependencies: ["seatmap-embed-themes"]),

@@ -17,8 +17,7 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 cflags() { for f in $(pkg-config --cflags-only-I "$@"); do printf -- '-Xcc\n%s\n' "$f"; done; }
 MAPS=(-Xcc -fmodule-map-file=Sources/CCairo/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNG/module.modulemap
       -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap
-      -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap
-      -Xcc -fmodule-map-file=.build/fuzz/CStamp/module.modulemap)
+      -Xcc -fmodule-map-file=Sources/CMicroHTTPD/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -fmodule-map-file=.build/fuzz/CPNGStrips/module.modulemap)
 
 # One static library per module, each instrumented for coverage.
 module() {  # NAME [swiftc args...]
@@ -47,11 +46,6 @@ build() {
   ar rcs "$OUT/libCPNG.a" "$OUT/png_helpers.o"
   mkdir -p "$OUT/CPNG"
   printf 'module CPNG {\n    header "%s"\n    link "png16"\n    export *\n}\n' "$PWD/Sources/CPNG/include/png_helpers.h" > "$OUT/CPNG/module.modulemap"
-  # The stamped fills' compositing (C), as SwiftPM builds the CStamp target.
-  "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CStamp/include Sources/CStamp/stamp.c -o "$OUT/stamp.o"
-  ar rcs "$OUT/libCStamp.a" "$OUT/stamp.o"
-  mkdir -p "$OUT/CStamp"
-  printf 'module CStamp {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStamp/include/stamp.h" > "$OUT/CStamp/module.modulemap"
   module SeatMapCore "$OUT/EmbeddedLocales.swift"
   module SeatMapLayout
   module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
@@ -74,7 +68,7 @@ build() {
     { for m in "${imports[@]}"; do echo "import $m"; done; cat "Tests/Fuzz/targets/$t.swift"; } > "$src"
     # Static libraries: a module before the ones it uses.
     libs=(); for m in "${imports[@]}"; do [ -f "$OUT/lib$m.a" ] && libs=("$OUT/lib$m.a" "${libs[@]}"); done
-    case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a" "$OUT/libCStamp.a") ;; esac
+    case " ${imports[*]} " in *" SeatMapRender "*) libs+=("$OUT/libCPNGStrips.a") ;; esac
     case " ${imports[*]} " in *" SeatMapRender "*|*" SeatMapGolden "*) libs+=("$OUT/libCPNG.a") ;; esac
     "$SWIFTC" "${FLAGS[@]}" -I "$OUT" "${MAPS[@]}" "${INC[@]}" "$src" "${libs[@]}" \
       $(pkg-config --libs-only-l pangocairo) -lfontconfig -lpng16 -lz -lsqlite3 -lpq -lmicrohttpd -o "$OUT/fuzz-$t"

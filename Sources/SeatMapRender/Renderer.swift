@@ -584,8 +584,8 @@ private final class BandErrors: @unchecked Sendable {
     }
 }
 
-/// What a raster canvas stamps rather than hands to Cairo (the same bytes
-/// either way): opaque fills and strokes.
+/// What a raster canvas stamps rather than hands to Cairo (the same
+/// pixels either way, but for rounding: see `Stamps`): opaque fills and strokes.
 struct Stamping: Sendable {
     var fills: Bool
     /// The drawing thread's masks, shared by the tiles it draws (nil: each
