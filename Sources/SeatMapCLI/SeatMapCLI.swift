@@ -24,7 +24,12 @@ public enum SeatMapCLI {
         }
     }
     /// Set by `ServeCLI.install()`; nil in the seatmap executable.
-    nonisolated(unsafe) package static var serveSide: ServeSide?
+    package static var serveSide: ServeSide? {
+        get { serveSideLock.withLock { installedServeSide } }
+        set { serveSideLock.withLock { installedServeSide = newValue } }
+    }
+    private static let serveSideLock = NSLock()
+    nonisolated(unsafe) private static var installedServeSide: ServeSide?
 
     /// The error of a command that needs the serving side where it is not
     /// (a program that uses SeatMapCLI without SeatMapServeCLI).
@@ -45,7 +50,12 @@ public enum SeatMapCLI {
     /// same arguments in place of this process; returns only when it
     /// cannot (printing why): exit status 1.
     public static func runServeSide(_ args: [String]) -> Int32 {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "seatmap"
+        // This executable's own file (never a guess from argv[0], which a
+        // PATH lookup leaves without a folder).
+        guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            FileHandle.standardError.write(Data("seatmap: this command needs seatmap-serve, and this executable's folder cannot be found (/proc/self/exe)\n".utf8))
+            return 1
+        }
         let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("seatmap-serve").path
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
         execv(path, &argv)

@@ -91,8 +91,11 @@ package final class ShapedText: @unchecked Sendable {
                         if known, info.glyph != empty { glyphs.append((UInt(info.glyph), position + info.geometry.x_offset, info.geometry.y_offset)) }
                         position += info.geometry.width
                     }
-                    let runX = lineLogical.x + xOff
-                    xOff += pango_glyph_string_get_width(glyphString)
+                    // As Pango's renderer moves a run: by its start offset before
+                    // it, its end offset after, and up by its y offset (all 0
+                    // unless a text has letter spacing or a baseline shift).
+                    let runX = lineLogical.x + xOff + item.pointee.start_x_offset, runY = lineBaseline - item.pointee.y_offset
+                    xOff += item.pointee.start_x_offset + pango_glyph_string_get_width(glyphString) + item.pointee.end_x_offset
                     guard !glyphs.isEmpty, let font = pangoItem.pointee.analysis.font,
                           let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)),
                           cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { continue }
@@ -113,7 +116,7 @@ package final class ShapedText: @unchecked Sendable {
                         let offset = Int(pangoItem.pointee.offset), length = Int(pangoItem.pointee.length)
                         utf8 = Array(UnsafeBufferPointer(start: text + offset, count: length))
                     }
-                    runs.append(Run(font: cairo_scaled_font_reference(scaled), x: runX, y: lineBaseline,
+                    runs.append(Run(font: cairo_scaled_font_reference(scaled), x: runX, y: runY,
                                     glyphs: glyphs, utf8: utf8, clusters: clusters, backward: backward))
                 }
             } while pango_layout_iter_next_line(iter) != 0
@@ -164,8 +167,10 @@ final class TextShaper: @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var map: OpaquePointer?
     nonisolated(unsafe) private static var shapers: [String: TextShaper] = [:]
-    /// At most this many shaped texts are kept a shaper; later ones are shaped and not kept.
-    static let limit = 65_536
+    /// At most this many shaped texts are kept a shaper, and fonts and
+    /// metrics for at most `sizeLimit` sizes (sizes follow zoom and scale,
+    /// which a service's clients choose): when full, they start again.
+    static let limit = 65_536, sizeLimit = 256
 
     private let context: OpaquePointer
     private let families: OpaquePointer, primary: OpaquePointer
@@ -260,7 +265,10 @@ final class TextShaper: @unchecked Sendable {
                 pango_layout_set_single_paragraph_mode(layout, 1)
             }
             let made = ShapedText.make(layout, families: list ? familyList : primaryFamily, ellipsized: cut != nil)
-            if shaped.count < TextShaper.limit { shaped[key] = made }
+            // Full: the kept texts start again (renders holding them keep
+            // theirs), so memory stays bounded and new texts are still kept.
+            if shaped.count >= TextShaper.limit { shaped.removeAll() }
+            shaped[key] = made
             return made
         }
     }
@@ -308,6 +316,10 @@ final class TextShaper: @unchecked Sendable {
     /// The primary family's font at a size (its fontset's first); under the lock.
     private func primaryFont(size: Double) -> UnsafeMutablePointer<PangoFont>? {
         if let known = primaryFonts[size] { return known }
+        if primaryFonts.count >= TextShaper.sizeLimit {
+            for case let font? in primaryFonts.values { g_object_unref(UnsafeMutableRawPointer(font)) }
+            primaryFonts.removeAll()
+        }
         pango_font_description_set_absolute_size(primary, size * PangoText.unit)
         var font: UnsafeMutablePointer<PangoFont>? = nil
         if let map = pango_context_get_font_map(context) { font = pango_font_map_load_font(map, context, primary) }
@@ -324,6 +336,7 @@ final class TextShaper: @unchecked Sendable {
                 out = (Double(pango_font_metrics_get_ascent(m)) / PangoText.unit, Double(pango_font_metrics_get_descent(m)) / PangoText.unit)
                 pango_font_metrics_unref(m)
             }
+            if metrics.count >= TextShaper.sizeLimit { metrics.removeAll() }
             metrics[size] = out
             return out
         }
