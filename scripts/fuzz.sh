@@ -35,6 +35,8 @@ build() {
   "$SWIFTC" -O Sources/seatmap-embed-themes/main.swift -o "$OUT/embed-themes"
   "$OUT/embed-themes" "$OUT/EmbeddedThemes.swift" Themes/*.json
   "$OUT/embed-themes" --name embeddedLocaleSources "$OUT/EmbeddedLocales.swift" Locales/*.json
+  mapfile -t PICKER < <(ls Picker/*.js Picker/*.css | grep -v '\.test\.js$' | sort)
+  "$OUT/embed-themes" --name embeddedPickerSources --keep-extension "$OUT/EmbeddedPicker.swift" "${PICKER[@]}"
   # The PNG strip encoder (C, zlib), as SwiftPM builds the CPNGStrips target.
   CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
   "$CLANG" -c -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CPNGStrips/include Sources/CPNGStrips/png_strips.c -o "$OUT/png_strips.o"
@@ -48,7 +50,7 @@ build() {
   printf 'module CPNG {\n    header "%s"\n    link "png16"\n    export *\n}\n' "$PWD/Sources/CPNG/include/png_helpers.h" > "$OUT/CPNG/module.modulemap"
   module SeatMapCore "$OUT/EmbeddedLocales.swift"
   module SeatMapLayout
-  module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift"
+  module SeatMapRender "${MAPS[@]}" "${INC[@]}" "$OUT/EmbeddedThemes.swift" "$OUT/EmbeddedPicker.swift"
   module SeatMapGolden "${MAPS[@]}" "${INC[@]}"
   module SeatMapInventory
   module SeatMapStore "${MAPS[@]}" "${INC[@]}"

@@ -8,7 +8,7 @@ public func fuzzStatusBatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let source = SourceText(name: "fuzz.json", bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     guard let batches = try? StatusBatch.decode(source), let hall = fuzzHall else { return 0 }
     var sync = StatusSync(hall: hall)
-    var selection = Selection(ids: ["1-1-1", "1-1-3"], in: hall)
+    var selection = Selection(ids: [SeatID(section: 1, row: 1, column: 1), SeatID(section: 1, row: 1, column: 3)], in: hall)
     for batch in batches { _ = try? sync.apply(batch, selection: &selection) }
     return 0
 }
