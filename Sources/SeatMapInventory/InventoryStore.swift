@@ -177,12 +177,12 @@ public final class MemoryInventoryStore: InventoryStore, @unchecked Sendable {
 }
 
 /// The memory store's shows read as the SQL stores read their rows.
-package struct MemoryRows: ShowRowSource {
-    package let shows: [String: ShowInventory]
+struct MemoryRows: ShowRowSource {
+    let shows: [String: ShowInventory]
     /// The client address each of the show's tokens was given to.
-    package let addresses: [String: String]
+    let addresses: [String: String]
 
-    package func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
+    func tokenCounts(_ id: String, address: String?, now: Date) throws -> (show: Int, address: Int) {
         guard let full = shows[id] else { return (0, 0) }
         let mine = address.map { a in addresses.filter { $0.value == a && MemoryRows.live(full, $0.key, now) }.count } ?? 0
         return (full.tokens.count, mine)
@@ -193,7 +193,7 @@ package struct MemoryRows: ShowRowSource {
         (show.tokens[token] ?? .distantPast) > now
     }
 
-    package func head(_ id: String) throws -> ShowInventory? {
+    func head(_ id: String) throws -> ShowInventory? {
         guard let full = shows[id] else { return nil }
         var show = ShowInventory(show: id, hall: full.hall)
         show.lastSequence = full.lastSequence
@@ -219,12 +219,12 @@ package struct MemoryRows: ShowRowSource {
         }
     }
 
-    package func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
+    func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
         guard let full = shows[id] else { return }
         copy(ids, from: full, into: &show, now: now)
     }
 
-    package func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
+    func token(_ token: String, of id: String, into show: inout ShowInventory, now: Date) throws {
         guard let full = shows[id], MemoryRows.live(full, token, now) else { return }
         show.tokens[token] = full.tokens[token]
         show.tokenChannels[token] = full.tokenChannels[token]
@@ -232,7 +232,7 @@ package struct MemoryRows: ShowRowSource {
         for (area, n) in full.heldPlaces(of: token) { show.areaHolds[area, default: [:]][token] = n }
     }
 
-    package func areas(of id: String, into show: inout ShowInventory, now: Date) throws {
+    func areas(of id: String, into show: inout ShowInventory, now: Date) throws {
         guard let full = shows[id] else { return }
         show.areaAvailable = full.areaAvailable
         for (area, holds) in full.areaHolds {
@@ -240,16 +240,16 @@ package struct MemoryRows: ShowRowSource {
         }
     }
 
-    package func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws {
+    func order(_ orderId: String, of id: String, into show: inout ShowInventory) throws {
         show.orders[orderId] = shows[id]?.orders[orderId]
     }
 
-    package func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws {
+    func batches(_ ids: [String], of id: String, into show: inout ShowInventory) throws {
         guard let full = shows[id] else { return }
         show.batchIds.formUnion(ids.filter { full.batchIds.contains($0) })
     }
 
-    package func all(_ id: String, now: Date) throws -> ShowInventory? {
+    func all(_ id: String, now: Date) throws -> ShowInventory? {
         guard var show = shows[id] else { return nil }
         show.releaseExpired(now: now)
         show.scope = nil
@@ -257,7 +257,7 @@ package struct MemoryRows: ShowRowSource {
     }
 
     /// Releases the holds of tokens expired at `now`; returns their seats.
-    package static func sweep(_ show: inout ShowInventory, now: Date) -> [SeatID] {
+    static func sweep(_ show: inout ShowInventory, now: Date) -> [SeatID] {
         let expired = show.tokens.filter { $0.value <= now }.map(\.key).sorted().prefix(ShowTransaction.sweepBatch)
         var freed: [SeatID] = []
         for t in expired {
@@ -268,7 +268,7 @@ package struct MemoryRows: ShowRowSource {
     }
 
     /// Puts what a transaction changed into the whole show.
-    package static func apply(_ diff: ShowDiff, _ before: ShowInventory, _ after: ShowInventory, to full: inout ShowInventory) {
+    static func apply(_ diff: ShowDiff, _ before: ShowInventory, _ after: ShowInventory, to full: inout ShowInventory) {
         for id in diff.seats {
             full.seats[id] = after.seats[id]
             full.ticketTypes[id] = after.ticketTypes[id]

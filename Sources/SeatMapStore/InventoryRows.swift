@@ -124,8 +124,6 @@ enum InventorySchema {
     /// How many sequences of a show's change log are kept: a reader further
     /// behind gets the whole show again.
     static let keptSequences = 10_000
-    /// Expired holds swept per commit (the oldest first).
-    static let sweepBatch = ShowTransaction.sweepBatch
 
     /// A show's rules as its `rules` column holds them (every member that
     /// differs from the defaults), and back.
@@ -457,7 +455,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     }
 
     /// The show's own row (see `head`), the sweep of its expired holds (up
-    /// to `InventorySchema.sweepBatch` holds that expired at `now`, and as
+    /// to `ShowTransaction.sweepBatch` holds that expired at `now`, and as
     /// many expired tokens) and the rows the use case is expected to read,
     /// in one trip; nil when there is no such show. The answer's `source`
     /// serves what was read ahead without asking again. `sweeping` false:
@@ -482,7 +480,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
 
     /// Expired holds and expired tokens found in one statement.
     private func sweepQuery(_ id: String, now: Date) -> (String, [SQLValue]) {
-        let n = InventorySchema.sweepBatch
+        let n = ShowTransaction.sweepBatch
         return ("SELECT 's', seat FROM (SELECT seat FROM show_seats WHERE show = $1 AND state = 'held' AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) a UNION ALL SELECT 't', token FROM (SELECT token FROM show_tokens WHERE show = $1 AND expires_ms <= $2 ORDER BY expires_ms LIMIT \(n)) b",
                 [.text(id), .int(InventoryRows.millis(now))])
     }

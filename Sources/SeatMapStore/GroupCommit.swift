@@ -12,9 +12,9 @@ import Foundation
 /// queue's commit, this one does: it takes every queued update, runs them
 /// in one transaction (`commit`), wakes them, and hands the lead to the
 /// first update queued meanwhile, so no thread leads for long.
-package final class GroupCommit<Context>: @unchecked Sendable {
+final class GroupCommit<Context>: @unchecked Sendable {
     /// One update waiting for a commit.
-    package final class Pending {
+    final class Pending {
         /// Runs the update in the batch's transaction (in its own savepoint).
         /// Dropped once its batch is done: it borrows the caller's body,
         /// which must not outlive the call.
@@ -29,14 +29,12 @@ package final class GroupCommit<Context>: @unchecked Sendable {
     private var queues: [String: [Pending]] = [:]
     private var leading: Set<String> = []
 
-    package init() {}
-
     /// Runs `run` in a shared transaction; `commit` opens one, calls
     /// `runAll` with its context (which runs every update of the batch; it
     /// throws when `run` did: the transaction itself is broken, and may be
     /// tried again) and commits, throwing when the transaction failed (then
     /// none of the batch was kept, and each update of it throws that error).
-    package func submit(key: String, _ run: (Context) throws -> Void, commit: (_ runAll: (Context) throws -> Void) throws -> Void) throws {
+    func submit(key: String, _ run: (Context) throws -> Void, commit: (_ runAll: (Context) throws -> Void) throws -> Void) throws {
         try withoutActuallyEscaping(run) { run in
             let update = Pending(run)
             lock.lock()
