@@ -191,9 +191,7 @@ final class TextShaper: @unchecked Sendable {
     /// Loads Pango's font map for the process now (fontconfig's
     /// configuration and caches): what the first text would otherwise wait for.
     package static func prepare() {
-        lock.lock()
-        _ = loadedMap()
-        lock.unlock()
+        _ = lock.withLock { loadedMap() }
     }
 
     private static func loadedMap() -> OpaquePointer? {
@@ -239,18 +237,12 @@ final class TextShaper: @unchecked Sendable {
         pango_font_description_set_family(self.primary, primary)
     }
 
-    private func withLock<T>(_ body: () -> T) -> T {
-        TextShaper.lock.lock()
-        defer { TextShaper.lock.unlock() }
-        return body()
-    }
-
     /// `text` shaped at `size` px in the primary family alone or the whole
     /// list; `cut`: ellipsized at the end to that width (px).
     func shape(_ text: String, size: Double, list: Bool, cut: Double? = nil) -> ShapedText? {
         let cutUnits = cut.map { Int32(max(1, min(Double(Int32.max / 2), $0 * PangoText.unit))) } ?? -1
         let key = Key(text: text, size: size, list: list, cut: cutUnits)
-        return withLock {
+        return TextShaper.lock.withLock {
             if let known = shaped[key] { return known }
             guard let layout = pango_layout_new(context) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -284,7 +276,7 @@ final class TextShaper: @unchecked Sendable {
     /// fonts once a size instead of twice. Any other text takes the family
     /// list, so a fallback font is found as before.
     func primaryCovers(_ text: String, size: Double) -> Bool {
-        withLock {
+        TextShaper.lock.withLock {
             guard let font = primaryFont(size: size) else { return false }
             for scalar in text.unicodeScalars {
                 switch scalar.properties.generalCategory {
@@ -303,7 +295,7 @@ final class TextShaper: @unchecked Sendable {
     /// Pango matches and sorts each size's fonts on threads of its own, and
     /// the first text at that size waits for the match.
     func loadAhead(_ sizes: [Double]) {
-        withLock {
+        TextShaper.lock.withLock {
             guard let map = pango_context_get_font_map(context) else { return }
             let language = pango_context_get_language(context)
             for size in sizes where size > 0 && size.isFinite && primaryFonts[size] == nil {
@@ -329,7 +321,7 @@ final class TextShaper: @unchecked Sendable {
 
     /// The primary font's ascent and descent at a size (pixels).
     func lineMetrics(size: Double) -> (ascent: Double, descent: Double) {
-        withLock {
+        TextShaper.lock.withLock {
             if let m = metrics[size] { return m }
             var out = (ascent: size * 0.8, descent: size * 0.2)
             if let font = primaryFont(size: size), let m = pango_font_get_metrics(font, pango_context_get_language(context)) {
