@@ -42,7 +42,6 @@ public enum SeatMapCLI {
     public static func needsServeSide(_ args: [String]) -> Bool {
         let rest = (try? inputLimit(args))?.rest ?? args
         if let name = rest.first, ["serve", "--version", "version"].contains(name) { return true }
-        if rest.count > 1, rest[0] == "help", rest[1] == "serve" { return true }
         return rest.contains { $0 == "--store" || $0.hasPrefix("--store=") }
     }
 

@@ -93,10 +93,7 @@ final class Stamps {
     var distinct: Int { known.masks.count }
 
     deinit {
-        if let composite {
-            cairo_destroy(composite.cr)
-            if let window = composite.window { cairo_surface_destroy(window) }
-        }
+        closeComposite()
         let n = stamped, strokes = stampedStrokes, cut = stampedCut
         Stamps.counter.withLock {
             Stamps.counted += n
@@ -158,16 +155,19 @@ final class Stamps {
         return stamp(path, color, lineWidth: width, dx: dx, dy: dy, clip: clip, keep: keep)
     }
 
+    private func closeComposite() {
+        guard let composite else { return }
+        cairo_destroy(composite.cr)
+        if let window = composite.window { cairo_surface_destroy(window) }
+        self.composite = nil
+    }
+
     /// The stamps' context for the device pixels they may write (the kept
     /// ones, or all) and the device pixel its origin is; nil when Cairo
     /// cannot make one.
     private func context(_ keep: PixelRect?) -> (OpaquePointer, (x: Int, y: Int))? {
         if let composite, composite.keep == keep { return (composite.cr, (keep?.x ?? 0, keep?.y ?? 0)) }
-        if let composite {
-            cairo_destroy(composite.cr)
-            if let window = composite.window { cairo_surface_destroy(window) }
-            self.composite = nil
-        }
+        closeComposite()
         var window: OpaquePointer? = nil
         if let keep {
             guard !keep.isEmpty, let part = cairo_surface_create_for_rectangle(target.pointer, Double(keep.x), Double(keep.y), Double(keep.w), Double(keep.h)),
