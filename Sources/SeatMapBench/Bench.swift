@@ -40,7 +40,7 @@ public struct Bench {
     /// and only runs alone when asked for; so does `sale` (holds and orders
     /// over HTTP against the store's own rate, SaleBench.swift).
     static let parts = ["scenes", "diff", "batch", "picker"]
-    static let optionalParts = ["drawing", "sale", "sale-postgres"]
+    static let optionalParts = ["drawing", "sale", "sale-postgres", "sale-holds"]
     var parts = Set(Bench.parts)
     /// The geometry flags (`--theme`, `--no-header`, `--no-legend`): the
     /// theme whose style every layout of the run is built with.
@@ -70,7 +70,7 @@ public struct Bench {
             .value("json", "FILE", "Also write every figure as JSON."),
             .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
             .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
-            .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds; sale: holds and orders over HTTP against the store's own rate, SEATMAP_BENCH_POSTGRES for PostgreSQL; sale-postgres: the same on PostgreSQL alone)."),
+            .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds; sale: holds and orders over HTTP against the store's own rate, SEATMAP_BENCH_POSTGRES for PostgreSQL; sale-postgres: the same on PostgreSQL alone; sale-holds: hold/release alone at 16 clients, beside an answer of the HTTP layer alone and the store's own rate, on SQLite and, with SEATMAP_BENCH_POSTGRES, PostgreSQL: a short look while changing the service)."),
         ] + GeometryOptions.table.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
         details: """
         Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
@@ -308,6 +308,7 @@ public struct Bench {
         if !hitOnly && parts.contains("batch") { try batchScaling() }
         if !hitOnly && parts.contains("picker") { try picker() }
         if parts.contains("sale") || parts.contains("sale-postgres") { try sale(sqlite: parts.contains("sale")) }
+        if parts.contains("sale-holds") { try sale(sqlite: true, holdsOnly: true) }
         let peak = Bench.peakMB()
         add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
     }

@@ -7,6 +7,8 @@ import SeatMapCore
 final class BenchHTTP {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// What one `recv` reads into (kept: the clients share the machine with the service).
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -64,7 +66,6 @@ final class BenchHTTP {
     }
 
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { throw SeatMapError("the service closed the connection (\(n < 0 ? String(cString: strerror(errno)) : "end of stream"))") }
         buffer += chunk[..<n]

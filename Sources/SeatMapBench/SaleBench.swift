@@ -21,8 +21,9 @@ extension Bench {
     /// The sale's halls: the name a show gets, the scene.
     static let saleHalls = [("cinema-216", "cinema-200"), ("arena-10k", "arena-10k"), ("stadium-100k", "stadium-100k")]
 
-    /// `sqlite`: SQLite too (else PostgreSQL alone).
-    mutating func sale(sqlite: Bool = true) throws {
+    /// `sqlite`: SQLite too (else PostgreSQL alone). `holdsOnly`: hold/release
+    /// at 16 clients, the HTTP layer alone and the store's own rate, nothing else.
+    mutating func sale(sqlite: Bool = true, holdsOnly: Bool = false) throws {
         let dir = try Bench.scratchFolder("seatmap-bench-sale-")
         defer { try? FileManager.default.removeItem(at: dir) }
         var halls: [(String, Hall)] = []
@@ -46,14 +47,20 @@ extension Bench {
                                                  workers: SeatMapHTTPService.defaultWorkers)
             defer { service.stop() }
             let admin = try BenchHTTP(port: service.port)
-            for (name, _) in halls + (quick ? [] : [("history", halls[halls.count - 1].1)]) {
+            for (name, _) in halls + (quick || holdsOnly ? [] : [("history", halls[halls.count - 1].1)]) {
                 let created = try admin.request("POST", "/shows/\(name)", json: #"{"hall": "\#(name == "history" ? "stadium-100k" : name)"}"#)
                 guard created.status == 201 || created.status == 200 else { throw SeatMapError("creating show \(name): \(created.status)") }
             }
             // A short run first: the first requests of a process pay for its caches.
             _ = try holdAndRelease(port: service.port, show: halls[0].0, hall: halls[0].1, clients: 4, seconds: quick ? 0.2 : 1)
             var rates: [String: Double] = [:]
-            for clients in (quick ? [4] : [16, 64]) {
+            if holdsOnly {
+                // What HTTP alone costs: an answer made on the server's I/O thread, no store.
+                let r = try repeatedRequest(port: service.port, path: "/healthz", clients: 16, seconds: seconds)
+                add("http", "GET /healthz over HTTP (the HTTP layer alone), 16 clients", Stat(median: r.writesPerSecond, min: r.writesPerSecond, max: r.writesPerSecond, unit: "requests/s"),
+                    "p50 \(fmt(r.p50)) ms, p99 \(fmt(r.p99)) ms")
+            }
+            for clients in (quick ? [4] : holdsOnly ? [16] : [16, 64]) {
                 for (name, hall) in halls {
                     let r = try holdAndRelease(port: service.port, show: name, hall: hall, clients: clients, seconds: seconds)
                     add(name, "hold/release over HTTP, \(kind), \(clients) clients", Stat(median: r.writesPerSecond, min: r.writesPerSecond, max: r.writesPerSecond, unit: "writes/s"),
@@ -81,7 +88,12 @@ extension Bench {
                     "p50 \(fmt(r.p50)) ms, p99 \(fmt(r.p99)) ms")
                 if kind == "SQLite" && r.writesPerSecond > raw.writesPerSecond || kind == "PostgreSQL" && raw.writesPerSecond == 0 { raw = r }
             }
-            guard !quick, let big = rates["stadium-100k/16"], let hall = halls.last?.1 else { continue }
+            guard !quick, !holdsOnly, let big = rates["stadium-100k/16"], let hall = halls.last?.1 else {
+                if holdsOnly, let big = rates["stadium-100k/16"] {
+                    ratios.append(("\(kind): hold/release 100k-seat show / the store's own rate", big / raw.writesPerSecond))
+                }
+                continue
+            }
             // The sizes side by side: rounds of the 216-seat and the 100k-seat show
             // back to back, the median of the rounds' ratios (the machine is noisy).
             var sizeRatios: [Double] = []
@@ -250,6 +262,30 @@ extension Bench {
                 // Give the anchor (and the other seat, if held) back.
                 _ = try http.request("POST", "/shows/\(show)/select", json: #"{"toggle": ["\#(anchor)"], "token": "\#(token)"}"#)
                 if mine.count % 2 == 1 { _ = try http.request("POST", "/shows/\(show)/select", json: body) }
+                results.add(mine)
+            } catch {
+                results.fail(error)
+            }
+        }
+        if let failure = results.failure { throw failure }
+        return results.rate(seconds: Double(Bench.now() - start) / 1e9)
+    }
+
+    /// `clients` connections each repeating `GET path` for `seconds`.
+    func repeatedRequest(port: UInt16, path: String, clients: Int, seconds: Double) throws -> StoreBaseline.Rate {
+        let results = SaleResults()
+        let start = Bench.now()
+        let end = start + UInt64(seconds * 1e9)
+        StoreBaseline.threads(clients) { _ in
+            do {
+                let http = try BenchHTTP(port: port)
+                var mine: [Double] = []
+                while Bench.now() < end {
+                    let t0 = Bench.now()
+                    let r = try http.request("GET", path)
+                    guard r.status == 200 else { throw SeatMapError("\(path) answered \(r.status)") }
+                    mine.append(Double(Bench.now() - t0) / 1e6)
+                }
                 results.add(mine)
             } catch {
                 results.fail(error)

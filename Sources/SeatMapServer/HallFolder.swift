@@ -8,10 +8,16 @@ import SeatMapService
 struct HallFolder: Sendable {
     let folder: String
     let plans = PlanCache()
+    /// The folder as an absolute path ending in `/` (made once: every request names a hall).
+    private let base: String
 
-    init(_ folder: String) { self.folder = folder }
+    init(_ folder: String) {
+        self.folder = folder
+        let absolute = URL(fileURLWithPath: folder).path
+        base = absolute.hasSuffix("/") ? absolute : absolute + "/"
+    }
 
-    func path(_ name: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(name + ".json").path }
+    func path(_ name: String) -> String { base + name + ".json" }
 
     /// The plan of hall `name`, or the 404 / 422 answer.
     func plan(_ name: String) -> Result<(plan: HallPlan, path: String), HTTPResponseError> {

@@ -9,7 +9,19 @@ package enum InputNames {
 
     /// An option's name as a JSON member: `price-max` → `priceMax`.
     package static func member(_ option: String) -> String {
-        let parts = option.split(separator: "-")
-        return parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
+        guard option.utf8.contains(UInt8(ascii: "-")) else { return option }
+        // Option names are ASCII: each letter after a dash upper-cased, the dashes dropped.
+        var out: [UInt8] = []
+        out.reserveCapacity(option.utf8.count)
+        var upper = false
+        for c in option.utf8 {
+            if c == UInt8(ascii: "-") {
+                upper = !out.isEmpty
+                continue
+            }
+            out.append(upper && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) ? c - 32 : c)
+            upper = false
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

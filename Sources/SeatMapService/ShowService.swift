@@ -22,8 +22,11 @@ public struct HallPlan: Sendable {
     /// Whether text may name a hall or a show: letters, digits, `-`, `_`
     /// and `.` (not leading), at most 128 characters.
     public static func isName(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, first != ".", s.unicodeScalars.count <= 128 else { return false }
-        return s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+        guard let first = s.utf8.first, first != UInt8(ascii: "."), s.utf8.count <= 128 else { return false }
+        return s.utf8.allSatisfy { c in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+        }
     }
 }
 

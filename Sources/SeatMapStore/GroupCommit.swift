@@ -8,10 +8,12 @@ import Foundation
 ///
 /// An update joins its key's queue (the SQLite store has one queue, the
 /// PostgreSQL store one per show: a transaction never locks two shows'
-/// rows, so instances never deadlock). When no thread is leading that
-/// queue's commit, this one does: it takes every queued update, runs them
-/// in one transaction (`commit`), wakes them, and hands the lead to the
-/// first update queued meanwhile, so no thread leads for long.
+/// rows, so instances never deadlock) and waits. A committer thread of the
+/// queue's own takes every queued update, runs them in one transaction
+/// (`commit`), wakes them, and goes straight on with the updates queued
+/// meanwhile: while updates keep coming, one batch follows the other
+/// without waiting for a waking thread to be scheduled. A committer with
+/// nothing to do for `idleSeconds` ends (the next update starts another).
 final class GroupCommit<Context>: @unchecked Sendable {
     /// One update waiting for a commit.
     final class Pending {
@@ -19,15 +21,22 @@ final class GroupCommit<Context>: @unchecked Sendable {
         /// Dropped once its batch is done: it borrows the caller's body,
         /// which must not outlive the call.
         var run: ((Context) throws -> Void)?
-        let wake = DispatchSemaphore(value: 0)
-        var leads = false
+        /// Opens the transaction, runs the batch and commits (the caller's, borrowed too).
+        var commit: ((_ runAll: (Context) throws -> Void) throws -> Void)?
+        let done = DispatchSemaphore(value: 0)
         var failure: (any Error)?
-        init(_ run: @escaping (Context) throws -> Void) { self.run = run }
+        init(_ run: @escaping (Context) throws -> Void, _ commit: @escaping (_ runAll: (Context) throws -> Void) throws -> Void) {
+            self.run = run
+            self.commit = commit
+        }
     }
 
-    private let lock = NSLock()
+    /// How long a committer waits for more updates before it ends.
+    static var idleSeconds: Double { 0.05 }
+
+    private let condition = NSCondition()
     private var queues: [String: [Pending]] = [:]
-    private var leading: Set<String> = []
+    private var committers: Set<String> = []
 
     /// Runs `run` in a shared transaction; `commit` opens one, calls
     /// `runAll` with its context (which runs every update of the batch; it
@@ -36,42 +45,56 @@ final class GroupCommit<Context>: @unchecked Sendable {
     /// none of the batch was kept, and each update of it throws that error).
     func submit(key: String, _ run: (Context) throws -> Void, commit: (_ runAll: (Context) throws -> Void) throws -> Void) throws {
         try withoutActuallyEscaping(run) { run in
-            let update = Pending(run)
-            lock.lock()
-            queues[key, default: []].append(update)
-            let leadsNow = !leading.contains(key)
-            leading.insert(key)
-            lock.unlock()
-            if !leadsNow {
-                update.wake.wait()
-                guard update.leads else {
-                    if let failure = update.failure { throw failure }
+            try withoutActuallyEscaping(commit) { commit in
+                let update = Pending(run, commit)
+                condition.lock()
+                queues[key, default: []].append(update)
+                if committers.insert(key).inserted {
+                    let thread = Thread { [self] in self.commitLoop(key) }
+                    // The use cases run on it, as on a request's thread.
+                    thread.stackSize = 8 << 20
+                    thread.name = "seatmap-commit"
+                    thread.start()
+                } else {
+                    condition.broadcast()
+                }
+                condition.unlock()
+                update.done.wait()
+                if let failure = update.failure { throw failure }
+            }
+        }
+    }
+
+    /// A queue's committer: batch after batch while updates wait.
+    private func commitLoop(_ key: String) {
+        condition.lock()
+        while true {
+            guard let batch = queues[key], let first = batch.first else {
+                if !condition.wait(until: Date(timeIntervalSinceNow: GroupCommit.idleSeconds)), queues[key]?.isEmpty ?? true {
+                    committers.remove(key)
+                    queues[key] = nil
+                    condition.unlock()
                     return
                 }
+                continue
             }
-            lock.lock()
-            let batch = queues[key] ?? []
             queues[key] = nil
-            lock.unlock()
+            condition.unlock()
             var failure: (any Error)? = nil
             do {
-                try commit { context in
+                try first.commit? { context in
                     for u in batch { try u.run?(context) }
                 }
             } catch {
                 failure = error
             }
-            for u in batch { u.run = nil }
-            lock.lock()
-            let next = queues[key]?.first
-            if let next { next.leads = true } else { leading.remove(key) }
-            lock.unlock()
-            for u in batch where u !== update {
+            for u in batch {
+                u.run = nil
+                u.commit = nil
                 u.failure = failure
-                u.wake.signal()
+                u.done.signal()
             }
-            next?.wake.signal()
-            if let failure { throw failure }
+            condition.lock()
         }
     }
 }
