@@ -70,7 +70,7 @@ public struct Bench {
             .value("json", "FILE", "Also write every figure as JSON."),
             .values("hall", "FILE", "Add a hall file as a scene (repeat for several)."),
             .values("scene", "NAME", "Only this scene (repeatable): \(BenchScenes.all.joined(separator: ", "))."),
-            .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds; sale: holds and orders over HTTP against the store's own rate, SEATMAP_BENCH_POSTGRES for PostgreSQL; sale-postgres: the same on PostgreSQL alone; sale-holds: hold/release alone at 16 clients, beside an answer of the HTTP layer alone and the store's own rate, on SQLite and, with SEATMAP_BENCH_POSTGRES, PostgreSQL: a short look while changing the service)."),
+            .values("only", "PART", "Only this part of the run: \((Bench.parts + Bench.optionalParts).joined(separator: ", ")) (repeatable; picker needs scripts/install-browser-deps.sh; drawing: the drawing against the memory fill alone, 15 rounds; sale: holds and orders over HTTP against the store's own rate, SEATMAP_BENCH_POSTGRES for PostgreSQL; sale-postgres: the same on PostgreSQL alone; sale-holds: hold/release alone at 16 clients, beside an answer of the HTTP layer alone and the store's own rate, on SQLite and, with SEATMAP_BENCH_POSTGRES, PostgreSQL (with sale-postgres too: PostgreSQL alone): a short look while changing the service)."),
         ] + GeometryOptions.table.filter { ["theme", "zoom", "scale", "no-header", "no-legend"].contains($0.name) },
         details: """
         Scenes: cinema-200, imax-600, arena-10k, stadium-100k, and the free venues arena-free-10k and
@@ -307,8 +307,9 @@ public struct Bench {
         if !hitOnly && parts.contains("diff") { try diff4K() }
         if !hitOnly && parts.contains("batch") { try batchScaling() }
         if !hitOnly && parts.contains("picker") { try picker() }
-        if parts.contains("sale") || parts.contains("sale-postgres") { try sale(sqlite: parts.contains("sale")) }
-        if parts.contains("sale-holds") { try sale(sqlite: true, holdsOnly: true) }
+        let holds = parts.contains("sale-holds")
+        if parts.contains("sale") || parts.contains("sale-postgres") && !holds { try sale(sqlite: parts.contains("sale")) }
+        if holds { try sale(sqlite: !parts.contains("sale-postgres"), holdsOnly: true) }
         let peak = Bench.peakMB()
         add("all", "peak resident set of the whole run", Stat(median: peak, min: peak, max: peak, unit: "MB"))
     }

@@ -289,7 +289,10 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.up)) }
 
     /// These seats' rows, their channels and their holders' tokens: one
-    /// statement (one trip to a server) for every 500 seats.
+    /// statement (one trip to a server) for every 500 seats. A holder's
+    /// token is looked up by its key for each held seat (a join let
+    /// PostgreSQL's planner read every token of the show: a cost that grew
+    /// with the buyers).
     func seats(_ ids: [SeatID], of id: String, into show: inout ShowInventory, now: Date) throws {
         takeSeats(try db.batch(InventoryRows.seatQueries(ids, of: id)), into: &show, now: now)
     }
@@ -298,7 +301,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
         stride(from: 0, to: ids.count, by: 500).map { start in
             let chunk = ids[start..<min(ids.count, start + 500)]
             let marks = InventoryRows.list(chunk.count, from: 2)
-            return ("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, NULL, t.expires_ms, t.channel FROM show_seats s LEFT JOIN show_tokens t ON t.show = s.show AND t.token = s.ref AND s.state = 'held' WHERE s.show = $1 AND s.seat IN (\(marks)) UNION ALL SELECT seat, NULL, NULL, NULL, NULL, channel, NULL, NULL FROM show_channels WHERE show = $1 AND seat IN (\(marks))",
+            return ("SELECT s.seat, s.state, s.ref, s.ticket, s.expires_ms, NULL, CASE WHEN s.state = 'held' THEN (SELECT t.expires_ms FROM show_tokens t WHERE t.show = s.show AND t.token = s.ref) END, CASE WHEN s.state = 'held' THEN (SELECT t.channel FROM show_tokens t WHERE t.show = s.show AND t.token = s.ref) END FROM show_seats s WHERE s.show = $1 AND s.seat IN (\(marks)) UNION ALL SELECT seat, NULL, NULL, NULL, NULL, channel, NULL, NULL FROM show_channels WHERE show = $1 AND seat IN (\(marks))",
                     [.text(id)] + chunk.map { .text($0.description) })
         }
     }
@@ -327,7 +330,7 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
     }
 
     private static func tokenQuery(_ token: String, of id: String) -> (String, [SQLValue]) {
-        ("SELECT 't', token, expires_ms, channel, NULL, NULL, NULL FROM show_tokens WHERE show = $1 AND token = $2 UNION ALL SELECT 's', s.seat, s.expires_ms, c.channel, s.state, s.ref, s.ticket FROM show_seats s LEFT JOIN show_channels c ON c.show = s.show AND c.seat = s.seat WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held' UNION ALL SELECT 'a', area, places, NULL, NULL, NULL, NULL FROM area_holds WHERE show = $1 AND token = $2",
+        ("SELECT 't', token, expires_ms, channel, NULL, NULL, NULL FROM show_tokens WHERE show = $1 AND token = $2 UNION ALL SELECT 's', s.seat, s.expires_ms, (SELECT c.channel FROM show_channels c WHERE c.show = s.show AND c.seat = s.seat), s.state, s.ref, s.ticket FROM show_seats s WHERE s.show = $1 AND s.ref = $2 AND s.state = 'held' UNION ALL SELECT 'a', area, places, NULL, NULL, NULL, NULL FROM area_holds WHERE show = $1 AND token = $2",
          [.text(id), .text(token)])
     }
 
