@@ -563,9 +563,10 @@ struct InventoryRows<DB: SQLRunner>: ShowRowSource {
                       [show, .text(token), .int(ms), .text(after.tokenChannels[token] ?? ""), .text(address ?? "")])
                 // A token not read before is new: tokens are made at random, never reused.
                 if before.tokens[token] == nil { tokenRows += 1 }
-                // Every seat the token holds lasts as long as it does.
+                // Every seat the token holds lasts as long as it does (those
+                // written above already do: not written again).
                 if before.tokens[token] != nil {
-                    try db.later("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held'", [show, .text(token), .int(ms)])
+                    try db.later("UPDATE show_seats SET expires_ms = $3 WHERE show = $1 AND ref = $2 AND state = 'held' AND expires_ms <> $3", [show, .text(token), .int(ms)])
                 }
             } else {
                 try db.later("DELETE FROM show_tokens WHERE show = $1 AND token = $2", [show, .text(token)])
