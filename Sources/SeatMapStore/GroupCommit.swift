@@ -30,7 +30,6 @@ final class GroupCommit<Context>: @unchecked Sendable {
         /// Opens the transaction, runs the batch and commits (the caller's, borrowed too).
         var commit: ((_ runAll: (Context) throws -> Void) throws -> Void)?
         let done = DispatchSemaphore(value: 0)
-        var finished = false
         var failure: (any Error)?
         init(_ run: @escaping (Context) throws -> Void, _ commit: @escaping (_ runAll: (Context) throws -> Void) throws -> Void) {
             self.run = run
@@ -63,20 +62,16 @@ final class GroupCommit<Context>: @unchecked Sendable {
                 if !commitsHere && idle.contains(key) { condition.broadcast() }
                 condition.unlock()
                 if commitsHere {
-                    // Batches on this thread until this update's is done; then
-                    // a committer thread takes what was queued meanwhile.
+                    // The queue had no committer, so it held nothing before
+                    // this update: the first batch is this update's. What was
+                    // queued meanwhile goes to a committer thread (to this one
+                    // when the system gives no thread).
                     condition.lock()
-                    while !update.finished { runBatch(key) }
+                    runBatch(key)
                     let more = !(queues[key]?.isEmpty ?? true)
                     if !more { committers.remove(key) }
                     condition.unlock()
-                    if more && !startCommitter(key) {
-                        // No thread to be had: this one commits what is queued.
-                        condition.lock()
-                        while !(queues[key]?.isEmpty ?? true) { runBatch(key) }
-                        committers.remove(key)
-                        condition.unlock()
-                    }
+                    if more && !startCommitter(key) { commitLoop(key) }
                 } else {
                     update.done.wait()
                 }
@@ -110,7 +105,6 @@ final class GroupCommit<Context>: @unchecked Sendable {
             u.run = nil
             u.commit = nil
             u.failure = failure
-            u.finished = true
             u.done.signal()
         }
         condition.lock()
